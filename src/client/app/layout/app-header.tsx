@@ -1,0 +1,85 @@
+import { ActionIcon, Anchor, Box, Button, Group, Image, Text } from '@mantine/core';
+import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
+import { Link, useNavigate } from 'react-router';
+import { TEXTS } from '../../../shared/constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { useEventName } from '../../lib/app-config.ts';
+import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
+import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
+import classes from './app-header.module.css';
+
+/** The header bar: logo and back arrow to /home, the Q&A room, colour mode and Logout. */
+export function AppHeader() {
+  const navigate = useNavigate();
+  const eventName = useEventName();
+  const username = useStoredUsername();
+
+  const logout = () => {
+    setStoredUsername(null);
+    void navigate(CLIENT_PATHS.join);
+  };
+
+  return (
+    <Box component="header" className={classes.header}>
+      <Group justify="space-between" wrap="nowrap" h="100%" px="sm" maw={1200} mx="auto">
+        <Group gap={6} wrap="nowrap">
+          <ActionIcon
+            component={Link}
+            to={CLIENT_PATHS.home}
+            variant="subtle"
+            size="lg"
+            radius="xl"
+            aria-label="Back"
+          >
+            <IconArrowLeft size={22} />
+          </ActionIcon>
+          <Anchor
+            component={Link}
+            to={CLIENT_PATHS.home}
+            underline="never"
+            className={classes.logo}
+            aria-label={`${eventName} home`}
+          >
+            <Image src="/logo.svg" alt="" w={32} h={32} />
+            <Text fw={800} fz="lg" visibleFrom="xs" c="var(--mantine-color-text)">
+              {eventName}
+            </Text>
+          </Anchor>
+        </Group>
+        <Group gap={4} wrap="nowrap">
+          <Button
+            component={Link}
+            to={CLIENT_PATHS.speakersCard}
+            variant="light"
+            leftSection={<IconMessages size={18} />}
+            visibleFrom="sm"
+          >
+            Q&amp;A room
+          </Button>
+          <Anchor
+            component={Link}
+            to={CLIENT_PATHS.speakersCard}
+            hiddenFrom="sm"
+            fw={700}
+            fz="sm"
+            className={classes.touchLink}
+          >
+            {TEXTS.qaRoom}
+          </Anchor>
+          <ColorSchemeToggle />
+          {username && (
+            <Button
+              variant="default"
+              onClick={logout}
+              rightSection={<IconLogout size={18} />}
+              size="sm"
+              px="xs"
+            >
+              {TEXTS.logout}
+            </Button>
+          )}
+        </Group>
+      </Group>
+    </Box>
+  );
+}

@@ -1,0 +1,21 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { TEXTS } from '../../../shared/constants.ts';
+import { useEventName } from '../../lib/app-config.ts';
+import classes from './home-route.module.css';
+
+/** /home: the hero, the two main actions and the memory gallery. */
+export default function HomeRoute() {
+  const eventName = useEventName();
+  return (
+    <Stack gap="lg" pt="lg">
+      <Stack gap={4} className={classes.hero}>
+        <Text className={classes.tagline} fw={800} tt="uppercase">
+          {TEXTS.heroTagline}
+        </Text>
+        <Title order={1} className={classes.title}>
+          {TEXTS.heroJoin(eventName)}
+        </Title>
+      </Stack>
+    </Stack>
+  );
+}

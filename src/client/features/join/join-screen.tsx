@@ -1,0 +1,78 @@
+import { Button, Center, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { Navigate, useNavigate } from 'react-router';
+import { TEXTS } from '../../../shared/constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { usernameSchema } from '../../../shared/schemas/common.ts';
+import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
+import { useEventName } from '../../lib/app-config.ts';
+import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
+import classes from './join-screen.module.css';
+
+/** The username check of the spec: empty or blank shows "Enter your username!!". */
+export function validateUsername(value: string): string | null {
+  if (!value.trim()) return TEXTS.joinEmptyUsername;
+  const parsed = usernameSchema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? TEXTS.joinEmptyUsername);
+}
+
+/** Landing (join): a username and "Join Now"; no password, as the spec says. */
+export default function JoinScreen() {
+  const navigate = useNavigate();
+  const eventName = useEventName();
+  const stored = useStoredUsername();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { username: '' },
+    validate: { username: validateUsername },
+    validateInputOnBlur: false,
+  });
+
+  if (stored) return <Navigate to={CLIENT_PATHS.home} replace />;
+
+  const join = form.onSubmit(({ username }) => {
+    setStoredUsername(username.trim());
+    void navigate(CLIENT_PATHS.home);
+  });
+
+  return (
+    <main className={classes.page}>
+      <Group justify="flex-end" p="sm">
+        <ColorSchemeToggle />
+      </Group>
+      <Center px="md" className={classes.center}>
+        <Paper component="section" withBorder shadow="md" radius="lg" p="xl" w="100%" maw={420}>
+          <Stack gap="lg">
+            <Stack gap={6} align="center">
+              <Image src="/logo.svg" alt="" w={56} h={56} />
+              <Title order={1} ta="center" fz={28}>
+                {TEXTS.heroJoin(eventName)}
+              </Title>
+              <Text c="dimmed" ta="center">
+                {TEXTS.heroTagline} Pick a username to share memories and ask the speakers
+                questions.
+              </Text>
+            </Stack>
+            <form onSubmit={join} noValidate>
+              <Stack gap="md">
+                <TextInput
+                  label="Username"
+                  placeholder="e.g. ada_lovelace"
+                  autoComplete="nickname"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  maxLength={80}
+                  key={form.key('username')}
+                  {...form.getInputProps('username')}
+                />
+                <Button type="submit" fullWidth size="lg">
+                  {TEXTS.joinButton}
+                </Button>
+              </Stack>
+            </form>
+          </Stack>
+        </Paper>
+      </Center>
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { API_PATHS } from '../../shared/routes.ts';
+import { type PublicConfig, publicConfigSchema } from '../../shared/schemas/config.ts';
+import { apiRequest } from './api-client.ts';
+
+export const fetchAppConfig = async (): Promise<PublicConfig> =>
+  publicConfigSchema.parse(await apiRequest(API_PATHS.config));
+
+/** GET /api/config: fixed for the life of the server, so fetched once. */
+export const appConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: ['config'],
+    queryFn: fetchAppConfig,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: 3,
+  });
+
+export const useAppConfig = () => useQuery(appConfigQueryOptions());
+
+/** The event's name as the texts say it ({product}); the default until the config arrives. */
+export function useEventName(): string {
+  return useAppConfig().data?.eventName ?? 'Confab';
+}

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  type ZodTypeProvider,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { migrateToLatest, openDatabase } from './db/connect.ts';
+import type { AppDeps } from './deps.ts';
+import { registerClientApp } from './http/client-app.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { DiskMediaStore } from './media/disk-media-store.ts';
+import { mediaRoutes } from './media/media.routes.ts';
+import { createRealtime } from './realtime/realtime.ts';
+import { systemRoutes } from './system/system.routes.ts';
+
+export interface BuildOptions {
+  clock?: Clock;
+}
+
+export type App = FastifyInstance & { deps: AppDeps };
+
+/**
+ * Builds a complete app from a config object: database (migrated), media store, realtime,
+ * routes and the client. No module-level state, so tests start as many as they need.
+ */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  const database = openDatabase(config);
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  await migrateToLatest(database);
+
+  const media = new DiskMediaStore(path.join(config.dataDir, 'media'));
+  await media.sweepTemporary();
+
+  const realtime = createRealtime(app.server, app.log);
+  app.addHook('preClose', async () => {
+    await realtime.close();
+  });
+
+  const deps: AppDeps = {
+    config,
+    database,
+    db: database.db,
+    media,
+    realtime,
+    clock: options.clock ?? systemClock,
+  };
+  app.decorate('deps', deps);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets CSS variables in style attributes and one style element; no script is inline.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+
+  await app.register(systemRoutes, { deps });
+  await app.register(mediaRoutes, { media });
+  await registerClientApp(app, config.clientDir);
+
+  return app as unknown as App;
+}

@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { DEFAULT_MAX_UPLOAD_MB } from '../shared/constants.ts';
+
+/** Empty environment variables count as unset. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  PORT: optional(z.coerce.number().int().min(0).max(65_535)).default(3000),
+  HOST: optional(z.string().min(1)).default('0.0.0.0'),
+  DATA_DIR: optional(z.string().min(1)).default('./data'),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
+  ),
+  DATABASE_SCHEMA: optional(
+    z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be a lower-case SQL identifier' }),
+  ),
+  DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(200)).default(10),
+  EVENT_NAME: optional(z.string().trim().min(1).max(60)).default('Confab'),
+  ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
+  ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
+  SESSION_SECRET: optional(z.string().min(32, { error: 'must be at least 32 characters' })),
+  MAX_UPLOAD_MB: optional(z.coerce.number().positive().max(10_240)).default(DEFAULT_MAX_UPLOAD_MB),
+  LOG_LEVEL: optional(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  ).default('info'),
+  TRUST_PROXY: optional(booleanFlag).default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Absolute path of the data directory (SQLite file and media). */
+  dataDir: string;
+  /** PostgreSQL URL; SQLite in `dataDir` when absent. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use instead of the default search path. */
+  databaseSchema: string | undefined;
+  databasePoolSize: number;
+  eventName: string;
+  adminUsername: string;
+  adminPassword: string | undefined;
+  sessionSecret: string | undefined;
+  maxUploadMb: number;
+  logLevel: string;
+  trustProxy: boolean;
+  /** Folder of the built client; the API alone is served when absent. */
+  clientDir: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment once; throws a ConfigError listing every problem. */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; clientDir?: string } = {},
+): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`,
+      ),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(options.cwd ?? process.cwd(), e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    eventName: e.EVENT_NAME,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    sessionSecret: e.SESSION_SECRET,
+    maxUploadMb: e.MAX_UPLOAD_MB,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    clientDir: options.clientDir,
+  };
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import type { Database, Db } from './database.ts';
+import { migrations } from './migrations/index.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectName;
+  /** The PostgreSQL schema in use, when not the default search path. */
+  schema: string | undefined;
+  /** Runs a trivial query; throws when the database cannot answer. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type DbConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema' | 'databasePoolSize'>;
+
+/** Opens the database chosen by the config: PostgreSQL when a URL is set, else SQLite in DATA_DIR. */
+export function openDatabase(config: DbConfig): DatabaseHandle {
+  if (config.databaseUrl) {
+    // int8 (counts, sizes) as numbers: every value stored here fits in a double.
+    const types = new pg.TypeOverrides();
+    types.setTypeParser(20, Number);
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.databasePoolSize,
+      types,
+      ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
+    });
+    // An idle client's error (e.g. the server restarting) must not crash the process.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      schema: config.databaseSchema,
+      check: async () => {
+        await sql`select 1`.execute(db);
+      },
+      close: () => db.destroy(),
+    };
+  }
+
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const file = path.join(config.dataDir, 'confab.sqlite');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    schema: undefined,
+    check: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** Applies every pending migration; PostgreSQL serialises concurrent starts with an advisory lock. */
+export async function migrateToLatest({
+  db,
+  schema,
+}: Pick<DatabaseHandle, 'db' | 'schema'>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    // Kysely looks for its own tables in every schema; name ours so other schemas don't count.
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error !== undefined || failed) {
+    const reason = error instanceof Error ? error.message : 'unknown error';
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+
+/** Table types of the database. Rows never leave the repositories. */
+export interface MemoriesTable {
+  id: string;
+  post_id: string;
+  username: string;
+  text: string;
+  content_type: string;
+  media_key: string;
+  thumbnail_key: string | null;
+  width: number | null;
+  height: number | null;
+  size_bytes: number;
+  created_at: string;
+}
+
+export interface SpeakersTable {
+  id: string;
+  name: string;
+  username: string;
+  stack: string;
+  bio: string;
+  picture_key: string;
+  avatar_key: string | null;
+  message: string;
+  created_at: string;
+}
+
+export interface QuestionsTable {
+  id: string;
+  speaker_id: string;
+  speaker_name: string;
+  asker_username: string;
+  question: string;
+  created_at: string;
+}
+
+export interface AdminAuditTable {
+  id: string;
+  admin_username: string;
+  action: string;
+  target_id: string;
+  details: string;
+  created_at: string;
+}
+
+export interface Database {
+  memories: MemoriesTable;
+  speakers: SpeakersTable;
+  questions: QuestionsTable;
+  admin_audit: AdminAuditTable;
+}
+
+export type Db = Kysely<Database>;

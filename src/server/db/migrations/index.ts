@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.ts';
+
+/**
+ * Every migration, in order. Listed in code (not read from a folder) so the compiled
+ * server and the tests run exactly the same set. Add new ones with the next number.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

@@ -1,0 +1,16 @@
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/connect.ts';
+import type { Db } from './db/database.ts';
+import type { Clock } from './lib/clock.ts';
+import type { MediaStore } from './media/media-store.ts';
+import type { Realtime } from './realtime/realtime.ts';
+
+/** What every domain's routes and services receive from `buildApp`. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  db: Db;
+  media: MediaStore;
+  realtime: Realtime;
+  clock: Clock;
+}

@@ -1,0 +1,75 @@
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** An error meant for the caller: its message is shown as it is. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code: ErrorCode = CODE_BY_STATUS[statusCode] ?? 'BAD_REQUEST',
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+function sendError(reply: FastifyReply, status: number, body: ErrorResponse): FastifyReply {
+  // Headers a media answer may have set before failing must not describe the error body.
+  reply.removeHeader('content-disposition');
+  reply.removeHeader('content-length');
+  if (status !== 416) reply.removeHeader('content-range');
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+/** One error handler, one error shape: `{ error, code }`; 5xx never leak internals. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return sendError(reply, error.statusCode, { error: error.message, code: error.code });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const where = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
+      const message = first?.message ?? 'Invalid request';
+      return sendError(reply, 400, {
+        error:
+          where && !message.toLowerCase().includes(where.toLowerCase())
+            ? `${where}: ${message}`
+            : message,
+        code: 'VALIDATION',
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return sendError(reply, status, {
+        error: error.message,
+        code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST',
+      });
+    }
+    request.log.error({ err: error }, 'request failed');
+    if (status === 503) {
+      return sendError(reply, 503, {
+        error: 'Service temporarily unavailable',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    return sendError(reply, 500, { error: 'Internal server error', code: 'INTERNAL' });
+  });
+}

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { newId } from '../lib/ids.ts';
+import {
+  type ByteRange,
+  type MediaStore,
+  type StoredObject,
+  isValidMediaKey,
+} from './media-store.ts';
+
+/** Media on the local disk under `root`; writes go to a temporary file, then are renamed. */
+export class DiskMediaStore implements MediaStore {
+  readonly #root: string;
+  readonly #tmp: string;
+
+  constructor(root: string) {
+    this.#root = path.resolve(root);
+    this.#tmp = path.join(this.#root, '.tmp');
+    fs.mkdirSync(this.#tmp, { recursive: true });
+  }
+
+  #pathOf(key: string): string {
+    if (!isValidMediaKey(key)) throw new Error(`Invalid media key: ${key}`);
+    return path.join(this.#root, key);
+  }
+
+  async put(key: string, body: Readable | Buffer, _contentType?: string): Promise<StoredObject> {
+    const target = this.#pathOf(key);
+    const temporary = path.join(this.#tmp, `${newId()}.part`);
+    try {
+      await pipeline(
+        Buffer.isBuffer(body) ? Readable.from([body]) : body,
+        fs.createWriteStream(temporary, { flags: 'wx' }),
+      );
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(temporary, target);
+      const { size } = await fsp.stat(target);
+      return { size };
+    } catch (error) {
+      await fsp.rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const stats = await fsp.stat(this.#pathOf(key));
+      return stats.isFile() ? { size: stats.size } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  read(key: string, range?: ByteRange): Promise<Readable> {
+    const file = this.#pathOf(key);
+    return new Promise((resolve, reject) => {
+      const stream = fs.createReadStream(file, range ? { start: range.start, end: range.end } : {});
+      stream.once('open', () => resolve(stream));
+      stream.once('error', reject);
+    });
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.#pathOf(key), { force: true });
+  }
+
+  async check(): Promise<void> {
+    await fsp.access(this.#root, fs.constants.W_OK);
+  }
+
+  /** Removes temporary files left by uploads that were cut off (called at start). */
+  async sweepTemporary(): Promise<number> {
+    const entries = await fsp.readdir(this.#tmp);
+    await Promise.all(entries.map((name) => fsp.rm(path.join(this.#tmp, name), { force: true })));
+    return entries.length;
+  }
+}

@@ -1,0 +1,69 @@
+import type { Server as HttpServer } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { Server } from 'socket.io';
+import {
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  roomFor,
+  watchRequestSchema,
+} from '../../shared/events.ts';
+import type { Memory } from '../../shared/schemas/memory.ts';
+import type { Question } from '../../shared/schemas/question.ts';
+import type { Speaker } from '../../shared/schemas/speaker.ts';
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
+
+/** Typed emit helpers: the only way the services talk to connected clients. */
+export interface Realtime {
+  io: RealtimeServer;
+  newQuestion(question: Question): void;
+  memoryCreated(memory: Memory): void;
+  memoryDeleted(id: string): void;
+  speakerCreated(speaker: Speaker): void;
+  close(): Promise<void>;
+}
+
+/** Attaches socket.io (same origin, path /socket.io) to the app's HTTP server. */
+export function createRealtime(httpServer: HttpServer, log: FastifyBaseLogger): Realtime {
+  const io: RealtimeServer = new Server(httpServer, {
+    serveClient: false,
+    // Same origin only: no CORS headers are sent, so other sites cannot connect from a browser.
+    allowRequest: (request, callback) => {
+      const origin = request.headers.origin;
+      const host = request.headers.host;
+      callback(null, !origin || !host || new URL(origin).host === host);
+    },
+    maxHttpBufferSize: 16 * 1024,
+  });
+
+  io.on('connection', (socket) => {
+    socket.on('watch', (request) => {
+      const parsed = watchRequestSchema.safeParse(request);
+      if (parsed.success) void socket.join(roomFor(parsed.data));
+    });
+    socket.on('unwatch', (request) => {
+      const parsed = watchRequestSchema.safeParse(request);
+      if (parsed.success) void socket.leave(roomFor(parsed.data));
+    });
+    socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
+  });
+
+  return {
+    io,
+    newQuestion: (question) => {
+      io.to([
+        roomFor({ room: 'speaker', speakerId: question.speakerId }),
+        roomFor({ room: 'questions' }),
+      ]).emit('newQuestion', { speakerId: question.speakerId, question });
+    },
+    memoryCreated: (memory) => io.emit('memoryCreated', { memory }),
+    memoryDeleted: (id) => io.emit('memoryDeleted', { id }),
+    speakerCreated: (speaker) => io.emit('speakerCreated', { speaker }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Disconnect sockets; the HTTP server itself is closed by Fastify.
+        io.disconnectSockets(true);
+        void io.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,125 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { healthResponseSchema, publicConfigSchema } from '../../shared/schemas/config.ts';
+import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+
+describe.each(testDatabases)('system routes on %s', (database) => {
+  let t: TestApp;
+  let clientDir: string;
+
+  beforeAll(async () => {
+    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
+    await fs.mkdir(path.join(clientDir, 'assets'));
+    await fs.writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>app</title>');
+    await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
+    t = await startTestApp({
+      database,
+      clientDir,
+      env: { EVENT_NAME: 'DevFest', MAX_UPLOAD_MB: '20' },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fs.rm(clientDir, { recursive: true, force: true });
+  });
+
+  it('GET /api/health checks the database', async () => {
+    const response = await fetch(`${t.url}/api/health`);
+    expect(response.status).toBe(200);
+    expect(healthResponseSchema.parse(await response.json()).status).toBe('ok');
+  });
+
+  it('GET /api/health answers 503 JSON when the database is gone', async () => {
+    const other = await startTestApp({ database });
+    await other.app.deps.database.close();
+    const response = await fetch(`${other.url}/api/health`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: 'Database unavailable',
+      code: 'SERVICE_UNAVAILABLE',
+    });
+    other.app.deps.database.close = () => Promise.resolve();
+    await other.close();
+  });
+
+  it('GET /api/config gives the client the event name, limit, types and intervals', async () => {
+    const response = await fetch(`${t.url}/api/config`);
+    const config = publicConfigSchema.parse(await response.json());
+    expect(config.eventName).toBe('DevFest');
+    expect(config.maxUploadMb).toBe(20);
+    expect(config.maxUploadBytes).toBe(20 * 1024 * 1024);
+    expect(config.acceptedTypes.images).toContain('image/jpeg');
+    expect(config.acceptedTypes.videos).toContain('video/mp4');
+    expect(config.pollIntervals).toEqual({
+      gallery: 3000,
+      adminList: 2000,
+      speakerDropdown: 3000,
+      speakers: 5000,
+      questions: 5000,
+      dashboard: 5000,
+    });
+  });
+
+  it('unknown /api paths answer a JSON 404', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['POST', '/api/nope'],
+      ['GET', '/api'],
+      ['DELETE', '/home'],
+    ] as const) {
+      const response = await fetch(`${t.url}${url}`, { method, headers: { accept: 'text/html' } });
+      expect(response.status, `${method} ${url}`).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/application\/json/);
+      const body = (await response.json()) as { error: string };
+      expect(body.error).toMatch(/Not found/);
+    }
+  });
+
+  it('every client route of the spec returns the app, revalidated', async () => {
+    for (const route of [
+      '/',
+      '/home',
+      '/questions',
+      '/memories',
+      '/memory?id=x',
+      '/memoryForm',
+      '/borderlessadmin',
+      '/SpeakerLogin',
+      '/speakers/ada-lovelace/dashboard',
+      '/speakerscard',
+      '/Speakerform',
+    ]) {
+      const response = await fetch(`${t.url}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(await response.text(), route).toContain('<title>app</title>');
+      expect(response.headers.get('cache-control'), route).not.toMatch(/immutable/);
+    }
+  });
+
+  it('an unknown page gets the app with a 404 status; an unknown asset a JSON 404', async () => {
+    const page = await fetch(`${t.url}/no-such-page`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain('<title>app</title>');
+    const asset = await fetch(`${t.url}/assets/missing.js`);
+    expect(asset.status).toBe(404);
+    expect(asset.headers.get('content-type')).toMatch(/application\/json/);
+  });
+
+  it('hashed assets are cached for a year', async () => {
+    const response = await fetch(`${t.url}/assets/main-abc123.js`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends security headers with a CSP that allows no inline script', async () => {
+    const response = await fetch(`${t.url}/home`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+  });
+});

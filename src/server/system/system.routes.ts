@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ACCEPTED_FORMAT_NAMES,
+  ACCEPTED_IMAGE_TYPES,
+  ACCEPTED_VIDEO_TYPES,
+  POLL_INTERVALS,
+  SPEAKERS_STALE_TIME,
+  TOAST_AUTO_CLOSE,
+} from '../../shared/constants.ts';
+import { API_PATHS } from '../../shared/routes.ts';
+import {
+  type PublicConfig,
+  healthResponseSchema,
+  publicConfigSchema,
+} from '../../shared/schemas/config.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+
+/** Health and public configuration. */
+export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const publicConfig: PublicConfig = {
+    eventName: deps.config.eventName,
+    maxUploadMb: deps.config.maxUploadMb,
+    maxUploadBytes: Math.floor(deps.config.maxUploadMb * 1024 * 1024),
+    acceptedTypes: { images: [...ACCEPTED_IMAGE_TYPES], videos: [...ACCEPTED_VIDEO_TYPES] },
+    acceptedFormats: [...ACCEPTED_FORMAT_NAMES],
+    pollIntervals: { ...POLL_INTERVALS },
+    speakersStaleTime: SPEAKERS_STALE_TIME,
+    toastAutoClose: TOAST_AUTO_CLOSE,
+  };
+
+  app.get(
+    API_PATHS.health,
+    { schema: { response: { 200: healthResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      try {
+        await deps.database.check();
+      } catch (error) {
+        request.log.error({ err: error }, 'health: database check failed');
+        throw new HttpError(503, 'Database unavailable');
+      }
+      try {
+        await deps.media.check();
+      } catch (error) {
+        request.log.error({ err: error }, 'health: media store check failed');
+        throw new HttpError(503, 'Media store unavailable');
+      }
+      return { status: 'ok' as const, checks: { database: 'ok' as const, media: 'ok' as const } };
+    },
+  );
+
+  app.get(
+    API_PATHS.config,
+    { schema: { response: { 200: publicConfigSchema } } },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=60');
+      return publicConfig;
+    },
+  );
+};

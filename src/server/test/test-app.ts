@@ -1,0 +1,82 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { type App, type BuildOptions, buildApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+
+/** The databases every data-layer and API test runs against. */
+export type TestDatabase = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export const testDatabases: TestDatabase[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite'];
+
+export interface TestApp {
+  app: App;
+  /** Base URL of the listening server, e.g. http://127.0.0.1:41234 */
+  url: string;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions extends BuildOptions {
+  database?: TestDatabase;
+  env?: Record<string, string>;
+  clientDir?: string;
+}
+
+/**
+ * A real app listening on a free port, with its own temporary data directory and, on
+ * PostgreSQL, its own fresh schema. `close` removes both.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-test-'));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ...options.env,
+  };
+  let dropSchema: (() => Promise<void>) | undefined;
+  if (options.database === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DATABASE_URL is not set');
+    const schema = `t_${path
+      .basename(dataDir)
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase()}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    env.DATABASE_URL = url;
+    env.DATABASE_SCHEMA = schema;
+    env.DATABASE_POOL_SIZE = '4';
+    dropSchema = async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    };
+  }
+  const config = loadConfig(env, { clientDir: options.clientDir });
+  const app = await buildApp(config, options);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('The test app is not listening');
+  return {
+    app,
+    url: `http://127.0.0.1:${address.port}`,
+    config,
+    dataDir,
+    close: async () => {
+      await app.close();
+      await dropSchema?.();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Product constants from the specification (sections 2, 8 and 9). */
+
+/** Polling intervals in milliseconds; the fallback when the socket is down. */
+export const POLL_INTERVALS = {
+  gallery: 3_000,
+  adminList: 2_000,
+  speakerDropdown: 3_000,
+  speakers: 5_000,
+  questions: 5_000,
+  dashboard: 5_000,
+} as const;
+
+/** How long the speakers list counts as fresh (spec: 300000 ms). */
+export const SPEAKERS_STALE_TIME = 300_000;
+
+/** Product toasts close after 3 s, top-right; Mantine's own default is 5 s. */
+export const TOAST_AUTO_CLOSE = 3_000;
+export const TOAST_DEFAULT_AUTO_CLOSE = 5_000;
+
+/** Socket reconnection bounds and connect timeout. */
+export const SOCKET_RECONNECT_DELAY_MIN = 1_000;
+export const SOCKET_RECONNECT_DELAY_MAX = 5_000;
+export const SOCKET_CONNECT_TIMEOUT = 20_000;
+
+/** Colour-mode memory: local storage, mirrored in a cookie that lives a year. */
+export const COLOR_SCHEME_STORAGE_KEY = 'confab-color-scheme';
+export const COLOR_SCHEME_COOKIE_MAX_AGE = 31_536_000;
+
+/** Local storage keys named by the spec. */
+export const STORAGE_KEYS = {
+  username: 'username',
+  adminToken: 'adminToken',
+} as const;
+
+/** Saved download names (spec section 9). */
+export const DOWNLOAD_NAMES = {
+  image: 'memory.png',
+  video: 'memory.mp4',
+} as const;
+
+/** Upload size default (MAX_UPLOAD_MB), see docs/decisions on the size limit. */
+export const DEFAULT_MAX_UPLOAD_MB = 15;
+
+/** Media types accepted for memories, decided from the bytes, never the name. */
+export const ACCEPTED_IMAGE_TYPES = [
+  'image/jpeg',
+  'image/png',
+  'image/webp',
+  'image/gif',
+  'image/heic',
+  'image/heif',
+] as const;
+export const ACCEPTED_VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as const;
+
+/** The formats a person would recognise, for the "Supported formats" hint. */
+export const ACCEPTED_FORMAT_NAMES = [
+  'JPG',
+  'PNG',
+  'WebP',
+  'GIF',
+  'HEIC',
+  'MP4',
+  'WebM',
+  'MOV',
+] as const;
+
+/** Length bounds the spec leaves open (see docs/decisions/005-text-limits.md). */
+export const LIMITS = {
+  usernameMax: 40,
+  captionMax: 2_000,
+  questionMax: 1_000,
+  speakerNameMax: 100,
+  speakerStackMax: 100,
+  speakerBioMax: 2_000,
+  pageSizeDefault: 60,
+  pageSizeMax: 200,
+} as const;
+
+/** Visible texts named by the specification. */
+export const TEXTS = {
+  heroTagline: 'Connect. Share. Engage.',
+  heroJoin: (eventName: string) => `Join the Fun at ${eventName}!`,
+  joinButton: 'Join Now',
+  joinEmptyUsername: 'Enter your username!!',
+  qaRoom: 'Q&A Room',
+  logout: 'Logout',
+} as const;

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { LIMITS } from '../constants.ts';
+
+/** Ids are UUIDv7, made in code, so they sort by creation time. */
+export const idSchema = z.uuid({ error: 'Invalid id' });
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** A line of text a person typed: trimmed, no control characters. */
+export const singleLineText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, { error: `${label} is required` })
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .refine((value) => !CONTROL_CHARS.test(value) && !/[\r\n]/.test(value), {
+      error: `${label} contains characters that are not allowed`,
+    });
+
+/** Multi-line text a person typed: trimmed, newlines and tabs allowed. */
+export const multiLineText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, { error: `${label} is required` })
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .refine((value) => !CONTROL_CHARS.test(value), {
+      error: `${label} contains characters that are not allowed`,
+    });
+
+/** An attendee's username (spec: non-empty; bound chosen in docs/decisions). */
+export const usernameSchema = singleLineText('Username', LIMITS.usernameMax);
+
+/** Paging of list endpoints: `limit` (default 60, at most 200) and `before` (an id). */
+export const pageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(LIMITS.pageSizeMax, { error: `limit must be at most ${LIMITS.pageSizeMax}` })
+    .default(LIMITS.pageSizeDefault),
+  before: idSchema.optional(),
+});
+
+export const messageResponseSchema = z.object({ message: z.string() });

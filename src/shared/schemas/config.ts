@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** GET /api/config: what the client needs to know about this server. */
+export const publicConfigSchema = z.object({
+  eventName: z.string(),
+  maxUploadMb: z.number(),
+  maxUploadBytes: z.number(),
+  acceptedTypes: z.object({
+    images: z.array(z.string()),
+    videos: z.array(z.string()),
+  }),
+  acceptedFormats: z.array(z.string()),
+  pollIntervals: z.object({
+    gallery: z.number(),
+    adminList: z.number(),
+    speakerDropdown: z.number(),
+    speakers: z.number(),
+    questions: z.number(),
+    dashboard: z.number(),
+  }),
+  speakersStaleTime: z.number(),
+  toastAutoClose: z.number(),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+export const healthResponseSchema = z.object({
+  status: z.literal('ok'),
+  checks: z.object({ database: z.literal('ok'), media: z.literal('ok') }),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
