@@ -32,6 +32,8 @@ const envSchema = z.object({
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   ).default('info'),
   TRUST_PROXY: optional(booleanFlag).default(false),
+  WRITE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(60),
+  WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
 });
 
 export interface Config {
@@ -51,6 +53,8 @@ export interface Config {
   maxUploadMb: number;
   logLevel: string;
   trustProxy: boolean;
+  /** Write limits a minute: per person (address + username) and per address. */
+  writeRateLimit: { perClient: number; perAddress: number };
   /** Folder of the built client; the API alone is served when absent. */
   clientDir: string | undefined;
 }
@@ -90,6 +94,7 @@ export function loadConfig(
     maxUploadMb: e.MAX_UPLOAD_MB,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    writeRateLimit: { perClient: e.WRITE_RATE_LIMIT, perAddress: e.WRITE_RATE_LIMIT_PER_ADDRESS },
     clientDir: options.clientDir,
   };
 }

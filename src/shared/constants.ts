@@ -85,3 +85,6 @@ export const TEXTS = {
   qaRoom: 'Q&A Room',
   logout: 'Logout',
 } as const;
+
+/** Header carrying the attendee's username, so write limits follow a person rather than a NAT. */
+export const CLIENT_ID_HEADER = 'x-confab-user';

@@ -1,4 +1,12 @@
+import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
+import { getStoredUsername } from './username.ts';
+
+/** Headers every call carries. */
+export function baseHeaders(): Record<string, string> {
+  const username = getStoredUsername();
+  return username ? { [CLIENT_ID_HEADER]: encodeURIComponent(username).slice(0, 64) } : {};
+}
 
 /** An answer of the API that was not a success; `message` is the server's `error` text. */
 export class ApiError extends Error {
@@ -43,7 +51,7 @@ export async function readResponse(response: Response): Promise<unknown> {
 
 /** The one place the client calls `fetch` for JSON; same origin, so paths are relative. */
 export async function apiRequest(path: string, request: ApiRequest = {}): Promise<unknown> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...baseHeaders(), accept: 'application/json' };
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   let response: Response;
