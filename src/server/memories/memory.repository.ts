@@ -1,0 +1,114 @@
+import { type Transaction, sql } from 'kysely';
+import type { Memory } from '../../shared/schemas/memory.ts';
+import type { Database, Db, MemoriesTable } from '../db/database.ts';
+import { mediaUrl } from '../media/media-url.ts';
+
+type Executor = Db | Transaction<Database>;
+
+/** What the service stores for one memory. */
+export interface NewMemory {
+  id: string;
+  postId: string;
+  username: string;
+  text: string;
+  contentType: string;
+  mediaKey: string;
+  thumbnailKey: string | null;
+  width: number | null;
+  height: number | null;
+  sizeBytes: number;
+  createdAt: string;
+}
+
+/** A stored memory with the keys of its files (for deletion). */
+export interface StoredMemory {
+  memory: Memory;
+  mediaKeys: string[];
+}
+
+const toMemory = (row: MemoriesTable): Memory => ({
+  _id: row.id,
+  media: mediaUrl(row.media_key),
+  thumbnail: row.thumbnail_key ? mediaUrl(row.thumbnail_key) : null,
+  contentType: row.content_type,
+  username: row.username,
+  text: row.text,
+  postId: row.post_id,
+  createdAt: row.created_at,
+  width: row.width,
+  height: row.height,
+});
+
+const keysOf = (row: MemoriesTable): string[] =>
+  row.thumbnail_key ? [row.media_key, row.thumbnail_key] : [row.media_key];
+
+export async function insertMemories(db: Executor, memories: NewMemory[]): Promise<Memory[]> {
+  if (memories.length === 0) return [];
+  const rows: MemoriesTable[] = memories.map((m) => ({
+    id: m.id,
+    post_id: m.postId,
+    username: m.username,
+    text: m.text,
+    content_type: m.contentType,
+    media_key: m.mediaKey,
+    thumbnail_key: m.thumbnailKey,
+    width: m.width,
+    height: m.height,
+    size_bytes: m.sizeBytes,
+    created_at: m.createdAt,
+  }));
+  await db.insertInto('memories').values(rows).execute();
+  return rows.map(toMemory);
+}
+
+export interface ListMemoriesQuery {
+  limit: number;
+  /** Only memories older than this id (ids sort by creation time). */
+  before?: string | undefined;
+  /** Case-insensitive substring of the username or the caption. */
+  search?: string | undefined;
+}
+
+/** Newest first, paged by id. */
+export async function listMemories(db: Executor, query: ListMemoriesQuery): Promise<Memory[]> {
+  let q = db.selectFrom('memories').selectAll().orderBy('id', 'desc').limit(query.limit);
+  if (query.before) q = q.where('id', '<', query.before);
+  const search = query.search?.trim().toLowerCase();
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(username)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(text)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  const rows = await q.execute();
+  return rows.map(toMemory);
+}
+
+export async function findMemory(db: Executor, id: string): Promise<StoredMemory | undefined> {
+  const row = await db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? { memory: toMemory(row), mediaKeys: keysOf(row) } : undefined;
+}
+
+/** Deletes one memory row; answers the keys of its files, or undefined when there was none. */
+export async function deleteMemoryRow(db: Executor, id: string): Promise<string[] | undefined> {
+  const row = await db
+    .deleteFrom('memories')
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? keysOf(row) : undefined;
+}
+
+/** The newest id and the row count: enough to tell whether a list changed (ETag). */
+export async function memoriesVersion(
+  db: Executor,
+): Promise<{ newestId: string | null; count: number }> {
+  const row = await db
+    .selectFrom('memories')
+    .select((eb) => [eb.fn.max<string | null>('id').as('newest'), eb.fn.countAll<number>().as('count')])
+    .executeTakeFirstOrThrow();
+  return { newestId: row.newest, count: row.count };
+}
