@@ -8,15 +8,32 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
-import { migrateToLatest, openDatabase } from './db/connect.ts';
+import type pg from 'pg';
+import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
+import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
+import { S3MediaStore } from './media/s3-media-store.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { systemRoutes } from './system/system.routes.ts';
+
+/** The media store chosen by the config; leftovers of interrupted disk writes are swept. */
+async function openMediaStore(config: Config, app: FastifyInstance): Promise<MediaStore> {
+  if (config.mediaStore === 's3') {
+    const store = new S3MediaStore(config.s3);
+    app.addHook('onClose', () => {
+      store.close();
+    });
+    return store;
+  }
+  const store = new DiskMediaStore(path.join(config.dataDir, 'media'));
+  await store.sweepTemporary();
+  return store;
+}
 
 export interface BuildOptions {
   clock?: Clock;
@@ -48,10 +65,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await migrateToLatest(database);
 
-  const media = new DiskMediaStore(path.join(config.dataDir, 'media'));
-  await media.sweepTemporary();
+  const media = await openMediaStore(config, app);
 
-  const realtime = createRealtime(app.server, app.log);
+  // With PostgreSQL, socket events fan out to every instance through LISTEN/NOTIFY on a small
+  // pool of its own (a LISTEN connection must not take a slot of the query pool).
+  let fanOutPool: pg.Pool | undefined;
+  if (config.databaseUrl) {
+    const pool = createPgPool(config, 2);
+    fanOutPool = pool;
+    app.addHook('onClose', () => pool.end());
+  }
+  const realtime = await createRealtime(
+    app.server,
+    app.log,
+    fanOutPool
+      ? { pool: fanOutPool, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` }
+      : undefined,
+  );
   app.addHook('preClose', async () => {
     await realtime.close();
   });

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       EVENT_NAME: '  DevFest  ',
       MAX_UPLOAD_MB: '200',
       DATABASE_URL: 'postgres://localhost/test',
+      SESSION_SECRET: 'x'.repeat(32),
       ADMIN_PASSWORD: '',
       TRUST_PROXY: 'true',
     });
@@ -31,6 +32,23 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBe('postgres://localhost/test');
     expect(config.adminPassword).toBeUndefined();
     expect(config.trustProxy).toBe(true);
+  });
+
+  it('needs a bucket for S3 media and a shared secret with PostgreSQL', () => {
+    expect(() => loadConfig({ MEDIA_STORE: 's3' })).toThrow(
+      /S3_BUCKET: is required when MEDIA_STORE=s3/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/confab' })).toThrow(
+      /SESSION_SECRET: is required with DATABASE_URL/,
+    );
+    const config = loadConfig({
+      MEDIA_STORE: 's3',
+      S3_BUCKET: 'media',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(config.mediaStore).toBe('s3');
+    expect(config.s3).toMatchObject({ bucket: 'media', region: 'us-east-1', forcePathStyle: true });
   });
 
   it('lists every problem at once', () => {

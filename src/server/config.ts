@@ -10,31 +10,58 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
-const envSchema = z.object({
-  PORT: optional(z.coerce.number().int().min(0).max(65_535)).default(3000),
-  HOST: optional(z.string().min(1)).default('0.0.0.0'),
-  DATA_DIR: optional(z.string().min(1)).default('./data'),
-  DATABASE_URL: optional(
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
-  ),
-  DATABASE_SCHEMA: optional(
-    z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be a lower-case SQL identifier' }),
-  ),
-  DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(200)).default(10),
-  EVENT_NAME: optional(z.string().trim().min(1).max(60)).default('Confab'),
-  ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
-  ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
-  SESSION_SECRET: optional(z.string().min(32, { error: 'must be at least 32 characters' })),
-  MAX_UPLOAD_MB: optional(z.coerce.number().positive().max(10_240)).default(DEFAULT_MAX_UPLOAD_MB),
-  LOG_LEVEL: optional(
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
-  ).default('info'),
-  TRUST_PROXY: optional(booleanFlag).default(false),
-  WRITE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(60),
-  WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
-});
+const envSchema = z
+  .object({
+    PORT: optional(z.coerce.number().int().min(0).max(65_535)).default(3000),
+    HOST: optional(z.string().min(1)).default('0.0.0.0'),
+    DATA_DIR: optional(z.string().min(1)).default('./data'),
+    DATABASE_URL: optional(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, { error: 'must be a postgres:// or postgresql:// URL' }),
+    ),
+    DATABASE_SCHEMA: optional(
+      z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be a lower-case SQL identifier' }),
+    ),
+    DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(200)).default(10),
+    EVENT_NAME: optional(z.string().trim().min(1).max(60)).default('Confab'),
+    ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
+    ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
+    SESSION_SECRET: optional(z.string().min(32, { error: 'must be at least 32 characters' })),
+    MAX_UPLOAD_MB: optional(z.coerce.number().positive().max(10_240)).default(
+      DEFAULT_MAX_UPLOAD_MB,
+    ),
+    LOG_LEVEL: optional(
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    ).default('info'),
+    TRUST_PROXY: optional(booleanFlag).default(false),
+    MEDIA_STORE: optional(z.enum(['disk', 's3'])).default('disk'),
+    S3_ENDPOINT: optional(z.url()),
+    S3_REGION: optional(z.string().min(1)).default('us-east-1'),
+    S3_BUCKET: optional(z.string().min(3).max(63)),
+    S3_ACCESS_KEY_ID: optional(z.string().min(1)),
+    S3_SECRET_ACCESS_KEY: optional(z.string().min(1)),
+    S3_FORCE_PATH_STYLE: optional(booleanFlag).default(false),
+    WRITE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(60),
+    WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'is required when MEDIA_STORE=s3',
+      });
+    }
+    if (env.DATABASE_URL && !env.SESSION_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message:
+          'is required with DATABASE_URL, so that every instance signs and accepts the same admin tokens',
+      });
+    }
+  });
 
 export interface Config {
   port: number;
@@ -53,6 +80,16 @@ export interface Config {
   maxUploadMb: number;
   logLevel: string;
   trustProxy: boolean;
+  /** Where media bytes live: the disk under DATA_DIR/media, or an S3-compatible bucket. */
+  mediaStore: 'disk' | 's3';
+  s3: {
+    endpoint: string | undefined;
+    region: string;
+    bucket: string;
+    accessKeyId: string | undefined;
+    secretAccessKey: string | undefined;
+    forcePathStyle: boolean;
+  };
   /** Write limits a minute: per person (address + username) and per address. */
   writeRateLimit: { perClient: number; perAddress: number };
   /** Folder of the built client; the API alone is served when absent. */
@@ -94,6 +131,15 @@ export function loadConfig(
     maxUploadMb: e.MAX_UPLOAD_MB,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    mediaStore: e.MEDIA_STORE,
+    s3: {
+      endpoint: e.S3_ENDPOINT,
+      region: e.S3_REGION,
+      bucket: e.S3_BUCKET ?? '',
+      accessKeyId: e.S3_ACCESS_KEY_ID,
+      secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    },
     writeRateLimit: { perClient: e.WRITE_RATE_LIMIT, perAddress: e.WRITE_RATE_LIMIT_PER_ADDRESS },
     clientDir: options.clientDir,
   };

@@ -21,20 +21,29 @@ export interface DatabaseHandle {
 
 type DbConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema' | 'databasePoolSize'>;
 
+/** A PostgreSQL pool on the configured database and schema. */
+export function createPgPool(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema'>,
+  max: number,
+): pg.Pool {
+  // int8 (counts, sizes) as numbers: every value stored here fits in a double.
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(20, Number);
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max,
+    types,
+    ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
+  });
+  // An idle client's error (e.g. the server restarting) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /** Opens the database chosen by the config: PostgreSQL when a URL is set, else SQLite in DATA_DIR. */
 export function openDatabase(config: DbConfig): DatabaseHandle {
   if (config.databaseUrl) {
-    // int8 (counts, sizes) as numbers: every value stored here fits in a double.
-    const types = new pg.TypeOverrides();
-    types.setTypeParser(20, Number);
-    const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      max: config.databasePoolSize,
-      types,
-      ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
-    });
-    // An idle client's error (e.g. the server restarting) must not crash the process.
-    pool.on('error', () => undefined);
+    const pool = createPgPool(config, config.databasePoolSize);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

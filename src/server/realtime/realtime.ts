@@ -1,5 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/postgres-adapter';
 import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
 import { Server } from 'socket.io';
 import {
   type ClientToServerEvents,
@@ -23,8 +25,22 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-/** Attaches socket.io (same origin, path /socket.io) to the app's HTTP server. */
-export function createRealtime(httpServer: HttpServer, log: FastifyBaseLogger): Realtime {
+export interface FanOut {
+  /** The PostgreSQL pool whose LISTEN/NOTIFY carries events to every instance. */
+  pool: pg.Pool;
+  /** Keeps apps that share one database but not one schema apart. */
+  channelPrefix: string;
+}
+
+/**
+ * Attaches socket.io (same origin, path /socket.io) to the app's HTTP server. With `fanOut`,
+ * events reach the clients of every instance on the same PostgreSQL database.
+ */
+export async function createRealtime(
+  httpServer: HttpServer,
+  log: FastifyBaseLogger,
+  fanOut?: FanOut,
+): Promise<Realtime> {
   const io: RealtimeServer = new Server(httpServer, {
     serveClient: false,
     // Same origin only: no CORS headers are sent, so other sites cannot connect from a browser.
@@ -35,6 +51,21 @@ export function createRealtime(httpServer: HttpServer, log: FastifyBaseLogger): 
     },
     maxHttpBufferSize: 16 * 1024,
   });
+
+  if (fanOut) {
+    // Large packets travel through this table; small ones through NOTIFY alone.
+    await fanOut.pool.query(`create table if not exists socket_io_attachments (
+      id bigserial unique,
+      created_at timestamptz default now(),
+      payload bytea
+    )`);
+    io.adapter(
+      createAdapter(fanOut.pool, {
+        channelPrefix: fanOut.channelPrefix,
+        errorHandler: (error) => log.warn({ err: error }, 'socket.io fan-out error'),
+      }),
+    );
+  }
 
   io.on('connection', (socket) => {
     socket.on('watch', (request) => {

@@ -123,3 +123,27 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     expect(response.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
   });
 });
+
+describe('health with S3 media', () => {
+  it('reports the media store, and 503 when its bucket is gone', async () => {
+    const t = await startTestApp({ media: 's3' });
+    try {
+      const ok = await fetch(`${t.url}/api/health`);
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ status: 'ok', checks: { database: 'ok', media: 'ok' } });
+    } finally {
+      await t.close();
+    }
+    const broken = await startTestApp({ media: 's3', env: { S3_BUCKET: 'no-such-bucket' } });
+    try {
+      const response = await fetch(`${broken.url}/api/health`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({
+        error: 'Media store unavailable',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    } finally {
+      await broken.close();
+    }
+  });
+});

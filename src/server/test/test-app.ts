@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { type App, type BuildOptions, buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
+import { type TestS3, startTestS3 } from './s3.ts';
 
 /** The databases every data-layer and API test runs against. */
 export type TestDatabase = 'sqlite' | 'postgres';
@@ -24,6 +25,8 @@ export interface TestApp {
 
 export interface TestAppOptions extends BuildOptions {
   database?: TestDatabase;
+  /** Where media go: the data directory (default) or a fresh bucket on a local s3rver. */
+  media?: 'disk' | 's3';
   env?: Record<string, string>;
   clientDir?: string;
 }
@@ -39,7 +42,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
-    ...options.env,
   };
   let dropSchema: (() => Promise<void>) | undefined;
   if (options.database === 'postgres') {
@@ -56,6 +58,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     env.DATABASE_URL = url;
     env.DATABASE_SCHEMA = schema;
     env.DATABASE_POOL_SIZE = '4';
+    env.SESSION_SECRET = 'test-session-secret-that-is-long-enough-1234';
     dropSchema = async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -63,6 +66,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await client.end();
     };
   }
+  let s3: TestS3 | undefined;
+  if (options.media === 's3') {
+    s3 = await startTestS3();
+    Object.assign(env, s3.env);
+  }
+  Object.assign(env, options.env);
   const config = loadConfig(env, { clientDir: options.clientDir });
   const app = await buildApp(config, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -75,6 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     dataDir,
     close: async () => {
       await app.close();
+      await s3?.close();
       await dropSchema?.();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,114 @@
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  NotFound,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import {
+  type ByteRange,
+  type MediaStore,
+  type StoredObject,
+  isValidMediaKey,
+} from './media-store.ts';
+
+export interface S3Settings {
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+}
+
+const PART_SIZE = 5 * 1024 * 1024;
+
+const isNotFound = (error: unknown) =>
+  error instanceof NotFound ||
+  (error instanceof S3ServiceException &&
+    (error.$metadata.httpStatusCode === 404 || error.name === 'NoSuchKey'));
+
+/**
+ * Media in any S3-compatible object store. Uploads stream as multipart uploads of 5 MB parts (at
+ * most two in memory at once); an upload that fails is aborted, so no object appears.
+ */
+export class S3MediaStore implements MediaStore {
+  readonly #client: S3Client;
+  readonly #bucket: string;
+
+  constructor(settings: S3Settings) {
+    this.#bucket = settings.bucket;
+    this.#client = new S3Client({
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      ...(settings.accessKeyId && settings.secretAccessKey
+        ? {
+            credentials: {
+              accessKeyId: settings.accessKeyId,
+              secretAccessKey: settings.secretAccessKey,
+            },
+          }
+        : {}),
+    });
+  }
+
+  #key(key: string): string {
+    if (!isValidMediaKey(key)) throw new Error(`Invalid media key: ${key}`);
+    return key;
+  }
+
+  async put(key: string, body: Readable | Buffer, contentType: string): Promise<StoredObject> {
+    const upload = new Upload({
+      client: this.#client,
+      params: { Bucket: this.#bucket, Key: this.#key(key), Body: body, ContentType: contentType },
+      partSize: PART_SIZE,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    await upload.done();
+    const stored = await this.stat(key);
+    if (!stored) throw new Error(`Object ${key} is missing after its upload`);
+    return stored;
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const head = await this.#client.send(
+        new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }),
+      );
+      return { size: head.ContentLength ?? 0 };
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async read(key: string, range?: ByteRange): Promise<Readable> {
+    const object = await this.#client.send(
+      new GetObjectCommand({
+        Bucket: this.#bucket,
+        Key: this.#key(key),
+        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+      }),
+    );
+    if (!(object.Body instanceof Readable)) throw new Error(`Object ${key} has no body`);
+    return object.Body;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
+  }
+
+  async check(): Promise<void> {
+    await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
+  }
+
+  close(): void {
+    this.#client.destroy();
+  }
+}

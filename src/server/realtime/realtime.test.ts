@@ -1,0 +1,139 @@
+import { io, type Socket } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../shared/events.ts';
+import type { Question } from '../../shared/schemas/question.ts';
+import { newId } from '../lib/ids.ts';
+import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const question = (speakerId: string, text: string): Question => ({
+  _id: newId(),
+  speakerId,
+  speakerName: 'Ada',
+  askerUsername: 'grace',
+  question: text,
+  createdAt: new Date().toISOString(),
+});
+
+async function connect(
+  url: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<ClientSocket> {
+  const socket: ClientSocket = io(url, {
+    transports: ['websocket'],
+    forceNew: true,
+    reconnection: false,
+    extraHeaders,
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+/** Resolves with the events received within `ms`. */
+function collect<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E, ms: number) {
+  type Payload = Parameters<ServerToClientEvents[E]>[0];
+  const received: Payload[] = [];
+  (socket as Socket).on(event, (payload: Payload) => {
+    received.push(payload);
+  });
+  return new Promise<Payload[]>((resolve) => setTimeout(() => resolve(received), ms));
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+describe.each(testDatabases)('realtime on %s', (database) => {
+  const apps: TestApp[] = [];
+  const sockets: ClientSocket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    for (const app of apps.splice(0).reverse()) await app.close();
+  });
+
+  it("sends a speaker's questions to that speaker's watchers and to all-question watchers only", async () => {
+    const t = await startTestApp({ database });
+    apps.push(t);
+    const [speakerA, speakerB] = [newId(), newId()];
+    const watcherA = await connect(t.url);
+    const watcherAll = await connect(t.url);
+    const bystander = await connect(t.url);
+    sockets.push(watcherA, watcherAll, bystander);
+    watcherA.emit('watch', { room: 'speaker', speakerId: speakerA });
+    watcherAll.emit('watch', { room: 'questions' });
+    await settle();
+
+    const gotA = collect(watcherA, 'newQuestion', 400);
+    const gotAll = collect(watcherAll, 'newQuestion', 400);
+    const gotNone = collect(bystander, 'newQuestion', 400);
+    t.app.deps.realtime.newQuestion(question(speakerA, 'for A'));
+    t.app.deps.realtime.newQuestion(question(speakerB, 'for B'));
+
+    expect((await gotA).map((p) => p.question.question)).toEqual(['for A']);
+    expect((await gotAll).map((p) => p.question.question).sort()).toEqual(['for A', 'for B']);
+    expect(await gotNone).toEqual([]);
+  });
+
+  it('ignores malformed watch requests and stops after unwatch', async () => {
+    const t = await startTestApp({ database });
+    apps.push(t);
+    const speakerId = newId();
+    const socket = await connect(t.url);
+    sockets.push(socket);
+    const untyped = socket as Socket;
+    untyped.emit('watch', { room: 'speaker', speakerId: '../../etc' });
+    untyped.emit('watch', 'everything');
+    socket.emit('watch', { room: 'speaker', speakerId });
+    await settle();
+    socket.emit('unwatch', { room: 'speaker', speakerId });
+    await settle();
+    const got = collect(socket, 'newQuestion', 300);
+    t.app.deps.realtime.newQuestion(question(speakerId, 'after unwatch'));
+    expect(await got).toEqual([]);
+    expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+  });
+
+  it('refuses socket connections from another origin', async () => {
+    const t = await startTestApp({ database });
+    apps.push(t);
+    await expect(connect(t.url, { origin: 'https://evil.example' })).rejects.toThrow();
+    const same = await connect(t.url, { origin: t.url });
+    sockets.push(same);
+    expect(same.connected).toBe(true);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances on PostgreSQL', () => {
+  const apps: TestApp[] = [];
+  const sockets: ClientSocket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    for (const app of apps.splice(0).reverse()) await app.close();
+  });
+
+  it('an event emitted on one instance reaches clients of another', async () => {
+    const first = await startTestApp({ database: 'postgres' });
+    apps.push(first);
+    const second = await startTestApp({
+      database: 'postgres',
+      env: { DATABASE_SCHEMA: first.config.databaseSchema ?? '' },
+    });
+    apps.push(second);
+    const speakerId = newId();
+    const onSecond = await connect(second.url);
+    sockets.push(onSecond);
+    onSecond.emit('watch', { room: 'speaker', speakerId });
+    await settle();
+
+    const questions = collect(onSecond, 'newQuestion', 1000);
+    const deletions = collect(onSecond, 'memoryDeleted', 1000);
+    first.app.deps.realtime.newQuestion(question(speakerId, 'from the first instance'));
+    const deletedId = newId();
+    first.app.deps.realtime.memoryDeleted(deletedId);
+
+    expect((await questions).map((p) => p.question.question)).toEqual(['from the first instance']);
+    expect(await deletions).toEqual([{ id: deletedId }]);
+  });
+});
