@@ -6,6 +6,15 @@ const fallback = { status: 200, headers: { 'content-type': 'text/plain' }, body:
 http
   .createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    if (path === '/sink') {
+      // Upload reference: read the whole body and throw it away.
+      request.on('data', () => undefined);
+      request.on('end', () => {
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end('{}');
+      });
+      return;
+    }
     const answer = responses[path] ?? fallback;
     response.writeHead(answer.status, answer.headers);
     response.end(answer.status === 304 ? undefined : answer.body);

@@ -2,10 +2,16 @@
 // from this process, and prints each figure beside the reference measured in the same run.
 import os from 'node:os';
 import { type Row, printTable } from './lib/report.ts';
+import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
+import { galleryPolls } from './suites/gallery.ts';
+import { videoUpload } from './suites/uploads.ts';
 
 const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
+  gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
+  uploads: { title: 'Uploads (memories)', run: videoUpload },
+  fanout: { title: 'Live questions (Q&A)', run: questionFanout },
 };
 
 const only = process.argv

@@ -37,8 +37,9 @@ async function connect(
 function collect<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E, ms: number) {
   type Payload = Parameters<ServerToClientEvents[E]>[0];
   const received: Payload[] = [];
-  (socket as Socket).on(event, (payload: Payload) => {
-    received.push(payload);
+  const name: string = event;
+  (socket as Socket).on(name, (...args: unknown[]) => {
+    received.push(args[0] as Payload);
   });
   return new Promise<Payload[]>((resolve) => setTimeout(() => resolve(received), ms));
 }
