@@ -54,8 +54,10 @@ export const MEMORY_TEXTS = {
   loading: 'Loading . . . .',
   postFailed: (reason: string) => `Error submitting memory: ${reason}`,
   postFailedFallback: 'Error submitting memory.',
-  tooLarge: (fileName: string, limit: string) =>
-    `${fileName} is larger than ${limit} and cannot be uploaded.`,
+  /** The upload limit as the messages name it: "15MB". */
+  limit: (megabytes: number) => `${megabytes}MB`,
+  tooLarge: (fileName: string, megabytes: number) =>
+    `${fileName} is larger than ${megabytes}MB and cannot be uploaded.`,
   shareMomentsTitle: (eventName: string) => `Share Your ${eventName} Moments!`,
   postOnX: 'Post on X',
 } as const;

@@ -44,8 +44,8 @@ export interface UploadContext {
   media: MediaStore;
   /** Per-file limit in bytes (MAX_UPLOAD_MB). */
   maxFileBytes: number;
-  /** The limit as people read it, e.g. "15MB". */
-  maxFileLabel: string;
+  /** The same limit in megabytes, as the messages name it. */
+  maxFileMb: number;
   /** Local folder for images being processed; emptied at start. */
   stagingDir: string;
   heicLimiter: Limiter;
@@ -77,7 +77,7 @@ async function openUpload(
 ): Promise<{ head: Buffer; body: AsyncIterable<Buffer> }> {
   const file = part.file;
   const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const tooLarge = () => new HttpError(413, MEMORY_TEXTS.tooLarge(name, context.maxFileLabel));
+  const tooLarge = () => new HttpError(413, MEMORY_TEXTS.tooLarge(name, context.maxFileMb));
   const chunks: Buffer[] = [];
   let length = 0;
   let ended = false;

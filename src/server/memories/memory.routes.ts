@@ -23,9 +23,6 @@ import { findMemory, listMemories } from './memory.repository.ts';
 import { createMemories, postedMessage } from './memory.service.ts';
 import type { UploadContext } from './memory-upload.ts';
 
-/** "15MB", "0.5MB": the limit as the messages name it. */
-export const formatLimit = (megabytes: number): string => `${megabytes}MB`;
-
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { config } = deps;
@@ -37,7 +34,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   const upload: UploadContext = {
     media: deps.media,
     maxFileBytes: Math.floor(config.maxUploadMb * 1024 * 1024),
-    maxFileLabel: formatLimit(config.maxUploadMb),
+    maxFileMb: config.maxUploadMb,
     stagingDir,
     heicLimiter: createLimiter(1),
   };
