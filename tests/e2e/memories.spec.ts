@@ -11,6 +11,7 @@ const png = (background: string, width = 160, height = 120) =>
 interface ApiMemory {
   _id: string;
   media: string;
+  thumbnail: string | null;
   text: string;
 }
 
@@ -125,6 +126,24 @@ test.describe('memories', () => {
     const direct = page.waitForEvent('download');
     await tile.getByRole('link', { name: 'Download memory by seed' }).click();
     expect((await direct).suggestedFilename()).toBe('memory.png');
+  });
+
+  test('an image that fails to load is swapped for the fallback image', async ({
+    page,
+    server,
+  }) => {
+    const caption = `Lost thumbnail ${Date.now()}`;
+    const [memory] = await postMemory(server.url, caption, [
+      { name: 'lost.png', data: await png('#f76707') },
+    ]);
+    await page.route(`**${memory?.thumbnail ?? ''}`, (route) =>
+      route.fulfill({ status: 404, json: { error: 'Media not found' } }),
+    );
+    await join(page, 'walter');
+    await expect(tiles(page, caption).getByRole('img', { name: /Photo by seed/ })).toHaveAttribute(
+      'src',
+      '/media-fallback.svg',
+    );
   });
 
   test('a refused file keeps the form and says why', async ({ page }) => {
