@@ -18,6 +18,8 @@ import { DiskMediaStore } from './media/disk-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { S3MediaStore } from './media/s3-media-store.ts';
+import { MemoryListVersion } from './memories/memory-list-version.ts';
+import { memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
@@ -93,6 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     media,
     realtime,
     clock: options.clock ?? systemClock,
+    memoryListVersion: new MemoryListVersion(),
   };
   app.decorate('deps', deps);
 
@@ -122,7 +125,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(systemRoutes, { deps });
   await app.register(mediaRoutes, { media });
-  await registerClientApp(app, config.clientDir);
+  await app.register(memoryRoutes, { deps });
+  await registerClientApp(app, config.clientDir, { pageHead: memoryPageHead(deps) });
 
   return app as unknown as App;
 }

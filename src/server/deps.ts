@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './db/connect.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { MediaStore } from './media/media-store.ts';
+import type { MemoryListVersion } from './memories/memory-list-version.ts';
 import type { Realtime } from './realtime/realtime.ts';
 
 /** What every domain's routes and services receive from `buildApp`. */
@@ -13,4 +14,6 @@ export interface AppDeps {
   media: MediaStore;
   realtime: Realtime;
   clock: Clock;
+  /** Bumped on every memory write and delete: the gallery's ETag. */
+  memoryListVersion: MemoryListVersion;
 }

@@ -38,6 +38,30 @@ export const DOWNLOAD_NAMES = {
   video: 'memory.mp4',
 } as const;
 
+/** Files one memory post may carry (each becomes one memory); see docs/decisions/021. */
+export const MAX_FILES_PER_POST = 10;
+
+/** Texts of the memories screens (spec sections 2 and 8). */
+export const MEMORY_TEXTS = {
+  shareButton: 'SHARE A MEMORY',
+  captionLabel: 'Add a Caption',
+  addMore: 'Add More Images',
+  submit: 'Post Your Memory!',
+  submitting: 'Posting . . ',
+  sharedTitle: 'Memory Shared',
+  downloadTitle: 'Download Memory',
+  noMedia: 'No media available',
+  loading: 'Loading . . . .',
+  postFailed: (reason: string) => `Error submitting memory: ${reason}`,
+  postFailedFallback: 'Error submitting memory.',
+  /** The upload limit as the messages name it: "15MB". */
+  limit: (megabytes: number) => `${megabytes}MB`,
+  tooLarge: (fileName: string, megabytes: number) =>
+    `${fileName} is larger than ${megabytes}MB and cannot be uploaded.`,
+  shareMomentsTitle: (eventName: string) => `Share Your ${eventName} Moments!`,
+  postOnX: 'Post on X',
+} as const;
+
 /** Upload size default (MAX_UPLOAD_MB), see docs/decisions on the size limit. */
 export const DEFAULT_MAX_UPLOAD_MB = 15;
 

@@ -9,6 +9,8 @@ import { RouteErrorBoundary } from './layout/route-error-boundary.tsx';
 // Route-level code splitting: the join page loads only what it shows.
 const JoinScreen = lazy(() => import('../features/join/join-screen.tsx'));
 const HomeRoute = lazy(() => import('./routes/home-route.tsx'));
+const MemoriesScreen = lazy(() => import('../features/memories/memories-screen.tsx'));
+const MemoryPage = lazy(() => import('../features/memories/memory-page.tsx'));
 
 function RouteFallback() {
   return (
@@ -29,11 +31,11 @@ export function AppRouter() {
             <Route element={<AppLayout />}>
               <Route element={<RequireUsername />}>
                 <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
-                <Route path={CLIENT_PATHS.memories} element={null} />
-                <Route path={CLIENT_PATHS.memoryForm} element={null} />
+                <Route path={CLIENT_PATHS.memories} element={<MemoriesScreen />} />
+                <Route path={CLIENT_PATHS.memoryForm} element={<MemoriesScreen openForm />} />
                 <Route path={CLIENT_PATHS.questions} element={null} />
               </Route>
-              <Route path={CLIENT_PATHS.memory} element={null} />
+              <Route path={CLIENT_PATHS.memory} element={<MemoryPage />} />
               <Route path={CLIENT_PATHS.speakersCard} element={null} />
               <Route path={CLIENT_PATHS.speakerForm} element={null} />
               <Route path={CLIENT_PATHS.speakerLogin} element={null} />

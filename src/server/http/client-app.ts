@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
 import { HttpError } from './errors.ts';
 
@@ -10,6 +10,47 @@ const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
 const isApiPath = (pathname: string) =>
   pathname === '/api' || API_PREFIXES.some((prefix) => pathname.startsWith(prefix));
 
+/** What a page's HTML head says about it to link previews (Open Graph, twitter:card). */
+export interface PageHead {
+  title: string;
+  meta: ({ property: string; content: string } | { name: string; content: string })[];
+}
+
+/** Head tags for one client route, from its query; undefined keeps the page as built. */
+export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | undefined>;
+
+export interface ClientAppOptions {
+  /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
+  pageHead?: Partial<Record<string, PageHeadRenderer>>;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+/** The built page with a head's title and meta tags put in; every value is escaped. */
+export function withPageHead(html: string, head: PageHead): string {
+  const tags = head.meta
+    .map((tag) =>
+      'property' in tag
+        ? `<meta property="${escapeHtml(tag.property)}" content="${escapeHtml(tag.content)}" />`
+        : `<meta name="${escapeHtml(tag.name)}" content="${escapeHtml(tag.content)}" />`,
+    )
+    .join('\n    ');
+  const names = new Set(head.meta.flatMap((tag) => ('name' in tag ? [tag.name] : [])));
+  let page = html.replace(
+    /<title>[^<]*<\/title>/,
+    () => `<title>${escapeHtml(head.title)}</title>`,
+  );
+  // A tag the head replaces (the page's own description) is removed first.
+  page = page.replace(/\s*<meta\s+name="([^"]+)"[^>]*>/g, (tag, name: string) =>
+    names.has(name) ? '' : tag,
+  );
+  return page.replace('</head>', () => `    ${tags}\n  </head>`);
+}
+
 /**
  * Serves the built client: hashed assets cached for a year, `index.html` revalidated, and the
  * app for every client route (history fallback). Everything else is a JSON 404.
@@ -17,9 +58,11 @@ const isApiPath = (pathname: string) =>
 export async function registerClientApp(
   app: FastifyInstance,
   clientDir: string | undefined,
+  options: ClientAppOptions = {},
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
+  let indexHtml: string | undefined;
 
   if (hasClient && clientDir) {
     await app.register(fastifyStatic, {
@@ -41,7 +84,7 @@ export async function registerClientApp(
 
   app.setNotFoundHandler(
     { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) },
-    (request, reply) => {
+    async (request, reply) => {
       const pathname = request.url.split('?', 1)[0] ?? '/';
       const isPage =
         hasClient &&
@@ -51,6 +94,23 @@ export async function registerClientApp(
       const isClientRoute = CLIENT_ROUTE_PATTERNS.some((pattern) => pattern.test(pathname));
       if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      }
+      const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
+      if (renderHead && indexFile && request.method === 'GET') {
+        let head: PageHead | undefined;
+        try {
+          head = await renderHead(request);
+        } catch (error) {
+          request.log.warn({ err: error }, 'page head could not be rendered');
+        }
+        if (head) {
+          indexHtml ??= await fs.promises.readFile(indexFile, 'utf8');
+          return reply
+            .code(200)
+            .type('text/html; charset=utf-8')
+            .header('cache-control', 'no-cache')
+            .send(withPageHead(indexHtml, head));
+        }
       }
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
       return reply.code(isClientRoute ? 200 : 404).sendFile('index.html');

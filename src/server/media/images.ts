@@ -36,10 +36,28 @@ export interface Rendition {
 export interface RenditionOptions {
   /** Longest side in pixels; smaller images are not enlarged. */
   maxSide: number;
-  format: 'webp' | 'jpeg' | 'png';
+  format: 'webp' | 'jpeg' | 'png' | 'gif';
   /** Crop to a centred square of `maxSide` (avatars). */
   square?: boolean;
   quality?: number;
+  /** Keep every frame of an animated GIF or WebP (frames carry no EXIF orientation). */
+  animated?: boolean;
+}
+
+/** Decoded pixels (e.g. from the HEIC decoder), already upright and free of metadata. */
+export interface RawImage {
+  raw: { data: Uint8Array; width: number; height: number; channels: 3 | 4 };
+}
+
+const MAX_INPUT_PIXELS = 100_000_000;
+
+/** Whether an image has more than one frame (animated GIF or WebP). */
+export async function isAnimated(input: Buffer | string): Promise<boolean> {
+  const { pages = 1 } = await sharp(input, {
+    failOn: 'error',
+    limitInputPixels: MAX_INPUT_PIXELS,
+  }).metadata();
+  return pages > 1;
 }
 
 /**
@@ -47,10 +65,20 @@ export interface RenditionOptions {
  * orientation, drops every metadata block (EXIF, GPS, XMP) and encodes one rendition.
  */
 export async function renderImage(
-  input: Buffer | string,
-  { maxSide, format, square = false, quality = 82 }: RenditionOptions,
+  input: Buffer | string | RawImage,
+  { maxSide, format, square = false, quality = 82, animated = false }: RenditionOptions,
 ): Promise<Rendition> {
-  let pipeline = sharp(input, { failOn: 'error', limitInputPixels: 100_000_000 }).rotate();
+  let pipeline =
+    typeof input === 'string' || Buffer.isBuffer(input)
+      ? sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, animated })
+      : sharp(
+          Buffer.from(input.raw.data.buffer, input.raw.data.byteOffset, input.raw.data.byteLength),
+          {
+            raw: { width: input.raw.width, height: input.raw.height, channels: input.raw.channels },
+            limitInputPixels: MAX_INPUT_PIXELS,
+          },
+        );
+  if (!animated) pipeline = pipeline.rotate();
   pipeline = square
     ? pipeline.resize(maxSide, maxSide, {
         fit: 'cover',
@@ -63,8 +91,12 @@ export async function renderImage(
       ? pipeline.webp({ quality })
       : format === 'png'
         ? pipeline.png()
-        : pipeline.jpeg({ quality, mozjpeg: true });
+        : format === 'gif'
+          ? pipeline.gif()
+          : pipeline.jpeg({ quality, mozjpeg: true });
   const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
   const ext = format === 'jpeg' ? 'jpg' : format;
-  return { data, width: info.width, height: info.height, contentType: `image/${format}`, ext };
+  // An animated result stacks its frames: one frame is `pageHeight` tall.
+  const height = info.pageHeight ?? info.height;
+  return { data, width: info.width, height, contentType: `image/${format}`, ext };
 }

@@ -1,16 +1,63 @@
+import type { FastifyRequest } from 'fastify';
+import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
-import { deleteMemoryRow } from './memory.repository.ts';
+import { newId } from '../lib/ids.ts';
+import { deleteMemoryRow, insertMemories } from './memory.repository.ts';
+import { type UploadContext, receiveMemoryPost } from './memory-upload.ts';
+
+/** The success message of a post (the server's message is shown as the toast). */
+export const postedMessage = (count: number): string =>
+  count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
+
+/**
+ * Receives a post's files and text, stores one memory per file (one post id, one caption, one
+ * username), then tells every open gallery. All or nothing: when the rows cannot be written,
+ * the files just stored go too.
+ */
+export async function createMemories(
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'memoryListVersion'>,
+  request: FastifyRequest,
+  upload: UploadContext,
+): Promise<Memory[]> {
+  const post = await receiveMemoryPost(request, upload);
+  const postId = newId();
+  const createdAt = deps.clock.now().toISOString();
+  // Ids sort by time; the first file gets the newest, so the gallery shows the post in order.
+  const ids = post.files.map(() => newId()).reverse();
+  let memories: Memory[];
+  try {
+    memories = await insertMemories(
+      deps.db,
+      post.files.map((file, index) => ({
+        id: ids[index] ?? newId(),
+        postId,
+        username: post.fields.username,
+        text: post.fields.caption,
+        createdAt,
+        ...file,
+      })),
+    );
+  } catch (error) {
+    await post.discard();
+    throw error;
+  }
+  deps.memoryListVersion.bump();
+  for (const memory of [...memories].reverse()) deps.realtime.memoryCreated(memory);
+  // In the order of the post, which is newest first, as the list answers them.
+  return memories;
+}
 
 /**
  * Deletes a memory and its files, then tells every open gallery. Answers false when there was
  * no such memory (deleting twice is harmless).
  */
 export async function deleteMemory(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'memoryListVersion'>,
   id: string,
 ): Promise<boolean> {
   const keys = await deleteMemoryRow(deps.db, id);
   if (!keys) return false;
+  deps.memoryListVersion.bump();
   // The row is gone first, so no client is sent to a missing file; then the bytes go.
   await Promise.all(keys.map((key) => deps.media.delete(key)));
   deps.realtime.memoryDeleted(id);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { LIMITS } from '../constants.ts';
+import { idSchema, multiLineText, pageQuerySchema, usernameSchema } from './common.ts';
 
 /** A memory as the API answers it: `media` and `thumbnail` are URLs, never data. */
 export const memorySchema = z.object({
@@ -15,3 +16,27 @@ export const memorySchema = z.object({
   height: z.number().int().nullable(),
 });
 export type Memory = z.infer<typeof memorySchema>;
+
+/** GET /api/memory: newest first, paged with `limit` and `before`. */
+export const memoryListQuerySchema = pageQuerySchema;
+export type MemoryListQuery = z.infer<typeof memoryListQuerySchema>;
+export const memoryListSchema = z.array(memorySchema);
+
+/** GET /api/memory/:id */
+export const memoryParamsSchema = z.object({ id: idSchema });
+
+/** POST /api/memories: the text fields of the multipart form (the files are checked apart). */
+export const memoryPostFieldsSchema = z.object({
+  caption: multiLineText('Caption', LIMITS.captionMax),
+  username: usernameSchema,
+});
+export type MemoryPostFields = z.infer<typeof memoryPostFieldsSchema>;
+
+/** The multipart fields a post's files may come in: `files`, or `media` (the share dialog). */
+export const MEMORY_FILE_FIELDS = ['files', 'media'] as const;
+
+export const memoryPostResponseSchema = z.object({
+  message: z.string(),
+  memories: z.array(memorySchema),
+});
+export type MemoryPostResponse = z.infer<typeof memoryPostResponseSchema>;

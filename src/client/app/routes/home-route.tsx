@@ -1,5 +1,7 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Group, Stack, Text, Title } from '@mantine/core';
 import { TEXTS } from '../../../shared/constants.ts';
+import { GallerySection } from '../../features/memories/memories-screen.tsx';
+import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
 import { useEventName } from '../../lib/app-config.ts';
 import classes from './home-route.module.css';
 
@@ -16,6 +18,15 @@ export default function HomeRoute() {
           {TEXTS.heroJoin(eventName)}
         </Title>
       </Stack>
+
+      {/* The two main actions, side by side (stacked on narrow phones). */}
+      <Group gap="sm" className={classes.actions}>
+        {/* memories */}
+        <ShareMemoryAction />
+        {/* questions: the "ASK A QUESTION" action goes here */}
+      </Group>
+
+      <GallerySection />
     </Stack>
   );
 }

@@ -1,0 +1,71 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { IconDownload, IconExternalLink } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import type { Memory } from '../../../shared/schemas/memory.ts';
+import { formatDateTime, formatWhen } from './format.ts';
+import { MemoryMediaView, downloadUrl, logUndownloadable } from './memory-media-view.tsx';
+import classes from './memories.module.css';
+
+/** "Download Memory": a larger preview, the caption and author, and a Download button. */
+export function DownloadMemoryModal({
+  memory,
+  onClose,
+}: {
+  memory: Memory | null;
+  onClose: () => void;
+}) {
+  const href = memory ? downloadUrl(memory) : undefined;
+  return (
+    <Modal
+      opened={memory !== null}
+      onClose={onClose}
+      title={MEMORY_TEXTS.downloadTitle}
+      size={680}
+      centered
+      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
+      {memory && (
+        <Stack gap="md">
+          <div className={classes.modalMedia}>
+            <MemoryMediaView memory={memory} size="full" />
+          </div>
+          <Stack gap={2}>
+            <Text fw={700} className={classes.author}>
+              {memory.username}
+            </Text>
+            <Text size="sm" c="dimmed">
+              <time dateTime={memory.createdAt} title={formatDateTime(memory.createdAt)}>
+                {formatWhen(memory.createdAt)}
+              </time>
+            </Text>
+          </Stack>
+          <Text className={classes.caption}>{memory.text}</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button
+              variant="default"
+              component={Link}
+              to={`${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`}
+              leftSection={<IconExternalLink size={18} />}
+            >
+              Open page
+            </Button>
+            {href ? (
+              <Button component="a" href={href} download leftSection={<IconDownload size={18} />}>
+                Download
+              </Button>
+            ) : (
+              <Button
+                leftSection={<IconDownload size={18} />}
+                onClick={() => logUndownloadable(memory)}
+              >
+                Download
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

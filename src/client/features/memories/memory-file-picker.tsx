@@ -1,0 +1,177 @@
+import '@mantine/dropzone/styles.css';
+import {
+  AspectRatio,
+  Box,
+  Button,
+  CloseButton,
+  FileButton,
+  Group,
+  Input,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+} from '@mantine/core';
+import { Dropzone, type FileRejection } from '@mantine/dropzone';
+import { IconPhotoPlus, IconPhotoOff, IconPlus, IconVideo } from '@tabler/icons-react';
+import { useState } from 'react';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { useAppConfig } from '../../lib/app-config.ts';
+import {
+  ACCEPTED_FILES,
+  ACCEPT_ATTRIBUTE,
+  type SelectedFile,
+  type SelectedFiles,
+} from './use-selected-files.ts';
+import classes from './memories.module.css';
+
+/** "Supported formats: JPG, PNG, …, MOV (up to 15MB each)": what the server really takes. */
+export function useFormatsHint(): string {
+  const config = useAppConfig().data;
+  if (!config) return 'Supported formats: photos and videos';
+  return `Supported formats: ${config.acceptedFormats.join(', ')} (up to ${MEMORY_TEXTS.limit(config.maxUploadMb)} each)`;
+}
+
+function Preview({
+  item,
+  onRemove,
+  disabled,
+}: {
+  item: SelectedFile;
+  onRemove: () => void;
+  disabled: boolean;
+}) {
+  const [broken, setBroken] = useState(false);
+  return (
+    <Box className={classes.preview}>
+      <AspectRatio ratio={1}>
+        {broken ? (
+          // HEIC and the like: browsers other than Safari cannot draw them (the server converts).
+          <Stack gap={4} align="center" justify="center" className={classes.previewFallback}>
+            <IconPhotoOff size={28} aria-hidden />
+            <Text size="xs" ta="center" lineClamp={2} px={4}>
+              {item.file.name}
+            </Text>
+          </Stack>
+        ) : item.kind === 'image' ? (
+          <img
+            src={item.previewUrl}
+            alt={`Preview of ${item.file.name}`}
+            className={classes.previewMedia}
+            onError={() => setBroken(true)}
+          />
+        ) : (
+          <video
+            src={item.previewUrl}
+            className={classes.previewMedia}
+            muted
+            playsInline
+            preload="metadata"
+            aria-label={`Preview of ${item.file.name}`}
+            onError={() => setBroken(true)}
+          />
+        )}
+      </AspectRatio>
+      {item.kind === 'video' && !broken && (
+        <ThemeIcon size="sm" radius="xl" color="dark" className={classes.previewBadge} aria-hidden>
+          <IconVideo size={14} />
+        </ThemeIcon>
+      )}
+      <CloseButton
+        className={classes.previewRemove}
+        size="lg"
+        radius="xl"
+        variant="filled"
+        aria-label={`Remove ${item.file.name}`}
+        onClick={onRemove}
+        disabled={disabled}
+      />
+    </Box>
+  );
+}
+
+/**
+ * Picks the photos and videos of a post: a drop zone (tap to choose on a phone) until some are
+ * picked, then their previews, each with a remove button, and "Add More Images".
+ */
+export function MemoryFilePicker({
+  selection,
+  error,
+  disabled = false,
+  label = 'Photos and videos',
+}: {
+  selection: SelectedFiles;
+  error?: string | null;
+  disabled?: boolean;
+  label?: string;
+}) {
+  const hint = useFormatsHint();
+  const hasFiles = selection.selected.length > 0;
+  return (
+    <Input.Wrapper
+      label={label}
+      required
+      description={hint}
+      error={error}
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+    >
+      {hasFiles ? (
+        <Stack gap="sm" mt={6}>
+          <SimpleGrid cols={{ base: 3, xs: 4 }} spacing="xs">
+            {selection.selected.map((item) => (
+              <Preview
+                key={item.id}
+                item={item}
+                disabled={disabled}
+                onRemove={() => selection.remove(item.id)}
+              />
+            ))}
+          </SimpleGrid>
+          <Group>
+            <FileButton
+              onChange={selection.add}
+              accept={ACCEPT_ATTRIBUTE}
+              multiple
+              disabled={disabled}
+            >
+              {(props) => (
+                <Button
+                  {...props}
+                  variant="light"
+                  leftSection={<IconPlus size={18} />}
+                  disabled={disabled}
+                >
+                  {MEMORY_TEXTS.addMore}
+                </Button>
+              )}
+            </FileButton>
+          </Group>
+        </Stack>
+      ) : (
+        <Dropzone
+          mt={6}
+          onDrop={selection.add}
+          onReject={(rejections: FileRejection[]) => selection.add(rejections.map((r) => r.file))}
+          disabled={disabled}
+          multiple
+          className={classes.dropzone}
+          accept={ACCEPTED_FILES}
+          aria-label="Choose photos or videos"
+          role="button"
+        >
+          <Stack align="center" gap={6} py="md" style={{ pointerEvents: 'none' }}>
+            <ThemeIcon size={48} radius="xl" variant="light" aria-hidden>
+              <IconPhotoPlus size={26} />
+            </ThemeIcon>
+            <Text fw={600} ta="center">
+              Tap to choose photos or videos
+            </Text>
+            <Text size="sm" c="dimmed" ta="center" visibleFrom="sm">
+              or drag them here
+            </Text>
+          </Stack>
+        </Dropzone>
+      )}
+    </Input.Wrapper>
+  );
+}

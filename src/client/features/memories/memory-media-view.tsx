@@ -1,0 +1,102 @@
+import { Center, Stack, Text } from '@mantine/core';
+import { IconPhotoOff } from '@tabler/icons-react';
+import { useState } from 'react';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import type { Memory } from '../../../shared/schemas/memory.ts';
+import classes from './memories.module.css';
+
+/** Shown in place of an image that fails to load. */
+export const FALLBACK_IMAGE = '/media-fallback.svg';
+
+export const isImage = (memory: Memory) =>
+  Boolean(memory.media) && memory.contentType.startsWith('image/');
+export const isVideo = (memory: Memory) =>
+  Boolean(memory.media) && memory.contentType.startsWith('video/');
+
+/** What a screen reader says for a memory's picture. */
+export const mediaLabel = (memory: Memory) => {
+  const what = isVideo(memory) ? 'Video' : 'Photo';
+  const caption = memory.text.length > 100 ? `${memory.text.slice(0, 99)}…` : memory.text;
+  return `${what} by ${memory.username}: ${caption}`;
+};
+
+function ImageWithFallback({
+  src,
+  alt,
+  className,
+  lazy,
+  width,
+  height,
+}: {
+  src: string;
+  alt: string;
+  className: string | undefined;
+  lazy: boolean;
+  width?: number | null;
+  height?: number | null;
+}) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <img
+      src={failed ? FALLBACK_IMAGE : src}
+      alt={failed ? `${alt} (image unavailable)` : alt}
+      className={className}
+      loading={lazy ? 'lazy' : 'eager'}
+      decoding="async"
+      width={width ?? undefined}
+      height={height ?? undefined}
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+/**
+ * A memory's picture or video. `thumb` is the gallery tile (thumbnail, lazy, cropped to the
+ * tile), `full` the display rendition at its own shape; anything else: "No media available".
+ */
+export function MemoryMediaView({ memory, size }: { memory: Memory; size: 'thumb' | 'full' }) {
+  if (isImage(memory)) {
+    const thumb = size === 'thumb';
+    return (
+      <ImageWithFallback
+        src={thumb ? (memory.thumbnail ?? memory.media) : memory.media}
+        alt={mediaLabel(memory)}
+        className={thumb ? classes.tileMedia : classes.fullMedia}
+        lazy={thumb}
+        width={thumb ? undefined : memory.width}
+        height={thumb ? undefined : memory.height}
+      />
+    );
+  }
+  if (isVideo(memory)) {
+    return (
+      <video
+        src={memory.media}
+        className={size === 'thumb' ? classes.tileMedia : classes.fullMedia}
+        controls
+        playsInline
+        preload="metadata"
+        aria-label={mediaLabel(memory)}
+      />
+    );
+  }
+  return (
+    <Center className={classes.noMedia}>
+      <Stack align="center" gap={4}>
+        <IconPhotoOff size={28} aria-hidden />
+        <Text size="sm">{MEMORY_TEXTS.noMedia}</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** The URL that saves a memory's file (memory.png, memory.mp4, …); undefined when there is none. */
+export function downloadUrl(memory: Memory): string | undefined {
+  if (!isImage(memory) && !isVideo(memory)) return undefined;
+  return `${memory.media}?download=1`;
+}
+
+/** Spec: a download with no media or an unsupported type is only logged. */
+export function logUndownloadable(memory: Memory): void {
+  console.warn(`Memory ${memory._id} has no media that can be downloaded (${memory.contentType}).`);
+}

@@ -1,0 +1,66 @@
+import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconBrandX, IconCircleCheck, IconShare } from '@tabler/icons-react';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { useEventName } from '../../lib/app-config.ts';
+import { canShare, memoryPageUrl, shareText, shareWithDevice, xIntentUrl } from './share-links.ts';
+
+/** "Memory Shared": the memory is in the gallery; one tap puts it on the person's social feed. */
+export function MemorySharedModal({
+  result,
+  onClose,
+}: {
+  result: MemoryPostResponse | null;
+  onClose: () => void;
+}) {
+  const eventName = useEventName();
+  const first = result?.memories[0];
+  const text = first ? shareText(first.text, eventName) : '';
+  const url = first ? memoryPageUrl(first._id) : undefined;
+  return (
+    <Modal
+      opened={result !== null}
+      onClose={onClose}
+      title={MEMORY_TEXTS.sharedTitle}
+      size="sm"
+      centered
+      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
+    >
+      <Stack align="center" gap="md" ta="center">
+        <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
+          <IconCircleCheck size={40} />
+        </ThemeIcon>
+        <Text>
+          Your memory is live in the {eventName} gallery for everyone to see. Share it on your
+          social feed too!
+        </Text>
+        <Group justify="center" gap="sm" w="100%">
+          <Button
+            component="a"
+            href={xIntentUrl(text, url)}
+            target="_blank"
+            rel="noopener noreferrer"
+            color="dark"
+            leftSection={<IconBrandX size={18} />}
+          >
+            {MEMORY_TEXTS.postOnX}
+          </Button>
+          {canShare() && (
+            <Button
+              variant="light"
+              leftSection={<IconShare size={18} />}
+              onClick={() =>
+                void shareWithDevice({ title: eventName, text, url }).catch(() => undefined)
+              }
+            >
+              Share…
+            </Button>
+          )}
+        </Group>
+        <Button variant="subtle" onClick={onClose}>
+          Done
+        </Button>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,30 @@
+import { Button } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconCameraPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { MemoryFormModal } from './memory-form-modal.tsx';
+import { MemorySharedModal } from './memory-shared-modal.tsx';
+
+/** "SHARE A MEMORY": opens the memory form; a successful post opens "Memory Shared". */
+export function ShareMemoryAction({ openOnMount = false }: { openOnMount?: boolean }) {
+  const [formOpened, form] = useDisclosure(openOnMount);
+  const [shared, setShared] = useState<MemoryPostResponse | null>(null);
+  return (
+    <>
+      <Button size="lg" leftSection={<IconCameraPlus size={22} />} onClick={form.open}>
+        {MEMORY_TEXTS.shareButton}
+      </Button>
+      <MemoryFormModal
+        opened={formOpened}
+        onClose={form.close}
+        onShared={(result) => {
+          form.close();
+          setShared(result);
+        }}
+      />
+      <MemorySharedModal result={shared} onClose={() => setShared(null)} />
+    </>
+  );
+}

@@ -1,0 +1,136 @@
+import { notifications } from '@mantine/notifications';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  ACCEPTED_IMAGE_TYPES,
+  ACCEPTED_VIDEO_TYPES,
+  MAX_FILES_PER_POST,
+  MEMORY_TEXTS,
+  TOAST_AUTO_CLOSE,
+} from '../../../shared/constants.ts';
+import { useAppConfig } from '../../lib/app-config.ts';
+
+export interface SelectedFile {
+  id: string;
+  file: File;
+  kind: 'image' | 'video';
+  /** An object URL for the preview; revoked when the file leaves the selection. */
+  previewUrl: string;
+}
+
+/** Extensions for files a browser gives no type (HEIC on most desktops). */
+const EXTENSION_KINDS: Record<string, 'image' | 'video'> = {
+  jpg: 'image',
+  jpeg: 'image',
+  png: 'image',
+  webp: 'image',
+  gif: 'image',
+  heic: 'image',
+  heif: 'image',
+  mp4: 'video',
+  m4v: 'video',
+  webm: 'video',
+  mov: 'video',
+};
+
+const IMAGE_TYPES: readonly string[] = ACCEPTED_IMAGE_TYPES;
+const VIDEO_TYPES: readonly string[] = ACCEPTED_VIDEO_TYPES;
+
+/** What a picked file looks like (the server decides for sure, from the bytes). */
+export function kindOf(file: File): 'image' | 'video' | undefined {
+  if (IMAGE_TYPES.includes(file.type)) return 'image';
+  if (VIDEO_TYPES.includes(file.type)) return 'video';
+  const ext = file.name.split('.').pop()?.toLowerCase() ?? '';
+  return EXTENSION_KINDS[ext];
+}
+
+/** Types the pickers offer, with the extensions of each (a HEIC file often comes untyped). */
+export const ACCEPTED_FILES: Record<string, string[]> = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+  'image/gif': ['.gif'],
+  'image/heic': ['.heic'],
+  'image/heif': ['.heif'],
+  'video/mp4': ['.mp4', '.m4v'],
+  'video/webm': ['.webm'],
+  'video/quicktime': ['.mov'],
+};
+
+/** The same as an `accept` attribute. */
+export const ACCEPT_ATTRIBUTE = Object.entries(ACCEPTED_FILES)
+  .flatMap(([type, extensions]) => [type, ...extensions])
+  .join(',');
+
+const toastError = (message: string) =>
+  notifications.show({ color: 'red', message, autoClose: TOAST_AUTO_CLOSE });
+
+let counter = 0;
+
+/**
+ * The files picked for a post, with their previews. Files over the real upload limit or of a
+ * type that cannot be posted are turned away with a toast that names them.
+ */
+export function useSelectedFiles() {
+  const config = useAppConfig().data;
+  const [selected, setSelected] = useState<SelectedFile[]>([]);
+  // The selection as the event handlers change it; the state above is what renders.
+  const current = useRef<SelectedFile[]>([]);
+  const update = useCallback((next: SelectedFile[]) => {
+    current.current = next;
+    setSelected(next);
+  }, []);
+
+  useEffect(
+    () => () => {
+      for (const item of current.current) URL.revokeObjectURL(item.previewUrl);
+      current.current = [];
+    },
+    [],
+  );
+
+  const add = useCallback(
+    (files: File[]) => {
+      const accepted: SelectedFile[] = [];
+      let room = MAX_FILES_PER_POST - current.current.length;
+      for (const file of files) {
+        const kind = kindOf(file);
+        if (!kind) {
+          toastError(`${file.name} is not a supported image or video.`);
+          continue;
+        }
+        if (config && file.size > config.maxUploadBytes) {
+          toastError(MEMORY_TEXTS.tooLarge(file.name, config.maxUploadMb));
+          continue;
+        }
+        if (room <= 0) {
+          toastError(`A memory can carry at most ${MAX_FILES_PER_POST} files.`);
+          break;
+        }
+        room -= 1;
+        counter += 1;
+        accepted.push({ id: `f${counter}`, file, kind, previewUrl: URL.createObjectURL(file) });
+      }
+      if (accepted.length > 0) update([...current.current, ...accepted]);
+    },
+    [config, update],
+  );
+
+  const remove = useCallback(
+    (id: string) => {
+      const gone = current.current.find((item) => item.id === id);
+      if (!gone) return;
+      URL.revokeObjectURL(gone.previewUrl);
+      update(current.current.filter((item) => item.id !== id));
+    },
+    [update],
+  );
+
+  const clear = useCallback(() => {
+    for (const item of current.current) URL.revokeObjectURL(item.previewUrl);
+    update([]);
+  }, [update]);
+
+  return { selected, files: selected.map((item) => item.file), add, remove, clear };
+}
+
+export type SelectedFiles = ReturnType<typeof useSelectedFiles>;

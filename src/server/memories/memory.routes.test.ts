@@ -1,0 +1,666 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { io as connectSocket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { errorResponseSchema } from '../../shared/errors.ts';
+import {
+  type Memory,
+  memoryListSchema,
+  memoryPostResponseSchema,
+  memorySchema,
+} from '../../shared/schemas/memory.ts';
+import { type TestApp, type TestDatabase, startTestApp, testDatabases } from '../test/test-app.ts';
+import { deleteMemory } from './memory.service.ts';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');
+const fixture = (name: string) => fs.readFile(path.join(FIXTURES, name));
+
+/** Real images made in the test: a flat colour of the given size. */
+async function makeImage(
+  format: 'jpeg' | 'png' | 'webp',
+  width = 64,
+  height = 48,
+  background = '#4c6ef5',
+): Promise<Buffer> {
+  const image = sharp({ create: { width, height, channels: 3, background } });
+  return image.toFormat(format).toBuffer();
+}
+
+/** An animated GIF of three frames. */
+async function makeAnimatedGif(): Promise<Buffer> {
+  const frames = await Promise.all(
+    ['#e03131', '#2f9e44', '#1971c2'].map((background) =>
+      sharp({ create: { width: 40, height: 30, channels: 3, background } })
+        .raw()
+        .toBuffer(),
+    ),
+  );
+  return sharp(Buffer.concat(frames), {
+    raw: { width: 40, height: 90, channels: 3, pageHeight: 30 },
+  })
+    .gif({ delay: [100, 100, 100] })
+    .toBuffer();
+}
+
+interface UploadFile {
+  name: string;
+  data: Buffer;
+  type?: string;
+  field?: string;
+}
+
+function form(fields: Record<string, string>, files: UploadFile[]): FormData {
+  const body = new FormData();
+  for (const [key, value] of Object.entries(fields)) body.append(key, value);
+  for (const file of files) {
+    body.append(
+      file.field ?? 'files',
+      new Blob([new Uint8Array(file.data)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
+  }
+  return body;
+}
+
+const defaults = { caption: 'Keynote selfie', username: 'ada' };
+
+async function post(t: TestApp, files: UploadFile[], fields: Record<string, string> = defaults) {
+  return fetch(`${t.url}/api/memories`, { method: 'POST', body: form(fields, files) });
+}
+
+async function postOk(t: TestApp, files: UploadFile[], fields = defaults): Promise<Memory[]> {
+  const response = await post(t, files, fields);
+  const body: unknown = await response.json();
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return memoryPostResponseSchema.parse(body).memories;
+}
+
+async function errorOf(response: Response): Promise<string> {
+  return errorResponseSchema.parse(await response.json()).error;
+}
+
+async function bytesOf(t: TestApp, url: string): Promise<{ response: Response; data: Buffer }> {
+  const response = await fetch(`${t.url}${url}`);
+  return { response, data: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** Every stored media file (not the store's own temporary folder). */
+async function storedFiles(t: TestApp): Promise<string[]> {
+  const root = path.join(t.dataDir, 'media');
+  const entries = await fs.readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
+
+async function leftovers(t: TestApp): Promise<{ rows: number; files: string[] }> {
+  const { count } = await t.app.deps.db
+    .selectFrom('memories')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  const staged = await fs.readdir(path.join(t.dataDir, 'uploads'));
+  return { rows: count, files: [...(await storedFiles(t)), ...staged] };
+}
+
+describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ database, env: { EVENT_NAME: 'DevFest' } });
+  });
+  afterAll(() => t.close());
+
+  describe('POST /api/memories', () => {
+    it('makes one memory per file, sharing caption, username and post id, in order', async () => {
+      const [first, second] = [await makeImage('png'), await makeImage('jpeg', 80, 60, '#fab005')];
+      const response = await post(
+        t,
+        [
+          { name: 'one.png', data: first, type: 'image/png' },
+          { name: 'two.jpg', data: second, type: 'image/jpeg' },
+        ],
+        { caption: '  Day one!  ', username: 'grace' },
+      );
+      expect(response.status).toBe(201);
+      const body = memoryPostResponseSchema.parse(await response.json());
+      expect(body.message).toBe('2 memories shared successfully!');
+      expect(body.memories).toHaveLength(2);
+      const [a, b] = body.memories as [Memory, Memory];
+      expect(a.postId).toBe(b.postId);
+      expect([a.text, b.text]).toEqual(['Day one!', 'Day one!']);
+      expect([a.username, b.username]).toEqual(['grace', 'grace']);
+      expect([a.contentType, b.contentType]).toEqual(['image/png', 'image/jpeg']);
+      expect([a.width, a.height, b.width, b.height]).toEqual([64, 48, 80, 60]);
+      expect(a.media).toMatch(/^\/media\/memories\/[0-9a-f-]+\.png$/);
+      expect(a.thumbnail).toMatch(/^\/media\/memories\/[0-9a-f-]+-thumb\.webp$/);
+
+      // The gallery lists them newest first, the post's first file first.
+      const list = memoryListSchema.parse(await (await fetch(`${t.url}/api/memory`)).json());
+      expect(list.slice(0, 2).map((m) => m._id)).toEqual([a._id, b._id]);
+
+      const media = await bytesOf(t, a.media);
+      expect(media.response.headers.get('content-type')).toBe('image/png');
+      expect((await sharp(media.data).metadata()).format).toBe('png');
+      const thumb = await bytesOf(t, a.thumbnail ?? '');
+      expect(thumb.response.headers.get('content-type')).toBe('image/webp');
+      expect((await sharp(thumb.data).metadata()).format).toBe('webp');
+    });
+
+    it('applies EXIF orientation and strips EXIF and GPS from every rendition', async () => {
+      const original = await fixture('exif-gps-rotated.jpg');
+      expect((await sharp(original).metadata()).orientation).toBe(6);
+      expect(original.includes(Buffer.from('TestCam'))).toBe(true);
+
+      const [memory] = (await postOk(t, [{ name: 'gps.jpg', data: original }])) as [Memory];
+      // 320x160 stored sideways with "rotate 90° CW": shown upright it is 160 wide, 320 high.
+      expect([memory.width, memory.height]).toEqual([160, 320]);
+      for (const url of [memory.media, memory.thumbnail ?? '']) {
+        const { data } = await bytesOf(t, url);
+        const meta = await sharp(data).metadata();
+        expect(meta.exif, url).toBeUndefined();
+        expect(meta.orientation ?? 1, url).toBe(1);
+        expect(data.includes(Buffer.from('TestCam')), url).toBe(false);
+        expect(data.includes(Buffer.from('GPS')), url).toBe(false);
+      }
+      // The red half (left in the file) is on top once upright.
+      const { data } = await bytesOf(t, memory.media);
+      const { data: pixels, info } = await sharp(data).raw().toBuffer({ resolveWithObject: true });
+      const at = (x: number, y: number) => {
+        const offset = (y * info.width + x) * info.channels;
+        return [pixels[offset] ?? 0, pixels[offset + 1] ?? 0, pixels[offset + 2] ?? 0];
+      };
+      const [topRed = 0, , topBlue = 0] = at(80, 40);
+      const [bottomRed = 0, , bottomBlue = 0] = at(80, 280);
+      expect(topRed).toBeGreaterThan(topBlue);
+      expect(bottomBlue).toBeGreaterThan(bottomRed);
+    });
+
+    it('makes a display rendition of at most 2048 px and a thumbnail of about 480 px', async () => {
+      const big = await makeImage('jpeg', 3000, 2000);
+      const [memory] = (await postOk(t, [{ name: 'big.jpg', data: big }])) as [Memory];
+      expect([memory.width, memory.height]).toEqual([2048, 1365]);
+      const display = await sharp((await bytesOf(t, memory.media)).data).metadata();
+      expect([display.width, display.height, display.format]).toEqual([2048, 1365, 'jpeg']);
+      const thumb = await sharp((await bytesOf(t, memory.thumbnail ?? '')).data).metadata();
+      expect([thumb.width, thumb.height, thumb.format]).toEqual([480, 320, 'webp']);
+    });
+
+    it('accepts WebP and keeps an animated GIF animated', async () => {
+      const [webp, gif] = (await postOk(t, [
+        { name: 'a.webp', data: await makeImage('webp') },
+        { name: 'b.gif', data: await makeAnimatedGif() },
+      ])) as [Memory, Memory];
+      expect(webp.contentType).toBe('image/webp');
+      expect(gif.contentType).toBe('image/gif');
+      expect([gif.width, gif.height]).toEqual([40, 30]);
+      const display = await sharp((await bytesOf(t, gif.media)).data, {
+        animated: true,
+      }).metadata();
+      expect(display.format).toBe('gif');
+      expect(display.pages).toBe(3);
+      const thumb = await sharp((await bytesOf(t, gif.thumbnail ?? '')).data, {
+        animated: true,
+      }).metadata();
+      expect(thumb.pages).toBe(3);
+    });
+
+    it('converts HEIC (HEVC, as an iPhone sends it) to JPEG', async () => {
+      const [memory] = (await postOk(t, [
+        { name: 'IMG_0001.HEIC', data: await fixture('photo.heic'), type: 'image/heic' },
+      ])) as [Memory];
+      expect(memory.contentType).toBe('image/jpeg');
+      expect(memory.media).toMatch(/\.jpg$/);
+      expect([memory.width, memory.height]).toEqual([256, 192]);
+      const { response, data } = await bytesOf(t, memory.media);
+      expect(response.headers.get('content-type')).toBe('image/jpeg');
+      const meta = await sharp(data).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 256, 192]);
+      // The left quarter of the photo is orange, the rest green.
+      const { data: pixels } = await sharp(data).raw().toBuffer({ resolveWithObject: true });
+      const [red = 0, green = 0] = [pixels[(96 * 256 + 20) * 3], pixels[(96 * 256 + 20) * 3 + 1]];
+      expect(red).toBeGreaterThan(green);
+    });
+
+    it('stores videos as uploaded and serves them with ranges and download names', async () => {
+      const mp4 = await fixture('clip.mp4');
+      const [video, webm, mov] = (await postOk(t, [
+        { name: 'clip.mp4', data: mp4 },
+        { name: 'clip.webm', data: await fixture('clip.webm') },
+        { name: 'clip.mov', data: await fixture('clip.mov') },
+      ])) as [Memory, Memory, Memory];
+      expect([video.contentType, webm.contentType, mov.contentType]).toEqual([
+        'video/mp4',
+        'video/webm',
+        'video/quicktime',
+      ]);
+      expect([video.thumbnail, video.width, video.height]).toEqual([null, null, null]);
+
+      const whole = await bytesOf(t, video.media);
+      expect(whole.data.equals(mp4)).toBe(true);
+      expect(whole.response.headers.get('cache-control')).toBe(
+        'public, max-age=31536000, immutable',
+      );
+      expect(whole.response.headers.get('x-content-type-options')).toBe('nosniff');
+
+      const partial = await fetch(`${t.url}${video.media}`, { headers: { range: 'bytes=0-99' } });
+      expect(partial.status).toBe(206);
+      expect(partial.headers.get('content-range')).toBe(`bytes 0-99/${mp4.length}`);
+      expect(Buffer.from(await partial.arrayBuffer()).equals(mp4.subarray(0, 100))).toBe(true);
+
+      const download = await fetch(`${t.url}${video.media}?download=1`);
+      expect(download.headers.get('content-disposition')).toBe('attachment; filename="memory.mp4"');
+      const webmDownload = await fetch(`${t.url}${webm.media}?download=1`);
+      expect(webmDownload.headers.get('content-disposition')).toBe(
+        'attachment; filename="memory.webm"',
+      );
+    });
+
+    it('names PNG downloads memory.png', async () => {
+      const [memory] = (await postOk(t, [{ name: 'a.png', data: await makeImage('png') }])) as [
+        Memory,
+      ];
+      const response = await fetch(`${t.url}${memory.media}?download=1`);
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename="memory.png"');
+    });
+
+    it('refuses what is not an allowed image or video, naming the file, and keeps nothing', async () => {
+      const before = await leftovers(t);
+      const cases: UploadFile[] = [
+        {
+          name: 'cat.jpg',
+          data: Buffer.from('<!doctype html><script>alert(1)</script>'),
+          type: 'image/jpeg',
+        },
+        {
+          name: 'logo.svg',
+          data: Buffer.from(
+            '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="9" height="9"/></svg>',
+          ),
+          type: 'image/svg+xml',
+        },
+        { name: 'run.jpg', data: Buffer.from('#!/bin/sh\nrm -rf /\n'), type: 'image/jpeg' },
+        { name: 'doc.pdf', data: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n') },
+      ];
+      for (const file of cases) {
+        // A good image first: it must go too when the second file is refused.
+        const response = await post(t, [{ name: 'good.png', data: await makeImage('png') }, file]);
+        expect(response.status, file.name).toBe(415);
+        const message = await errorOf(response);
+        expect(message, file.name).toContain(file.name);
+        expect(message).toMatch(/not a supported image or video/);
+      }
+      expect(await leftovers(t)).toEqual(before);
+    });
+
+    it('refuses a truncated or corrupt image with a 400 naming it', async () => {
+      const before = await leftovers(t);
+      const jpeg = await sharp({
+        create: {
+          width: 400,
+          height: 300,
+          channels: 3,
+          background: '#000',
+          noise: { type: 'gaussian', mean: 128, sigma: 30 },
+        },
+      })
+        .jpeg()
+        .toBuffer();
+      const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 2));
+      const response = await post(t, [{ name: 'half.jpg', data: truncated }]);
+      expect(response.status).toBe(400);
+      expect(await errorOf(response)).toBe(
+        'half.jpg could not be read: the image is damaged or incomplete.',
+      );
+      const empty = await post(t, [{ name: 'empty.png', data: Buffer.alloc(0) }]);
+      expect(empty.status).toBe(400);
+      expect(await errorOf(empty)).toBe('empty.png is empty.');
+      expect(await leftovers(t)).toEqual(before);
+    });
+
+    it('checks the caption, the username and the files', async () => {
+      const before = await leftovers(t);
+      const png = { name: 'a.png', data: await makeImage('png') };
+      const cases: [Record<string, string>, UploadFile[], number, RegExp][] = [
+        [{ username: 'ada' }, [png], 400, /Caption is required/],
+        [{ caption: '   ', username: 'ada' }, [png], 400, /Caption is required/],
+        [{ caption: 'x'.repeat(2001), username: 'ada' }, [png], 400, /at most 2000 characters/],
+        [{ caption: 'hi' }, [png], 400, /Username is required/],
+        [{ caption: 'hi', username: 'a\nb' }, [png], 400, /not allowed/],
+        [defaults, [], 400, /at least one image or video/],
+        [defaults, [{ ...png, field: 'picture' }], 400, /Unexpected file field "picture"/],
+        [defaults, Array.from({ length: 11 }, () => png), 400, /at most 10 files/],
+      ];
+      for (const [fields, files, status, message] of cases) {
+        const response = await post(t, files, fields);
+        expect(response.status, JSON.stringify(fields)).toBe(status);
+        expect(await errorOf(response)).toMatch(message);
+      }
+      const json = await fetch(`${t.url}/api/memories`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(defaults),
+      });
+      expect(json.status).toBe(415);
+      expect(await errorOf(json)).toMatch(/multipart\/form-data/);
+      expect(await leftovers(t)).toEqual(before);
+    });
+
+    it('accepts the files in the share dialog\'s "media" field, and a caption of 2000 characters', async () => {
+      const memories = await postOk(
+        t,
+        [
+          { name: 'a.png', data: await makeImage('png'), field: 'media' },
+          { name: 'b.png', data: await makeImage('png'), field: 'media' },
+        ],
+        { caption: 'é'.repeat(2000), username: 'linus' },
+      );
+      expect(memories).toHaveLength(2);
+      expect(memories[0]?.text).toHaveLength(2000);
+    });
+
+    it('tells every open gallery about new and deleted memories', async () => {
+      const socket = connectSocket(t.url, { transports: ['websocket'], forceNew: true });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', resolve);
+          socket.once('connect_error', reject);
+        });
+        const created: Memory[] = [];
+        const deleted: string[] = [];
+        socket.on('memoryCreated', (payload: { memory: unknown }) =>
+          created.push(memorySchema.parse(payload.memory)),
+        );
+        socket.on('memoryDeleted', (payload: { id: string }) => deleted.push(payload.id));
+        const memories = await postOk(t, [
+          { name: 'a.png', data: await makeImage('png') },
+          { name: 'b.png', data: await makeImage('png') },
+        ]);
+        await vi.waitFor(() => expect(created).toHaveLength(2), { timeout: 5000 });
+        expect(created.map((m) => m._id).sort()).toEqual(memories.map((m) => m._id).sort());
+        const target = memories[0]?._id ?? '';
+        expect(await deleteMemory(t.app.deps, target)).toBe(true);
+        await vi.waitFor(() => expect(deleted).toEqual([target]), { timeout: 5000 });
+      } finally {
+        socket.disconnect();
+      }
+    });
+  });
+
+  describe('GET /api/memory', () => {
+    it('pages newest first with limit and before', async () => {
+      await postOk(
+        t,
+        await Promise.all(
+          Array.from({ length: 5 }, async (_, i) => ({
+            name: `p${i}.png`,
+            data: await makeImage('png', 10 + i, 10),
+          })),
+        ),
+      );
+      const all = memoryListSchema.parse(
+        await (await fetch(`${t.url}/api/memory?limit=200`)).json(),
+      );
+      const ids = all.map((m) => m._id);
+      expect([...ids].sort().reverse()).toEqual(ids);
+      const first = memoryListSchema.parse(
+        await (await fetch(`${t.url}/api/memory?limit=2`)).json(),
+      );
+      expect(first.map((m) => m._id)).toEqual(ids.slice(0, 2));
+      const second = memoryListSchema.parse(
+        await (await fetch(`${t.url}/api/memory?limit=2&before=${ids[1]}`)).json(),
+      );
+      expect(second.map((m) => m._id)).toEqual(ids.slice(2, 4));
+      const defaultPage = memoryListSchema.parse(await (await fetch(`${t.url}/api/memory`)).json());
+      expect(defaultPage.length).toBe(Math.min(ids.length, 60));
+
+      for (const query of ['limit=0', 'limit=201', 'limit=abc', 'before=nope']) {
+        const response = await fetch(`${t.url}/api/memory?${query}`);
+        expect(response.status, query).toBe(400);
+        expect(await errorOf(response)).toBeTruthy();
+      }
+    });
+
+    it('answers 304 to a matching If-None-Match until the list changes', async () => {
+      const first = await fetch(`${t.url}/api/memory`);
+      const etag = first.headers.get('etag') ?? '';
+      expect(etag).toMatch(/^W\/".+"$/);
+      expect(first.headers.get('cache-control')).toBe('no-cache');
+
+      const again = await fetch(`${t.url}/api/memory`, { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+
+      // Another page has its own tag.
+      const other = await fetch(`${t.url}/api/memory?limit=5`, {
+        headers: { 'if-none-match': etag },
+      });
+      expect(other.status).toBe(200);
+
+      const [created] = (await postOk(t, [{ name: 'a.png', data: await makeImage('png') }])) as [
+        Memory,
+      ];
+      const afterPost = await fetch(`${t.url}/api/memory`, { headers: { 'if-none-match': etag } });
+      expect(afterPost.status).toBe(200);
+      const postTag = afterPost.headers.get('etag') ?? '';
+      expect(postTag).not.toBe(etag);
+      expect(memoryListSchema.parse(await afterPost.json())[0]?._id).toBe(created._id);
+
+      await deleteMemory(t.app.deps, created._id);
+      const afterDelete = await fetch(`${t.url}/api/memory`, {
+        headers: { 'if-none-match': postTag },
+      });
+      expect(afterDelete.status).toBe(200);
+      expect(memoryListSchema.parse(await afterDelete.json()).map((m) => m._id)).not.toContain(
+        created._id,
+      );
+    });
+
+    it('answers the 304 without the database', async () => {
+      const other = await startTestApp({ database });
+      try {
+        const first = await fetch(`${other.url}/api/memory`);
+        const etag = first.headers.get('etag') ?? '';
+        await other.app.deps.database.close();
+        const cached = await fetch(`${other.url}/api/memory`, {
+          headers: { 'if-none-match': etag },
+        });
+        expect(cached.status).toBe(304);
+        const uncached = await fetch(`${other.url}/api/memory`);
+        expect(uncached.status).toBe(500);
+      } finally {
+        other.app.deps.database.close = () => Promise.resolve();
+        await other.close();
+      }
+    });
+
+    it('GET /api/memory/:id answers one memory, 404 when unknown', async () => {
+      const [memory] = (await postOk(t, [{ name: 'a.png', data: await makeImage('png') }])) as [
+        Memory,
+      ];
+      const found = await fetch(`${t.url}/api/memory/${memory._id}`);
+      expect(memorySchema.parse(await found.json())).toEqual(memory);
+      const missing = await fetch(`${t.url}/api/memory/0190f7d2-0000-7000-8000-000000000000`);
+      expect(missing.status).toBe(404);
+      expect(await errorOf(missing)).toBe('Memory not found');
+      const bad = await fetch(`${t.url}/api/memory/nope`);
+      expect(bad.status).toBe(400);
+    });
+  });
+});
+
+describe('memory upload limits', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { MAX_UPLOAD_MB: '0.05', WRITE_RATE_LIMIT: '1000' } });
+  });
+  afterAll(() => t.close());
+
+  it('refuses a file over MAX_UPLOAD_MB with a 413 while streaming, keeping nothing', async () => {
+    const before = await leftovers(t);
+    const big = await sharp({
+      create: {
+        width: 600,
+        height: 600,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .png()
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(0.05 * 1024 * 1024);
+    for (const files of [
+      [{ name: 'huge.png', data: big }],
+      [
+        { name: 'small.png', data: await makeImage('png') },
+        { name: 'huge.png', data: big },
+      ],
+      [{ name: 'huge.mp4', data: Buffer.concat([await fixture('clip.mp4'), big]) }],
+    ]) {
+      const response = await post(t, files);
+      expect(response.status).toBe(413);
+      expect(await errorOf(response)).toBe(
+        `${files.at(-1)?.name} is larger than 0.05MB and cannot be uploaded.`,
+      );
+    }
+    expect(await leftovers(t)).toEqual(before);
+  });
+
+  it('an upload cut off halfway leaves no row and no file', async () => {
+    const before = await leftovers(t);
+    const boundary = 'confabBoundary42';
+    const png = await makeImage('png');
+    const mp4 = await fixture('clip.mp4');
+    const head = Buffer.from(
+      [
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="caption"',
+        '',
+        'Cut off',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="username"',
+        '',
+        'ada',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="files"; filename="a.png"',
+        'Content-Type: image/png',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const secondPart = Buffer.from(
+      [
+        '',
+        `--${boundary}`,
+        'Content-Disposition: form-data; name="files"; filename="b.mp4"',
+        'Content-Type: video/mp4',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    const { port } = new URL(t.url);
+    const request = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/memories',
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(1_000_000),
+      },
+    });
+    request.on('error', () => undefined);
+    request.write(Buffer.concat([head, png, secondPart, mp4.subarray(0, 5000)]));
+    // Once the video is streaming into the store, the first image has been stored.
+    const tmp = path.join(t.dataDir, 'media', '.tmp');
+    await vi.waitFor(async () => expect(await fs.readdir(tmp)).not.toEqual([]), {
+      timeout: 10_000,
+    });
+    expect((await storedFiles(t)).filter((f) => !f.startsWith('.tmp')).length).toBeGreaterThan(
+      before.files.length,
+    );
+    request.destroy();
+    await vi.waitFor(async () => expect(await leftovers(t)).toEqual(before), { timeout: 10_000 });
+  });
+
+  it('rate-limits writes per person', async () => {
+    const limited = await startTestApp({ env: { WRITE_RATE_LIMIT: '2' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        const response = await post(limited, [{ name: 'a.png', data: await makeImage('png') }]);
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+      expect(statuses).toEqual([201, 201, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the /memory page', () => {
+  let t: TestApp;
+  let clientDir: string;
+  beforeAll(async () => {
+    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
+    await fs.writeFile(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="App" /><title>Confab</title></head><body><div id="root"></div></body></html>',
+    );
+    t = await startTestApp({ clientDir, env: { EVENT_NAME: 'DevFest' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fs.rm(clientDir, { recursive: true, force: true });
+  });
+
+  it('carries Open Graph and twitter:card tags naming the image, all escaped', async () => {
+    const [memory] = (await postOk(
+      t,
+      [{ name: 'a.png', data: await makeImage('png', 1200, 630) }],
+      { caption: 'Best talk "ever" <script>alert(1)</script> & more', username: 'eve<b>' },
+    )) as [Memory];
+    const response = await fetch(`${t.url}/memory?id=${memory._id}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    const origin = t.url;
+    expect(html).toContain(`<meta property="og:image" content="${origin}${memory.media}" />`);
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).toContain(`<meta name="twitter:image" content="${origin}${memory.media}" />`);
+    expect(html).toContain(
+      `<meta property="og:url" content="${origin}/memory?id=${memory._id}" />`,
+    );
+    expect(html).toContain('<meta property="og:image:width" content="1200" />');
+    expect(html).toContain(
+      '<meta property="og:title" content="eve&lt;b&gt;&#39;s memory at DevFest" />',
+    );
+    expect(html).toContain(
+      'content="Best talk &quot;ever&quot; &lt;script&gt;alert(1)&lt;/script&gt; &amp; more"',
+    );
+    expect(html).toContain('<title>eve&lt;b&gt;&#39;s memory at DevFest</title>');
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html).not.toContain('content="App"');
+    expect(html.match(/name="description"/g)).toHaveLength(1);
+    expect(html).toContain('<div id="root"></div>');
+  });
+
+  it('serves the page as built for a missing or unknown id', async () => {
+    for (const url of [
+      '/memory',
+      '/memory?id=nope',
+      '/memory?id=0190f7d2-0000-7000-8000-000000000000',
+    ]) {
+      const response = await fetch(`${t.url}${url}`);
+      expect(response.status, url).toBe(200);
+      const html = await response.text();
+      expect(html, url).toContain('<title>Confab</title>');
+      expect(html, url).not.toContain('og:image');
+    }
+  });
+});

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponseSchema } from '../../shared/errors.ts';
+import { API_PATHS, CLIENT_PATHS } from '../../shared/routes.ts';
+import {
+  memoryListQuerySchema,
+  memoryListSchema,
+  memoryParamsSchema,
+  memoryPostResponseSchema,
+  memorySchema,
+} from '../../shared/schemas/memory.ts';
+import { idSchema } from '../../shared/schemas/common.ts';
+import type { AppDeps } from '../deps.ts';
+import type { PageHead } from '../http/client-app.ts';
+import { HttpError } from '../http/errors.ts';
+import { writeRateLimit } from '../http/rate-limits.ts';
+import { createLimiter } from '../lib/limiter.ts';
+import { findMemory, listMemories } from './memory.repository.ts';
+import { createMemories, postedMessage } from './memory.service.ts';
+import type { UploadContext } from './memory-upload.ts';
+
+/** The gallery's routes: post a memory, list them (ETag / 304), read one. */
+export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const { config } = deps;
+  const stagingDir = path.join(config.dataDir, 'uploads');
+  // Images being processed when the last run stopped are of no use now.
+  fs.rmSync(stagingDir, { recursive: true, force: true });
+  fs.mkdirSync(stagingDir, { recursive: true });
+
+  const upload: UploadContext = {
+    media: deps.media,
+    maxFileBytes: Math.floor(config.maxUploadMb * 1024 * 1024),
+    maxFileMb: config.maxUploadMb,
+    stagingDir,
+    heicLimiter: createLimiter(1),
+  };
+
+  await app.register(multipart, { throwFileSizeLimit: true });
+
+  app.post(
+    API_PATHS.memoryCreate,
+    {
+      preHandler: writeRateLimit(app, config.writeRateLimit),
+      schema: {
+        response: {
+          201: memoryPostResponseSchema,
+          400: errorResponseSchema,
+          413: errorResponseSchema,
+          415: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const memories = await createMemories(deps, request, upload);
+      reply.code(201).header('cache-control', 'no-store');
+      return { message: postedMessage(memories.length), memories };
+    },
+  );
+
+  app.get(
+    API_PATHS.memoryList,
+    {
+      schema: {
+        querystring: memoryListQuerySchema,
+        response: { 200: memoryListSchema, 304: z.null() },
+      },
+    },
+    async (request, reply) => {
+      // Read the version before the rows: a write in between only costs one more full answer.
+      const etag = deps.memoryListVersion.etag(request.query);
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (matchesEtag(request.headers['if-none-match'], etag)) {
+        return reply.code(304).send(null);
+      }
+      return listMemories(deps.db, request.query);
+    },
+  );
+
+  app.get(
+    `${API_PATHS.memoryList}/:id`,
+    { schema: { params: memoryParamsSchema, response: { 200: memorySchema } } },
+    async (request, reply) => {
+      const found = await findMemory(deps.db, request.params.id);
+      if (!found) throw new HttpError(404, 'Memory not found');
+      reply.header('cache-control', 'no-cache');
+      return found.memory;
+    },
+  );
+};
+
+/** Whether an If-None-Match header names this tag (weak comparison, lists and `*`). */
+export function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = bare(etag);
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === wanted);
+}
+
+const DESCRIPTION_MAX = 200;
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+
+/**
+ * The Open Graph and `twitter:card` tags of `/memory?id=…`, so a shared link shows the photo,
+ * the caption and the author. Undefined (the page as it is) for a missing or unknown id.
+ */
+export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
+  return {
+    [CLIENT_PATHS.memory]: async (request: FastifyRequest): Promise<PageHead | undefined> => {
+      const query = request.query as Record<string, unknown> | undefined;
+      const id = idSchema.safeParse(query?.id);
+      if (!id.success) return undefined;
+      const found = await findMemory(deps.db, id.data);
+      if (!found) return undefined;
+      const { memory } = found;
+      const origin = `${request.protocol}://${request.host}`;
+      const eventName = deps.config.eventName;
+      const title = `${memory.username}'s memory at ${eventName}`;
+      const description = clip(memory.text.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
+      const url = `${origin}${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`;
+      const isImage = memory.contentType.startsWith('image/');
+      const image = isImage ? `${origin}${memory.media}` : `${origin}/og-image.png`;
+      const meta: PageHead['meta'] = [
+        { property: 'og:site_name', content: eventName },
+        { property: 'og:type', content: isImage ? 'article' : 'video.other' },
+        { property: 'og:title', content: title },
+        { property: 'og:description', content: description },
+        { property: 'og:url', content: url },
+        { property: 'og:image', content: image },
+        { property: 'og:image:alt', content: clip(memory.text, 400) },
+      ];
+      if (isImage) {
+        meta.push({ property: 'og:image:type', content: memory.contentType });
+        if (memory.width && memory.height) {
+          meta.push(
+            { property: 'og:image:width', content: String(memory.width) },
+            { property: 'og:image:height', content: String(memory.height) },
+          );
+        }
+      } else {
+        meta.push(
+          { property: 'og:video', content: `${origin}${memory.media}` },
+          { property: 'og:video:type', content: memory.contentType },
+        );
+      }
+      meta.push(
+        { name: 'twitter:card', content: 'summary_large_image' },
+        { name: 'twitter:title', content: title },
+        { name: 'twitter:description', content: description },
+        { name: 'twitter:image', content: image },
+        { name: 'twitter:image:alt', content: clip(memory.text, 400) },
+        { name: 'description', content: description },
+      );
+      return { title, meta };
+    },
+  };
+}
