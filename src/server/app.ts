@@ -15,7 +15,9 @@ import { registerErrorHandling } from './http/errors.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
+import { questionRoutes } from './questions/question.routes.ts';
 import { createRealtime } from './realtime/realtime.ts';
+import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
 export interface BuildOptions {
@@ -92,6 +94,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(systemRoutes, { deps });
   await app.register(mediaRoutes, { media });
+  await app.register(speakerRoutes, { deps });
+  await app.register(questionRoutes, { deps });
   await registerClientApp(app, config.clientDir);
 
   return app as unknown as App;
