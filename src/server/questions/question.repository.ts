@@ -29,6 +29,7 @@ export async function insertQuestion(db: Executor, question: Question): Promise<
 /** Which questions a list holds: ids sort by creation time, so every bound is an id. */
 export interface QuestionFilter {
   speakerId?: string | undefined;
+  askerUsername?: string | undefined;
   /** Only ids greater than this one. */
   after?: string | undefined;
   /** Only ids smaller than this one. */
@@ -38,6 +39,7 @@ export interface QuestionFilter {
 function filtered(db: Executor, filter: QuestionFilter) {
   let q = db.selectFrom('questions');
   if (filter.speakerId) q = q.where('speaker_id', '=', filter.speakerId);
+  if (filter.askerUsername) q = q.where('asker_username', '=', filter.askerUsername);
   if (filter.after) q = q.where('id', '>', filter.after);
   if (filter.before) q = q.where('id', '<', filter.before);
   return q;

@@ -231,6 +231,17 @@ describe.each(testDatabases)('question routes on %s', (database) => {
       expect(await list(t.url, `?since=${future}`)).toEqual([]);
     });
 
+    it("answers one attendee's questions with askerUsername", async () => {
+      const mine = await askQuestion(t.url, {
+        speakerId: alan._id,
+        question: 'Mine?',
+        askerUsername: 'Only Me',
+      });
+      expect(await list(t.url, '?askerUsername=Only%20Me')).toEqual([mine]);
+      expect(await list(t.url, `?askerUsername=Only%20Me&speakerId=${ada._id}`)).toEqual([]);
+      expect(await list(t.url, '?askerUsername=only%20me')).toEqual([]);
+    });
+
     it('answers 304 to a poll that finds nothing new, and 200 once there is', async () => {
       const path = `${t.url}/api/questions/realtime?speakerId=${speaker._id}`;
       const first = await fetch(path);
@@ -265,6 +276,8 @@ describe.each(testDatabases)('question routes on %s', (database) => {
         '?limit=0',
         '?limit=201',
         '?limit=abc',
+        '?askerUsername=',
+        `?askerUsername=${'u'.repeat(41)}`,
       ]) {
         const response = await fetch(`${t.url}/api/questions/realtime${query}`);
         expect(response.status, query).toBe(400);

@@ -39,9 +39,10 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       },
     },
     async (request, reply) => {
-      const { speakerId, since, before, limit } = request.query;
+      const { speakerId, since, before, askerUsername, limit } = request.query;
       const filter = {
         speakerId: speakerId?.toLowerCase(),
+        askerUsername,
         after: since === undefined ? undefined : idAfter(since),
         before: before?.toLowerCase(),
       };
@@ -51,6 +52,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
         filter.speakerId,
         filter.after,
         filter.before,
+        filter.askerUsername,
         limit,
         version.newestId,
         version.count,

@@ -34,8 +34,9 @@ export type QuestionCreateRequest = z.infer<typeof questionCreateRequestSchema>;
 export const questionListSchema = z.array(questionSchema);
 
 /**
- * GET /api/questions/realtime: one speaker's questions (`speakerId`) or everybody's; `since`
- * (a question id or an ISO time) keeps only newer ones, `before` (an id) only older ones.
+ * GET /api/questions/realtime: one speaker's questions (`speakerId`) or everybody's, or one
+ * attendee's (`askerUsername`); `since` (a question id or an ISO time) keeps only newer ones,
+ * `before` (an id) only older ones.
  * The answer is oldest first: the latest `limit` matches, or with `since` the first `limit`.
  */
 export const questionsQuerySchema = z.object({
@@ -46,6 +47,8 @@ export const questionsQuerySchema = z.object({
     })
     .optional(),
   before: z.uuid({ error: 'before must be a question id' }).optional(),
+  /** Only the questions this attendee asked (exact username). */
+  askerUsername: usernameSchema.optional(),
   limit: pageQuerySchema.shape.limit,
 });
 export type QuestionsQuery = z.infer<typeof questionsQuerySchema>;

@@ -1,5 +1,6 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Group, Stack, Text, Title } from '@mantine/core';
 import { TEXTS } from '../../../shared/constants.ts';
+import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
 import { useEventName } from '../../lib/app-config.ts';
 import classes from './home-route.module.css';
 
@@ -16,6 +17,9 @@ export default function HomeRoute() {
           {TEXTS.heroJoin(eventName)}
         </Title>
       </Stack>
+      <Group justify="center" gap="sm">
+        <AskQuestionButton size="lg" />
+      </Group>
     </Stack>
   );
 }
