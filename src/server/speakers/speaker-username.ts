@@ -88,7 +88,12 @@ export const FALLBACK_USERNAME = 'speaker';
 /** "Ada Lovelace" -> "ada-lovelace"; "Zoë O'Brien" -> "zoe-o-brien"; "Мария" -> "mariya". */
 export function usernameBase(name: string): string {
   const ascii = Array.from(
-    name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase(),
+    name
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      // Greek "ου" is one sound, spelled "ou".
+      .replaceAll('ου', 'ou'),
     (char) => TRANSLITERATION[char] ?? char,
   ).join('');
   const slug = ascii

@@ -140,6 +140,7 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           />
           <NativeSelect
             label="Speaker"
+            size="md"
             required
             data={[
               { value: '', label: QA_TEXTS.selectSpeaker, disabled: true },

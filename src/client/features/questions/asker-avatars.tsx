@@ -30,7 +30,9 @@ export function AskerAvatars({ questions }: { questions: readonly Question[] }) 
     <Tooltip label={label} withArrow>
       <Avatar.Group spacing="sm" role="group" aria-label={label}>
         {shown.map((asker) => (
-          <Avatar key={asker} name={asker} color="initials" size="md" alt={asker} />
+          <Avatar key={asker} name={asker} color="initials" size="md" title={asker}>
+            {Array.from(asker.trim())[0]?.toUpperCase() ?? '?'}
+          </Avatar>
         ))}
         {others > 0 && (
           <Avatar size="md" aria-label={`${others} more`}>

@@ -135,17 +135,19 @@ export default function SpeakerDashboardScreen() {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Paper withBorder radius="lg" p="md" component="section" aria-label="Your details">
             <Stack gap="md">
-              <Image
-                src={speaker.picture}
-                alt={speaker.name}
-                radius="md"
-                className={classes.picture}
-              />
-              <div>
-                <Text size="xs" tt="uppercase" fw={800} c="dimmed">
-                  Stack
-                </Text>
-                <Text>{speaker.stack}</Text>
+              <div className={classes.identity}>
+                <Image
+                  src={speaker.picture}
+                  alt={speaker.name}
+                  radius="md"
+                  className={classes.picture}
+                />
+                <div>
+                  <Text size="xs" tt="uppercase" fw={800} c="dimmed">
+                    Stack
+                  </Text>
+                  <Text>{speaker.stack}</Text>
+                </div>
               </div>
               <div>
                 <Text size="xs" tt="uppercase" fw={800} c="dimmed">
