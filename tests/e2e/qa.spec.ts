@@ -14,6 +14,8 @@ test.describe('live Q&A', () => {
     browser,
     baseURL,
   }) => {
+    // Three pages in two browser profiles, and a wait for one poll: give it room on a busy machine.
+    test.slow();
     const name = uniqueName('Ada');
     const speakerContext = await browser.newContext({ baseURL });
     const attendeeContext = await browser.newContext({ baseURL });

@@ -35,7 +35,7 @@ export function answerNotModified(
   reply: FastifyReply,
   tag: string,
 ): boolean {
-  reply.header('etag', tag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+  reply.header('etag', tag).header('cache-control', 'no-cache');
   if (!matchesIfNoneMatch(request, tag)) return false;
   void reply.code(304).send();
   return true;

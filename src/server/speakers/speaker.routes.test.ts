@@ -364,13 +364,16 @@ describe('speaker sign-up limits', () => {
 
   it('rate-limits writes per person with a 429', async () => {
     const statuses: number[] = [];
+    let last: Response | undefined;
     for (let i = 0; i < 6; i += 1) {
-      const response = await fetch(`${t.url}/api/speakers/login`, {
+      last = await fetch(`${t.url}/api/speakers/login`, {
         ...json({ username: 'nobody' }),
         headers: { 'content-type': 'application/json', 'x-confab-user': 'hammer' },
       });
-      statuses.push(response.status);
+      statuses.push(last.status);
     }
+    expect(last?.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await last?.json()) as { code?: string }).code).toBe('RATE_LIMITED');
     expect(statuses.slice(0, 4)).toEqual([404, 404, 404, 404]);
     expect(statuses.slice(4)).toEqual([429, 429]);
   });
