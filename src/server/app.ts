@@ -20,7 +20,9 @@ import { mediaRoutes } from './media/media.routes.ts';
 import { S3MediaStore } from './media/s3-media-store.ts';
 import { MemoryListVersion } from './memories/memory-list-version.ts';
 import { memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
+import { questionRoutes } from './questions/question.routes.ts';
 import { createRealtime } from './realtime/realtime.ts';
+import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
 /** The media store chosen by the config; leftovers of interrupted disk writes are swept. */
@@ -126,6 +128,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(systemRoutes, { deps });
   await app.register(mediaRoutes, { media });
   await app.register(memoryRoutes, { deps });
+  await app.register(speakerRoutes, { deps });
+  await app.register(questionRoutes, { deps });
   await registerClientApp(app, config.clientDir, { pageHead: memoryPageHead(deps) });
 
   return app as unknown as App;

@@ -11,6 +11,13 @@ const JoinScreen = lazy(() => import('../features/join/join-screen.tsx'));
 const HomeRoute = lazy(() => import('./routes/home-route.tsx'));
 const MemoriesScreen = lazy(() => import('../features/memories/memories-screen.tsx'));
 const MemoryPage = lazy(() => import('../features/memories/memory-page.tsx'));
+const QuestionsScreen = lazy(() => import('../features/questions/questions-screen.tsx'));
+const QaRoomScreen = lazy(() => import('../features/questions/qa-room-screen.tsx'));
+const SpeakerFormScreen = lazy(() => import('../features/speakers/speaker-form-screen.tsx'));
+const SpeakerLoginScreen = lazy(() => import('../features/speakers/speaker-login-screen.tsx'));
+const SpeakerDashboardScreen = lazy(
+  () => import('../features/speakers/speaker-dashboard-screen.tsx'),
+);
 
 function RouteFallback() {
   return (
@@ -33,13 +40,13 @@ export function AppRouter() {
                 <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
                 <Route path={CLIENT_PATHS.memories} element={<MemoriesScreen />} />
                 <Route path={CLIENT_PATHS.memoryForm} element={<MemoriesScreen openForm />} />
-                <Route path={CLIENT_PATHS.questions} element={null} />
+                <Route path={CLIENT_PATHS.questions} element={<QuestionsScreen />} />
               </Route>
               <Route path={CLIENT_PATHS.memory} element={<MemoryPage />} />
-              <Route path={CLIENT_PATHS.speakersCard} element={null} />
-              <Route path={CLIENT_PATHS.speakerForm} element={null} />
-              <Route path={CLIENT_PATHS.speakerLogin} element={null} />
-              <Route path={CLIENT_PATHS.speakerDashboard} element={null} />
+              <Route path={CLIENT_PATHS.speakersCard} element={<QaRoomScreen />} />
+              <Route path={CLIENT_PATHS.speakerForm} element={<SpeakerFormScreen />} />
+              <Route path={CLIENT_PATHS.speakerLogin} element={<SpeakerLoginScreen />} />
+              <Route path={CLIENT_PATHS.speakerDashboard} element={<SpeakerDashboardScreen />} />
               <Route path={CLIENT_PATHS.admin} element={null} />
             </Route>
             <Route path="*" element={<AppLayout notFound />} />

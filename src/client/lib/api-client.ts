@@ -73,3 +73,25 @@ export async function apiRequest(path: string, request: ApiRequest = {}): Promis
 /** The message to show for a failed call. */
 export const errorMessage = (error: unknown, fallback: string): string =>
   error instanceof ApiError && error.message ? error.message : fallback;
+
+/** POSTs a multipart form (files and fields) and reads the JSON answer like `apiRequest`. */
+export async function postForm(
+  path: string,
+  form: FormData,
+  signal?: AbortSignal,
+): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: 'POST',
+      headers: { ...baseHeaders(), accept: 'application/json' },
+      body: form,
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError('Network error: check your connection and try again.', 0);
+  }
+  return readResponse(response);
+}

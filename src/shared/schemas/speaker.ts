@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { LIMITS } from '../constants.ts';
+import { SPEAKER_USERNAME_MAX } from '../qa-constants.ts';
+import { idSchema, multiLineText, singleLineText } from './common.ts';
+import { questionSchema } from './question.ts';
 
 /** A speaker as the API answers it: `picture` is a URL. */
 export const speakerSchema = z.object({
@@ -9,7 +12,49 @@ export const speakerSchema = z.object({
   stack: z.string(),
   bio: z.string(),
   picture: z.string(),
+  /** A square rendition of the picture for small circles; null for a speaker stored without one. */
+  avatar: z.string().nullable(),
   message: z.string(),
   createdAt: z.iso.datetime(),
 });
 export type Speaker = z.infer<typeof speakerSchema>;
+
+/** The text fields of the sign-up form (multipart `name`, `stack`, `bio`; the picture beside them). */
+export const speakerFieldsSchema = z.object({
+  name: singleLineText('Full name', LIMITS.speakerNameMax),
+  stack: singleLineText('Stack', LIMITS.speakerStackMax),
+  bio: multiLineText('Bio', LIMITS.speakerBioMax),
+});
+export type SpeakerFields = z.infer<typeof speakerFieldsSchema>;
+
+/** GET /speakers and GET /api/speakerscard. */
+export const speakerListSchema = z.array(speakerSchema);
+
+/** POST /api/speakersadd: 201. */
+export const speakerCreatedResponseSchema = z.object({
+  message: z.string(),
+  speaker: speakerSchema,
+});
+export type SpeakerCreatedResponse = z.infer<typeof speakerCreatedResponseSchema>;
+
+/** POST /api/speakers/login. */
+export const speakerLoginRequestSchema = z.object({
+  username: singleLineText('Username', SPEAKER_USERNAME_MAX),
+});
+export type SpeakerLoginRequest = z.infer<typeof speakerLoginRequestSchema>;
+
+export const speakerLoginResponseSchema = z.object({
+  message: z.string(),
+  speaker: speakerSchema,
+});
+export type SpeakerLoginResponse = z.infer<typeof speakerLoginResponseSchema>;
+
+/** GET /api/speakers/:username/dashboard: the speaker and their questions, oldest first. */
+export const speakerDashboardSchema = speakerSchema.extend({
+  questions: z.array(questionSchema),
+});
+export type SpeakerDashboard = z.infer<typeof speakerDashboardSchema>;
+
+export const speakerUsernameParamsSchema = z.object({
+  username: z.string().min(1, { error: 'Username is required' }),
+});

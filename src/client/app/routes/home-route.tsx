@@ -2,6 +2,7 @@ import { Group, Stack, Text, Title } from '@mantine/core';
 import { TEXTS } from '../../../shared/constants.ts';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
+import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
 import { useEventName } from '../../lib/app-config.ts';
 import classes from './home-route.module.css';
 
@@ -21,9 +22,8 @@ export default function HomeRoute() {
 
       {/* The two main actions, side by side (stacked on narrow phones). */}
       <Group gap="sm" className={classes.actions}>
-        {/* memories */}
         <ShareMemoryAction />
-        {/* questions: the "ASK A QUESTION" action goes here */}
+        <AskQuestionButton size="lg" />
       </Group>
 
       <GallerySection />

@@ -1,0 +1,112 @@
+import { type QueryClient, type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
+import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
+import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
+import { API_PATHS } from '../../../../shared/routes.ts';
+import { type Question, questionListSchema } from '../../../../shared/schemas/question.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { mergeById } from '../../../lib/merge-by-id.ts';
+
+export interface QuestionsParams {
+  speakerId?: string | undefined;
+  askerUsername?: string | undefined;
+  since?: string | undefined;
+  before?: string | undefined;
+  limit?: number | undefined;
+}
+
+/** GET /api/questions/realtime: questions oldest first. */
+export async function fetchQuestions(
+  params: QuestionsParams,
+  signal?: AbortSignal,
+): Promise<Question[]> {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const query = search.toString();
+  return questionListSchema.parse(
+    await apiRequest(`${API_PATHS.questionsRealtime}${query ? `?${query}` : ''}`, { signal }),
+  );
+}
+
+/** Which questions a list shows: one speaker's, one attendee's, or everybody's. */
+export type QuestionsScope =
+  { kind: 'speaker'; speakerId: string } | { kind: 'asker'; username: string } | { kind: 'all' };
+
+export const questionsKey = (scope: QuestionsScope) =>
+  scope.kind === 'speaker'
+    ? (['questions', 'speaker', scope.speakerId] as const)
+    : scope.kind === 'asker'
+      ? (['questions', 'asker', scope.username] as const)
+      : (['questions', 'all'] as const);
+
+const scopeParams = (scope: QuestionsScope): QuestionsParams =>
+  scope.kind === 'speaker'
+    ? { speakerId: scope.speakerId }
+    : scope.kind === 'asker'
+      ? { askerUsername: scope.username }
+      : {};
+
+/** Whether a question belongs in the list of a scope. */
+export const inScope = (scope: QuestionsScope, question: Question): boolean =>
+  scope.kind === 'all' ||
+  (scope.kind === 'speaker' && question.speakerId === scope.speakerId) ||
+  (scope.kind === 'asker' && question.askerUsername === scope.username);
+
+/**
+ * The first load takes the latest page; every poll after it asks only for what is newer than the
+ * newest question held (less a small overlap) and merges it in by id, so a poll costs a few
+ * bytes, or a 304, instead of the whole list.
+ */
+async function loadQuestions(
+  client: QueryClient,
+  queryKey: QueryKey,
+  scope: QuestionsScope,
+  signal: AbortSignal,
+): Promise<Question[]> {
+  const current = client.getQueryData<Question[]>(queryKey);
+  const newest = current?.at(-1);
+  if (!current || !newest) {
+    return fetchQuestions({ ...scopeParams(scope), limit: LIMITS.pageSizeMax }, signal);
+  }
+  const since = new Date(Date.parse(newest.createdAt) - QUESTIONS_POLL_OVERLAP_MS).toISOString();
+  const fresh = await fetchQuestions(
+    { ...scopeParams(scope), since, limit: LIMITS.pageSizeMax },
+    signal,
+  );
+  return mergeById(client.getQueryData<Question[]>(queryKey), fresh);
+}
+
+/** The questions of a scope, oldest first, polled every 5 s (the socket's fallback). */
+export const questionsQueryOptions = (scope: QuestionsScope) =>
+  queryOptions({
+    queryKey: questionsKey(scope),
+    queryFn: ({ client, queryKey, signal }) => loadQuestions(client, queryKey, scope, signal),
+    refetchInterval: POLL_INTERVALS.questions,
+  });
+
+export const useQuestions = (scope: QuestionsScope | null) =>
+  useQuery({
+    ...questionsQueryOptions(scope ?? { kind: 'all' }),
+    enabled: scope !== null,
+  });
+
+/**
+ * Loads the page before the oldest question held and merges it in. Answers whether there may be
+ * still older ones.
+ */
+export async function loadOlderQuestions(
+  client: QueryClient,
+  scope: QuestionsScope,
+): Promise<boolean> {
+  const key = questionsKey(scope);
+  const oldest = client.getQueryData<Question[]>(key)?.[0];
+  if (!oldest) return false;
+  const older = await fetchQuestions({
+    ...scopeParams(scope),
+    before: oldest._id,
+    limit: LIMITS.pageSizeMax,
+  });
+  client.setQueryData<Question[]>(key, (current) => mergeById(current, older));
+  return older.length === LIMITS.pageSizeMax;
+}

@@ -1,0 +1,36 @@
+import { Button, type ButtonProps } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconMessageQuestion } from '@tabler/icons-react';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { AskQuestionModal } from './ask-question-modal.tsx';
+import { ThankYouModal } from './thank-you-modal.tsx';
+
+export interface AskQuestionButtonProps extends ButtonProps {
+  /** Chooses this speaker in the dialog. */
+  speakerId?: string | undefined;
+  label?: string;
+}
+
+/** "ASK A QUESTION": opens the ask dialog, then "Thank you!" once the question is stored. */
+export function AskQuestionButton({
+  speakerId,
+  label = QA_TEXTS.askButton,
+  ...buttonProps
+}: AskQuestionButtonProps) {
+  const [asking, ask] = useDisclosure(false);
+  const [thanking, thank] = useDisclosure(false);
+  return (
+    <>
+      <Button leftSection={<IconMessageQuestion size={20} />} onClick={ask.open} {...buttonProps}>
+        {label}
+      </Button>
+      <AskQuestionModal
+        opened={asking}
+        onClose={ask.close}
+        onAsked={thank.open}
+        speakerId={speakerId}
+      />
+      <ThankYouModal opened={thanking} onClose={thank.close} />
+    </>
+  );
+}

@@ -1,0 +1,181 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  Modal,
+  NativeSelect,
+  Stack,
+  Text,
+  Textarea,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconSend } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { questionTextSchema } from '../../../shared/schemas/question.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { useStoredUsername } from '../../lib/username.ts';
+import { useCreateQuestion } from './api/create-question.ts';
+import { useSpeakers } from './api/get-speakers.ts';
+
+export interface AskQuestionModalProps {
+  opened: boolean;
+  onClose: () => void;
+  /** Called after a question was stored (the "Thank you!" modal opens). */
+  onAsked: () => void;
+  /** The speaker chosen already when the dialog opens (from the Q&A room). */
+  speakerId?: string | undefined;
+}
+
+const validateQuestion = (value: string) => {
+  const parsed = questionTextSchema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Question is required');
+};
+
+/**
+ * "Ask a Question": a required question and a required speaker (the dropdown's first, disabled
+ * option reads "Select a speaker"; the list is refetched every 3 s while open). Success clears
+ * the form, closes it and opens "Thank you!"; failure keeps what was typed.
+ */
+export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQuestionModalProps) {
+  const username = useStoredUsername();
+  const speakers = useSpeakers(opened);
+  const mutation = useCreateQuestion();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { question: '', speakerId: '' },
+    validate: {
+      question: validateQuestion,
+      speakerId: (value) => (value ? null : 'Select a speaker'),
+    },
+  });
+  const { setFieldValue } = form;
+
+  useEffect(() => {
+    if (opened && speakerId) setFieldValue('speakerId', speakerId);
+  }, [opened, speakerId, setFieldValue]);
+
+  const submitting = mutation.isPending;
+  const list = speakers.data ?? [];
+
+  const submit = form.onSubmit((values) => {
+    if (submitting || !username) return;
+    const speaker = list.find((item) => item._id === values.speakerId);
+    mutation.mutate(
+      {
+        speakerId: values.speakerId,
+        speakerName: speaker?.name,
+        question: values.question,
+        askerUsername: username,
+      },
+      {
+        onSuccess: () => {
+          notifications.show({
+            color: 'green',
+            message: QA_TEXTS.questionSuccess,
+            autoClose: TOAST_AUTO_CLOSE,
+          });
+          form.reset();
+          onAsked();
+          onClose();
+        },
+        onError: (error) => {
+          notifications.show({
+            color: 'red',
+            title: QA_TEXTS.questionFailure,
+            message:
+              error instanceof ApiError && error.status >= 400 && error.status < 500
+                ? error.message
+                : 'Check your connection and try again; your question is still here.',
+            autoClose: TOAST_AUTO_CLOSE,
+          });
+        },
+      },
+    );
+  });
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={QA_TEXTS.askTitle}
+      size="lg"
+      radius="lg"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <Text c="dimmed" size="sm">
+            Ask the speaker anything about their talk. Your question goes straight to them, with
+            your username.
+          </Text>
+          {!username && (
+            <Alert color="yellow" variant="light">
+              Join with a username first:{' '}
+              <Anchor component={Link} to={CLIENT_PATHS.join}>
+                go to the join page
+              </Anchor>
+              .
+            </Alert>
+          )}
+          <Textarea
+            label="Your question"
+            placeholder={QA_TEXTS.askPlaceholder}
+            required
+            autosize
+            minRows={4}
+            maxRows={10}
+            maxLength={LIMITS.questionMax}
+            description={`${form.values.question.length} / ${LIMITS.questionMax}`}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
+            {...form.getInputProps('question')}
+          />
+          <NativeSelect
+            label="Speaker"
+            size="md"
+            required
+            data={[
+              { value: '', label: QA_TEXTS.selectSpeaker, disabled: true },
+              ...list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
+            ]}
+            description={
+              speakers.isPending
+                ? 'Loading the speakers…'
+                : list.length === 0
+                  ? 'No speakers have signed up yet.'
+                  : undefined
+            }
+            {...form.getInputProps('speakerId')}
+          />
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Close
+            </Button>
+            <Button
+              type="submit"
+              aria-busy={submitting}
+              disabled={!username}
+              leftSection={
+                submitting ? (
+                  <Loader size={18} color="currentColor" type="oval" />
+                ) : (
+                  <IconSend size={18} />
+                )
+              }
+            >
+              {submitting ? QA_TEXTS.submitting : 'Submit Question'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

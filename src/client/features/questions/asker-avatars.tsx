@@ -1,0 +1,45 @@
+import { Avatar, Tooltip } from '@mantine/core';
+import type { Question } from '../../../shared/schemas/question.ts';
+
+const SHOWN = 4;
+
+/** The people who asked, newest first, each once. */
+export function distinctAskers(questions: readonly Question[]): string[] {
+  const seen = new Set<string>();
+  const askers: string[] = [];
+  for (let i = questions.length - 1; i >= 0; i -= 1) {
+    const asker = questions[i]?.askerUsername;
+    if (asker === undefined || seen.has(asker)) continue;
+    seen.add(asker);
+    askers.push(asker);
+  }
+  return askers;
+}
+
+/**
+ * The avatar group of the Q&A room: the latest askers' initials and "+N" for the real number of
+ * other people who asked (the spec's "+19" placeholder, counted).
+ */
+export function AskerAvatars({ questions }: { questions: readonly Question[] }) {
+  const askers = distinctAskers(questions);
+  if (askers.length === 0) return null;
+  const shown = askers.slice(0, SHOWN);
+  const others = askers.length - shown.length;
+  const label = `${askers.length} ${askers.length === 1 ? 'person' : 'people'} asked`;
+  return (
+    <Tooltip label={label} withArrow>
+      <Avatar.Group spacing="sm" role="group" aria-label={label}>
+        {shown.map((asker) => (
+          <Avatar key={asker} name={asker} color="initials" size="md" title={asker}>
+            {Array.from(asker.trim())[0]?.toUpperCase() ?? '?'}
+          </Avatar>
+        ))}
+        {others > 0 && (
+          <Avatar size="md" aria-label={`${others} more`}>
+            +{others}
+          </Avatar>
+        )}
+      </Avatar.Group>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,303 @@
+import {
+  Alert,
+  Avatar,
+  Box,
+  Button,
+  Center,
+  EmptyState,
+  Group,
+  Loader,
+  NavLink,
+  Paper,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconMessageCircleOff,
+  IconMicrophone,
+  IconUsers,
+} from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { LIMITS } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { useWatchSpeaker } from '../../lib/socket-rooms.ts';
+import { useStoredUsername } from '../../lib/username.ts';
+import { loadOlderQuestions, useQuestions } from './api/get-questions.ts';
+import { useSpeakersCard } from './api/get-speakers-card.ts';
+import { AskQuestionButton } from './ask-question-button.tsx';
+import { AskerAvatars } from './asker-avatars.tsx';
+import { QuestionBubble } from './question-bubble.tsx';
+import { useLiveQuestions } from './use-live-questions.ts';
+import classes from './qa-room.module.css';
+
+const initialOf = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
+
+function SpeakerList({
+  speakers,
+  selectedId,
+}: {
+  speakers: ReturnType<typeof useSpeakersCard>;
+  selectedId: string | null;
+}) {
+  if (speakers.isPending) {
+    return (
+      <Center p="xl">
+        <Loader aria-label="Loading the speakers" />
+      </Center>
+    );
+  }
+  if (speakers.isError && !speakers.data) {
+    return (
+      <Alert m="md" color="red" icon={<IconAlertTriangle />} title="The speakers could not load">
+        Retrying every few seconds…
+      </Alert>
+    );
+  }
+  if (speakers.data.length === 0) {
+    return (
+      <EmptyState
+        p="xl"
+        icon={<IconMicrophone size={28} />}
+        withIndicatorBackground
+        title={QA_TEXTS.noSpeakers}
+        description="Speakers appear here as soon as they sign up."
+      />
+    );
+  }
+  return (
+    <Stack gap={4} p="xs" component="nav" aria-label="Speakers">
+      {speakers.data.map((speaker) => (
+        <NavLink
+          key={speaker._id}
+          component={Link}
+          to={{ search: `?speaker=${speaker._id}` }}
+          state={{ fromList: true }}
+          active={speaker._id === selectedId}
+          aria-current={speaker._id === selectedId ? 'true' : undefined}
+          className={classes.speakerLink}
+          label={
+            <Text fw={700} truncate>
+              {speaker.name}
+            </Text>
+          }
+          description={
+            <Text size="sm" c="dimmed" truncate>
+              {speaker.stack}
+            </Text>
+          }
+          leftSection={
+            <Avatar name={speaker.name} color="initials" radius="xl" aria-hidden>
+              {initialOf(speaker.name)}
+            </Avatar>
+          }
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }) {
+  const client = useQueryClient();
+  const username = useStoredUsername();
+  const scope = { kind: 'speaker', speakerId: speaker._id } as const;
+  const questions = useQuestions(scope);
+  const viewport = useRef<HTMLDivElement>(null);
+  const [olderState, setOlderState] = useState<'idle' | 'loading' | 'done'>('idle');
+  const list = questions.data ?? [];
+  const newestId = list.at(-1)?._id;
+
+  // New questions arrive at the bottom, as in a chat: keep the newest in view.
+  useEffect(() => {
+    const element = viewport.current;
+    if (element) element.scrollTo({ top: element.scrollHeight });
+  }, [newestId, speaker._id]);
+
+  const showOlder = async () => {
+    setOlderState('loading');
+    try {
+      setOlderState((await loadOlderQuestions(client, scope)) ? 'idle' : 'done');
+    } catch {
+      setOlderState('idle');
+    }
+  };
+
+  return (
+    <>
+      <Box className={classes.columnHeader}>
+        <Button
+          variant="subtle"
+          leftSection={<IconArrowLeft size={18} />}
+          hiddenFrom="sm"
+          onClick={onBack}
+          px={6}
+          mb={6}
+        >
+          {QA_TEXTS.back}
+        </Button>
+        <Group justify="space-between" wrap="wrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 220px' }}>
+            <Avatar
+              src={speaker.avatar}
+              alt=""
+              name={speaker.name}
+              color="initials"
+              size="lg"
+              radius="xl"
+            />
+            <Box miw={0}>
+              <Title order={2} fz="lg" lineClamp={1}>
+                {speaker.name}
+              </Title>
+              <Text size="sm" c="dimmed" lineClamp={1}>
+                {speaker.stack}
+              </Text>
+            </Box>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <AskerAvatars questions={list} />
+            {username && (
+              <AskQuestionButton speakerId={speaker._id} label="Ask" size="sm" variant="light" />
+            )}
+          </Group>
+        </Group>
+      </Box>
+      <ScrollArea className={classes.scroll} viewportRef={viewport} type="auto">
+        <Stack gap="sm" className={classes.messages} role="log" aria-label="Questions">
+          {questions.isPending ? (
+            <Center p="xl">
+              <Loader aria-label="Loading the questions" />
+            </Center>
+          ) : list.length === 0 ? (
+            <EmptyState
+              py="xl"
+              icon={<IconMessageCircleOff size={28} />}
+              withIndicatorBackground
+              title={QA_TEXTS.noQuestionsYet}
+              description={username ? 'Be the first to ask.' : undefined}
+            />
+          ) : (
+            <>
+              {list.length >= LIMITS.pageSizeMax && olderState !== 'done' && (
+                <Center>
+                  <Button
+                    variant="subtle"
+                    size="sm"
+                    loading={olderState === 'loading'}
+                    onClick={() => void showOlder()}
+                  >
+                    Show earlier questions
+                  </Button>
+                </Center>
+              )}
+              {list.map((question) => (
+                <QuestionBubble
+                  key={question._id}
+                  question={question}
+                  mine={question.askerUsername === username}
+                />
+              ))}
+            </>
+          )}
+        </Stack>
+      </ScrollArea>
+    </>
+  );
+}
+
+/**
+ * /speakerscard, the Q&A room: "Select Speakers" on one side, the chosen speaker's questions as
+ * a chat on the other, live. On a phone one side shows at a time, with a Back button.
+ */
+export default function QaRoomScreen() {
+  useLiveQuestions();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const selectedId = params.get('speaker');
+  const speakers = useSpeakersCard();
+  const selected = speakers.data?.find((speaker) => speaker._id === selectedId) ?? null;
+  useWatchSpeaker(selected?._id);
+
+  const back = () => {
+    // Back to the list the way the phone's own back gesture would, when we came from it.
+    if ((location.state as { fromList?: boolean } | null)?.fromList) void navigate(-1);
+    else setParams({}, { replace: true });
+  };
+
+  return (
+    <Box className={classes.room} data-selected={selectedId ? '' : undefined}>
+      <Paper withBorder radius="lg" className={`${classes.column} ${classes.list}`}>
+        <Group className={classes.columnHeader} gap="xs" justify="space-between">
+          <Title order={1} fz="lg">
+            {QA_TEXTS.selectSpeakers}
+          </Title>
+          {speakers.data && speakers.data.length > 0 && (
+            <Group gap={4} c="dimmed">
+              <IconUsers size={16} aria-hidden />
+              <Text size="sm" aria-label={`${speakers.data.length} speakers`}>
+                {speakers.data.length}
+              </Text>
+            </Group>
+          )}
+        </Group>
+        <ScrollArea className={classes.scroll} type="auto">
+          <SpeakerList speakers={speakers} selectedId={selectedId} />
+        </ScrollArea>
+      </Paper>
+      <Paper
+        withBorder
+        radius="lg"
+        className={`${classes.column} ${classes.panel}`}
+        component="section"
+        aria-label={selected ? `Questions for ${selected.name}` : 'Questions'}
+      >
+        {selected ? (
+          <ChatPanel key={selected._id} speaker={selected} onBack={back} />
+        ) : selectedId && !speakers.isPending ? (
+          <Stack p="md">
+            <Button
+              variant="subtle"
+              leftSection={<IconArrowLeft size={18} />}
+              hiddenFrom="sm"
+              onClick={back}
+              w="fit-content"
+            >
+              {QA_TEXTS.back}
+            </Button>
+            <EmptyState
+              py="xl"
+              title={QA_TEXTS.speakerNotFound}
+              description="This speaker is not in the list."
+            >
+              <EmptyState.Actions>
+                <Button component={Link} to={CLIENT_PATHS.speakersCard} variant="light">
+                  See all speakers
+                </Button>
+              </EmptyState.Actions>
+            </EmptyState>
+          </Stack>
+        ) : (
+          <Center h="100%" p="xl">
+            {selectedId ? (
+              <Loader aria-label="Loading" />
+            ) : (
+              <EmptyState
+                icon={<IconMicrophone size={28} />}
+                withIndicatorBackground
+                title={QA_TEXTS.selectSpeakerPrompt}
+              />
+            )}
+          </Center>
+        )}
+      </Paper>
+    </Box>
+  );
+}

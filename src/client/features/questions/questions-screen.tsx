@@ -1,0 +1,150 @@
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  EmptyState,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { IconAlertTriangle, IconMessageCircleOff } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { LIMITS } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Question } from '../../../shared/schemas/question.ts';
+import { TimeAgo } from '../../components/time-ago.tsx';
+import { useWatchAllQuestions } from '../../lib/socket-rooms.ts';
+import { useStoredUsername } from '../../lib/username.ts';
+import { type QuestionsScope, loadOlderQuestions, useQuestions } from './api/get-questions.ts';
+import { AskQuestionButton } from './ask-question-button.tsx';
+import { useLiveQuestions } from './use-live-questions.ts';
+import classes from './qa-room.module.css';
+
+function QuestionCard({ question, mine }: { question: Question; mine: boolean }) {
+  return (
+    <Paper component="article" withBorder radius="lg" p="md">
+      <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
+        <Text size="sm" miw={0} truncate>
+          <Text span fw={700} className={classes.handle}>
+            @{question.askerUsername}
+          </Text>
+          <Text span c="dimmed">
+            {' to '}
+          </Text>
+          <Anchor
+            component={Link}
+            to={`${CLIENT_PATHS.speakersCard}?speaker=${question.speakerId}`}
+            fw={700}
+          >
+            {question.speakerName}
+          </Anchor>
+        </Text>
+        <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+          {mine && (
+            <Badge size="sm" variant="light">
+              You
+            </Badge>
+          )}
+          <TimeAgo iso={question.createdAt} size="xs" c="dimmed" />
+        </Group>
+      </Group>
+      <Text className={classes.text}>{question.question}</Text>
+    </Paper>
+  );
+}
+
+/**
+ * /questions: every question asked, newest first, with the speaker and the asker, live; "Mine"
+ * keeps the stored username's own (where the "Thank you!" modal leads).
+ */
+export default function QuestionsScreen() {
+  useLiveQuestions();
+  useWatchAllQuestions();
+  const client = useQueryClient();
+  const username = useStoredUsername() ?? '';
+  const [params, setParams] = useSearchParams();
+  const show = params.get('show') === 'mine' ? 'mine' : 'all';
+  const scope: QuestionsScope = show === 'mine' ? { kind: 'asker', username } : { kind: 'all' };
+  const questions = useQuestions(scope);
+  const [older, setOlder] = useState<{ key: string; state: 'loading' | 'done' } | null>(null);
+  const olderKey = `${show}:${username}`;
+  const olderState = older?.key === olderKey ? older.state : 'idle';
+  const list = questions.data ? [...questions.data].reverse() : [];
+
+  const showOlder = async () => {
+    setOlder({ key: olderKey, state: 'loading' });
+    let more = true;
+    try {
+      more = await loadOlderQuestions(client, scope);
+    } finally {
+      setOlder(more ? null : { key: olderKey, state: 'done' });
+    }
+  };
+
+  return (
+    <Stack gap="md" pt="lg" maw={760} mx="auto">
+      <Group justify="space-between" gap="sm">
+        <Title order={1}>Questions</Title>
+        <AskQuestionButton />
+      </Group>
+      <SegmentedControl
+        value={show}
+        onChange={(value) => setParams(value === 'mine' ? { show: 'mine' } : {}, { replace: true })}
+        data={[
+          { value: 'all', label: 'All questions' },
+          { value: 'mine', label: 'Mine' },
+        ]}
+        aria-label="Which questions"
+        fullWidth
+        maw={360}
+      />
+      {questions.isPending ? (
+        <Center p="xl">
+          <Loader aria-label="Loading the questions" />
+        </Center>
+      ) : questions.isError && !questions.data ? (
+        <Alert color="red" icon={<IconAlertTriangle />} title="The questions could not load">
+          Retrying every few seconds…
+        </Alert>
+      ) : list.length === 0 ? (
+        <EmptyState
+          py="xl"
+          icon={<IconMessageCircleOff size={28} />}
+          withIndicatorBackground
+          title={show === 'mine' ? 'You have not asked anything yet.' : QA_TEXTS.noQuestionsYet}
+          description="Questions appear here the moment they are asked."
+        />
+      ) : (
+        <Stack gap="sm" role="feed" aria-label="Questions" aria-busy={questions.isFetching}>
+          {list.map((question) => (
+            <QuestionCard
+              key={question._id}
+              question={question}
+              mine={question.askerUsername === username}
+            />
+          ))}
+          {list.length >= LIMITS.pageSizeMax && olderState !== 'done' && (
+            <Center>
+              <Button
+                variant="light"
+                loading={olderState === 'loading'}
+                onClick={() => void showOlder()}
+              >
+                Show older questions
+              </Button>
+            </Center>
+          )}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

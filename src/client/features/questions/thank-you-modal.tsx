@@ -1,0 +1,38 @@
+import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconHeartHandshake } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+
+/** Shown after a question was stored; leads to the attendee's own questions. */
+export function ThankYouModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={QA_TEXTS.thankYouTitle}
+      centered
+      radius="lg"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
+    >
+      <Stack align="center" gap="md" ta="center">
+        <ThemeIcon size={64} radius="xl" variant="light" color="green">
+          <IconHeartHandshake size={36} />
+        </ThemeIcon>
+        <Text>{QA_TEXTS.thankYouText}</Text>
+        <Group justify="center" gap="sm">
+          <Button
+            component={Link}
+            to={`${CLIENT_PATHS.questions}?show=mine`}
+            variant="light"
+            onClick={onClose}
+          >
+            See my questions
+          </Button>
+          <Button onClick={onClose}>Done</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

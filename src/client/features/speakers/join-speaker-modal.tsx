@@ -1,0 +1,220 @@
+import '@mantine/dropzone/styles.css';
+import {
+  Alert,
+  Button,
+  CloseButton,
+  Group,
+  Image,
+  Input,
+  Loader,
+  Modal,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { useForm } from '@mantine/form';
+import { IconAlertTriangle, IconPhoto, IconUpload } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { LIMITS } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import type { z } from 'zod';
+import { type Speaker, speakerFieldsSchema } from '../../../shared/schemas/speaker.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useAppConfig } from '../../lib/app-config.ts';
+import { useCreateSpeaker } from './api/create-speaker.ts';
+
+const firstIssue = (schema: z.ZodType, value: unknown): string | null => {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Invalid value');
+};
+
+const IMAGE_FORMATS = 'JPG, PNG, WebP, GIF or HEIC';
+
+/** A local preview of the chosen picture; its object URL is released when it changes. */
+function PicturePreview({ file }: { file: File }) {
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(file);
+    if (image.current) image.current.src = url;
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+  return <Image ref={image} alt="Chosen picture" w={96} h={96} radius="md" fit="cover" />;
+}
+
+export interface JoinSpeakerModalProps {
+  opened: boolean;
+  onClose: () => void;
+  onJoined: (speaker: Speaker) => void;
+}
+
+/**
+ * "Join as Speaker": Full Name, Stack, Bio and Picture, all required; "Upload Bio" sends them
+ * ("Uploading . ." meanwhile). A server error shows in red inside the form, which keeps its
+ * content.
+ */
+export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModalProps) {
+  const config = useAppConfig().data;
+  const maxBytes = config?.maxUploadBytes ?? Infinity;
+  const mutation = useCreateSpeaker();
+  const form = useForm<{ name: string; stack: string; bio: string; picture: File | null }>({
+    mode: 'controlled',
+    initialValues: { name: '', stack: '', bio: '', picture: null },
+    validate: {
+      name: (value) => firstIssue(speakerFieldsSchema.shape.name, value),
+      stack: (value) => firstIssue(speakerFieldsSchema.shape.stack, value),
+      bio: (value) => firstIssue(speakerFieldsSchema.shape.bio, value),
+      picture: (file) => {
+        if (!file) return 'Picture is required';
+        if (file.type && !file.type.startsWith('image/')) {
+          return `The picture must be an image (${IMAGE_FORMATS})`;
+        }
+        if (file.size > maxBytes) {
+          return `The picture is larger than ${config?.maxUploadMb ?? ''} MB`;
+        }
+        return null;
+      },
+    },
+  });
+  const picture = form.values.picture;
+  const uploading = mutation.isPending;
+
+  const submit = form.onSubmit((values) => {
+    if (uploading || !values.picture) return;
+    mutation.mutate(
+      {
+        name: values.name.trim(),
+        stack: values.stack.trim(),
+        bio: values.bio.trim(),
+        picture: values.picture,
+      },
+      {
+        onSuccess: ({ speaker }) => {
+          form.reset();
+          mutation.reset();
+          onClose();
+          onJoined(speaker);
+        },
+      },
+    );
+  });
+
+  const close = () => {
+    if (!uploading) onClose();
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={QA_TEXTS.joinAsSpeaker}
+      size="lg"
+      radius="lg"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label="Full Name"
+            required
+            autoComplete="name"
+            maxLength={LIMITS.speakerNameMax}
+            {...form.getInputProps('name')}
+          />
+          <TextInput
+            label="Stack"
+            placeholder="e.g. React, Kotlin, cloud security"
+            required
+            maxLength={LIMITS.speakerStackMax}
+            {...form.getInputProps('stack')}
+          />
+          <Textarea
+            label="Bio"
+            required
+            autosize
+            minRows={3}
+            maxRows={8}
+            maxLength={LIMITS.speakerBioMax}
+            {...form.getInputProps('bio')}
+          />
+          <Input.Wrapper
+            label="Picture"
+            required
+            error={form.errors.picture}
+            description={`${IMAGE_FORMATS}, up to ${config?.maxUploadMb ?? 15} MB`}
+          >
+            {picture ? (
+              <Group mt={6} gap="md" wrap="nowrap" align="center">
+                <PicturePreview file={picture} />
+                <Text size="sm" style={{ flex: 1, minWidth: 0 }} truncate>
+                  {picture.name}
+                </Text>
+                <CloseButton
+                  aria-label="Remove the picture"
+                  size="lg"
+                  onClick={() => form.setFieldValue('picture', null)}
+                />
+              </Group>
+            ) : (
+              <Dropzone
+                mt={6}
+                onDrop={(files: File[]) => {
+                  form.setFieldValue('picture', files[0] ?? null);
+                  form.validateField('picture');
+                }}
+                onReject={() =>
+                  form.setFieldError('picture', `The picture must be an image (${IMAGE_FORMATS})`)
+                }
+                accept={['image/*']}
+                multiple={false}
+                role="button"
+                aria-label="Choose a picture"
+                inputProps={{ 'aria-hidden': true }}
+                radius="md"
+              >
+                <Group justify="center" gap="sm" mih={96} style={{ pointerEvents: 'none' }}>
+                  <Dropzone.Accept>
+                    <IconUpload size={36} />
+                  </Dropzone.Accept>
+                  <Dropzone.Reject>
+                    <IconAlertTriangle size={36} />
+                  </Dropzone.Reject>
+                  <Dropzone.Idle>
+                    <IconPhoto size={36} />
+                  </Dropzone.Idle>
+                  <Text ta="center" size="sm">
+                    Drop a photo here, or tap to choose one
+                  </Text>
+                </Group>
+              </Dropzone>
+            )}
+          </Input.Wrapper>
+          {mutation.isError && (
+            <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
+              <Text c="red" size="sm" fw={600}>
+                {errorMessage(mutation.error, 'The bio could not be uploaded. Try again.')}
+              </Text>
+            </Alert>
+          )}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={close} disabled={uploading}>
+              Cancel
+            </Button>
+            <Button
+              type="submit"
+              aria-busy={uploading}
+              leftSection={
+                uploading ? <Loader size={18} color="currentColor" /> : <IconUpload size={18} />
+              }
+            >
+              {uploading ? QA_TEXTS.uploading : QA_TEXTS.uploadBio}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect } from 'react';
+import { type WatchRequest, roomFor } from '../../shared/events.ts';
+import { getSocket } from './socket.ts';
+
+/** The rooms this page watches, counted, so two screens watching one room share it. */
+const watched = new Map<string, { request: WatchRequest; count: number }>();
+let resubscribing = false;
+
+/** After every (re)connect the server has forgotten our rooms: ask for all of them again. */
+function resubscribeOnConnect(): void {
+  if (resubscribing) return;
+  resubscribing = true;
+  const socket = getSocket();
+  socket.on('connect', () => {
+    for (const { request } of watched.values()) socket.emit('watch', request);
+  });
+}
+
+/** Starts watching a room; the answer stops watching it (the last one out leaves the room). */
+export function watchRoom(request: WatchRequest): () => void {
+  resubscribeOnConnect();
+  const socket = getSocket();
+  const key = roomFor(request);
+  const entry = watched.get(key);
+  if (entry) {
+    entry.count += 1;
+  } else {
+    watched.set(key, { request, count: 1 });
+    if (socket.connected) socket.emit('watch', request);
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const current = watched.get(key);
+    if (!current) return;
+    current.count -= 1;
+    if (current.count > 0) return;
+    watched.delete(key);
+    if (socket.connected) socket.emit('unwatch', request);
+  };
+}
+
+/** Watches one speaker's questions while the component is shown (nothing when `speakerId` is null). */
+export function useWatchSpeaker(speakerId: string | null | undefined): void {
+  useEffect(() => {
+    if (!speakerId) return undefined;
+    return watchRoom({ room: 'speaker', speakerId });
+  }, [speakerId]);
+}
+
+/** Watches every new question while the component is shown. */
+export function useWatchAllQuestions(): void {
+  useEffect(() => watchRoom({ room: 'questions' }), []);
+}
+
+/**
+ * Calls `onReconnect` when the socket comes back after a drop, when events may have been missed
+ * and the screen should catch up.
+ */
+export function useSocketReconnect(onReconnect: () => void): void {
+  useEffect(() => {
+    const manager = getSocket().io;
+    manager.on('reconnect', onReconnect);
+    return () => {
+      manager.off('reconnect', onReconnect);
+    };
+  }, [onReconnect]);
+}

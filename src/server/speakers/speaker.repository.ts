@@ -1,0 +1,106 @@
+import { type Transaction, sql } from 'kysely';
+import type { Speaker } from '../../shared/schemas/speaker.ts';
+import type { Database, Db, SpeakersTable } from '../db/database.ts';
+import { mediaUrl } from '../media/media-url.ts';
+
+type Executor = Db | Transaction<Database>;
+
+/** What the service stores for one speaker. */
+export interface NewSpeaker {
+  id: string;
+  name: string;
+  username: string;
+  stack: string;
+  bio: string;
+  pictureKey: string;
+  avatarKey: string;
+  message: string;
+  createdAt: string;
+}
+
+const toSpeaker = (row: SpeakersTable): Speaker => ({
+  _id: row.id,
+  name: row.name,
+  username: row.username,
+  stack: row.stack,
+  bio: row.bio,
+  picture: mediaUrl(row.picture_key),
+  avatar: row.avatar_key ? mediaUrl(row.avatar_key) : null,
+  message: row.message,
+  createdAt: row.created_at,
+});
+
+export async function insertSpeaker(db: Executor, speaker: NewSpeaker): Promise<Speaker> {
+  const row: SpeakersTable = {
+    id: speaker.id,
+    name: speaker.name,
+    username: speaker.username,
+    stack: speaker.stack,
+    bio: speaker.bio,
+    picture_key: speaker.pictureKey,
+    avatar_key: speaker.avatarKey,
+    message: speaker.message,
+    created_at: speaker.createdAt,
+  };
+  await db.insertInto('speakers').values(row).execute();
+  return toSpeaker(row);
+}
+
+/** Usernames already taken by `base` or `base-<anything>`, to pick the next free suffix. */
+export async function usernamesStartingWith(db: Executor, base: string): Promise<string[]> {
+  const pattern = `${base.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`;
+  const rows = await db
+    .selectFrom('speakers')
+    .select('username')
+    .where((eb) =>
+      eb.or([
+        eb('username', '=', base),
+        eb('username', 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    )
+    .execute();
+  return rows.map((row) => row.username);
+}
+
+/** Every speaker, by name (case-insensitive), then by sign-up order. */
+export async function listSpeakers(db: Executor): Promise<Speaker[]> {
+  const rows = await db
+    .selectFrom('speakers')
+    .selectAll()
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
+  return rows.map(toSpeaker);
+}
+
+/** The newest id and the count: speakers are never edited, so these tell whether the list changed. */
+export async function speakersVersion(
+  db: Executor,
+): Promise<{ newestId: string | null; count: number }> {
+  const row = await db
+    .selectFrom('speakers')
+    .select((eb) => [
+      eb.fn.max<string | null>('id').as('newest'),
+      eb.fn.countAll<number | string>().as('count'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { newestId: row.newest, count: Number(row.count) };
+}
+
+export async function findSpeakerById(db: Executor, id: string): Promise<Speaker | undefined> {
+  const row = await db.selectFrom('speakers').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toSpeaker(row) : undefined;
+}
+
+/** Usernames are stored in lower case, so a lower-cased lookup is case-insensitive. */
+export async function findSpeakerByUsername(
+  db: Executor,
+  username: string,
+): Promise<Speaker | undefined> {
+  const row = await db
+    .selectFrom('speakers')
+    .selectAll()
+    .where('username', '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row ? toSpeaker(row) : undefined;
+}

@@ -1,0 +1,151 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { io, type Socket } from 'socket.io-client';
+import { vi } from 'vitest';
+import {
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+  type WatchRequest,
+  roomFor,
+} from '../../shared/events.ts';
+import { type Question, questionSchema } from '../../shared/schemas/question.ts';
+import { type Speaker, speakerCreatedResponseSchema } from '../../shared/schemas/speaker.ts';
+import type { App } from '../app.ts';
+
+/** A real PNG of the given size: a gradient, so it is not trivially compressible. */
+export async function pngImage(width = 320, height = 200): Promise<Buffer> {
+  const channels = 3;
+  const raw = Buffer.alloc(width * height * channels);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const i = (y * width + x) * channels;
+      raw[i] = (x * 255) / width;
+      raw[i + 1] = (y * 255) / height;
+      raw[i + 2] = ((x + y) * 97) % 256;
+    }
+  }
+  return sharp(raw, { raw: { width, height, channels } }).png().toBuffer();
+}
+
+/** A JPEG carrying EXIF (a camera, a copyright and GPS position), as a phone would send it. */
+export async function jpegWithExif(): Promise<Buffer> {
+  return sharp(await pngImage(400, 300))
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'TestCam', Copyright: 'Secret Owner' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 24/1' },
+    })
+    .toBuffer();
+}
+
+export interface SpeakerFormInput {
+  name?: string | undefined;
+  stack?: string | undefined;
+  bio?: string | undefined;
+  picture?: { data: Buffer; filename?: string; type?: string } | undefined;
+}
+
+export function speakerForm(input: SpeakerFormInput): FormData {
+  const form = new FormData();
+  if (input.name !== undefined) form.append('name', input.name);
+  if (input.stack !== undefined) form.append('stack', input.stack);
+  if (input.bio !== undefined) form.append('bio', input.bio);
+  if (input.picture) {
+    form.append(
+      'picture',
+      new Blob([new Uint8Array(input.picture.data)], { type: input.picture.type ?? 'image/png' }),
+      input.picture.filename ?? 'me.png',
+    );
+  }
+  return form;
+}
+
+export async function postSpeakerForm(baseUrl: string, form: FormData): Promise<Response> {
+  return fetch(`${baseUrl}/api/speakersadd`, { method: 'POST', body: form });
+}
+
+/** Signs a speaker up through the API and answers the stored speaker. */
+export async function addSpeaker(
+  baseUrl: string,
+  name = 'Ada Lovelace',
+  extra: Partial<SpeakerFormInput> = {},
+): Promise<Speaker> {
+  const response = await postSpeakerForm(
+    baseUrl,
+    speakerForm({
+      name,
+      stack: 'Analytical engines',
+      bio: 'Wrote the first program.',
+      picture: { data: await pngImage() },
+      ...extra,
+    }),
+  );
+  if (response.status !== 201) {
+    throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  }
+  return speakerCreatedResponseSchema.parse(await response.json()).speaker;
+}
+
+export async function askQuestion(
+  baseUrl: string,
+  body: Record<string, unknown>,
+): Promise<Question> {
+  const response = await fetch(`${baseUrl}/questions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 201) {
+    throw new Error(`asking failed: ${response.status} ${await response.text()}`);
+  }
+  return questionSchema.parse(await response.json());
+}
+
+/** Every stored media file under `speakers/`, to prove a failed sign-up leaves nothing behind. */
+export async function speakerFiles(dataDir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(path.join(dataDir, 'media', 'speakers'))).sort();
+  } catch {
+    return [];
+  }
+}
+
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * A connected socket.io client that has joined the given rooms. `watch` has no answer, so the
+ * server's own room list is asked until the socket is in every room.
+ */
+export async function watchingSocket(
+  app: App,
+  baseUrl: string,
+  rooms: WatchRequest[],
+): Promise<TestSocket> {
+  const socket: TestSocket = io(baseUrl, { transports: ['websocket'], forceNew: true });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  for (const room of rooms) socket.emit('watch', room);
+  await vi.waitFor(async () => {
+    for (const room of rooms) {
+      const members = await app.deps.realtime.io.in(roomFor(room)).fetchSockets();
+      if (!members.some((member) => member.id === socket.id))
+        throw new Error('not in the room yet');
+    }
+  });
+  return socket;
+}
+
+/** Collects the payloads of one event as they arrive. */
+export function collect<E extends keyof ServerToClientEvents>(
+  socket: TestSocket,
+  event: E,
+): Parameters<ServerToClientEvents[E]>[0][] {
+  const received: Parameters<ServerToClientEvents[E]>[0][] = [];
+  socket.on(event, ((payload: Parameters<ServerToClientEvents[E]>[0]) => {
+    received.push(payload);
+  }) as never);
+  return received;
+}

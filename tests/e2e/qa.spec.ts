@@ -1,0 +1,215 @@
+import { expect, join, test } from './fixtures.ts';
+import {
+  askViaApi,
+  createSpeaker,
+  expectNoHorizontalScroll,
+  portraitPng,
+  uniqueName,
+} from './qa-helpers.ts';
+
+const REALTIME = /\/api\/questions\/realtime/;
+
+test.describe('live Q&A', () => {
+  test('a speaker signs up, an attendee asks, and the question shows live in the room and on the dashboard', async ({
+    browser,
+    baseURL,
+  }) => {
+    // Three pages in two browser profiles, and a wait for one poll: give it room on a busy machine.
+    test.slow();
+    const name = uniqueName('Ada');
+    const speakerContext = await browser.newContext({ baseURL });
+    const attendeeContext = await browser.newContext({ baseURL });
+    try {
+      // The speaker signs up on /Speakerform.
+      const speakerPage = await speakerContext.newPage();
+      await speakerPage.goto('/Speakerform');
+      await speakerPage.getByRole('button', { name: 'Add Speaker Bio' }).click();
+      const form = speakerPage.getByRole('dialog', { name: 'Join as Speaker' });
+      await form.getByLabel('Full Name').fill(name);
+      await form.getByLabel('Stack').fill('Analytical engines');
+      await form.getByLabel('Bio').fill('Wrote the first program.\nLikes <b>bold</b> ideas.');
+      const chooser = speakerPage.waitForEvent('filechooser');
+      await form.getByRole('button', { name: 'Choose a picture' }).click();
+      await (
+        await chooser
+      ).setFiles({ name: 'ada.png', mimeType: 'image/png', buffer: await portraitPng() });
+      await expect(form.getByRole('img', { name: 'Chosen picture' })).toBeVisible();
+      await form.getByRole('button', { name: 'Upload Bio' }).click();
+
+      const uploaded = speakerPage.getByRole('dialog', { name: 'Uploaded Succesfully' });
+      await expect(uploaded).toBeVisible();
+      const username = (await uploaded.getByLabel('Your username').textContent()) ?? '';
+      expect(username).toMatch(/^ada-[a-z]+(-\d+)?$/);
+      await expect(uploaded.getByRole('link', { name: 'View Memories' })).toHaveAttribute(
+        'href',
+        '/home',
+      );
+      await uploaded.getByRole('button', { name: 'Close' }).click();
+
+      // The speaker logs in with that username and opens the dashboard.
+      await speakerPage.goto('/SpeakerLogin');
+      await speakerPage.getByLabel('Username').fill(username.toUpperCase());
+      await speakerPage.getByRole('button', { name: 'Login' }).click();
+      await expect(speakerPage).toHaveURL(new RegExp(`/speakers/${username}/dashboard$`));
+      await expect(speakerPage.getByRole('heading', { name: `${name} Dashboard` })).toBeVisible();
+      await expect(speakerPage.getByText('Analytical engines')).toBeVisible();
+      await expect(speakerPage.getByText('Likes <b>bold</b> ideas.')).toBeVisible();
+      await expect(speakerPage.getByText('No questions available.')).toBeVisible();
+      // From here on the dashboard may not poll: what arrives, arrives over the socket.
+      await speakerPage.route(REALTIME, (route) => route.abort());
+
+      // An attendee opens the Q&A room and picks the speaker.
+      const roomPage = await attendeeContext.newPage();
+      await join(roomPage, 'grace');
+      await roomPage.goto('/speakerscard');
+      await roomPage.getByRole('link', { name: new RegExp(name) }).click();
+      const panel = roomPage.getByRole('region', { name: `Questions for ${name}` });
+      await expect(panel.getByText('No questions yet.')).toBeVisible();
+      await roomPage.route(REALTIME, (route) => route.abort());
+
+      // Another attendee (same browser profile as the room, another tab) asks from /home.
+      const askPage = await attendeeContext.newPage();
+      await askPage.goto('/home');
+      await askPage.getByRole('button', { name: 'ASK A QUESTION' }).click();
+      const dialog = askPage.getByRole('dialog', { name: 'Ask a Question' });
+      await dialog.getByPlaceholder('Type your question here…').fill('How did you think of loops?');
+      await dialog.getByLabel('Speaker').selectOption({ label: name });
+      await dialog.getByRole('button', { name: 'Submit Question' }).click();
+      await expect(askPage.getByText('Question submitted successfully!')).toBeVisible();
+      const thanks = askPage.getByRole('dialog', { name: 'Thank you!' });
+      await expect(thanks).toBeVisible();
+      await expect(dialog).toBeHidden();
+
+      // It shows in the room and on the dashboard without a reload and without polling.
+      await expect(panel.getByText('How did you think of loops?')).toBeVisible();
+      await expect(panel.getByText('@grace')).toBeVisible();
+      await expect(panel.getByText('No questions yet.')).toBeHidden();
+      const askedOnDashboard = speakerPage.getByRole('article');
+      await expect(askedOnDashboard).toHaveCount(1);
+      await expect(askedOnDashboard.getByText('How did you think of loops?')).toBeVisible();
+      const handle = askedOnDashboard.getByRole('link', { name: /@grace on X/ });
+      await expect(handle).toHaveAttribute('href', 'https://x.com/grace');
+      await expect(handle).toHaveAttribute('target', '_blank');
+      await expect(handle).toHaveAttribute('rel', 'noopener noreferrer');
+
+      // Polling again merges by id: still one copy of the question everywhere.
+      await roomPage.unroute(REALTIME);
+      await speakerPage.unroute(REALTIME);
+      await Promise.all([
+        roomPage.waitForResponse(REALTIME),
+        speakerPage.waitForResponse(REALTIME),
+      ]);
+      await expect(panel.getByRole('article')).toHaveCount(1);
+      await expect(askedOnDashboard).toHaveCount(1);
+
+      // "See my questions" leads back to it.
+      await thanks.getByRole('link', { name: 'See my questions' }).click();
+      await expect(askPage).toHaveURL(/\/questions\?show=mine$/);
+      await expect(askPage.getByText('How did you think of loops?')).toBeVisible();
+    } finally {
+      await speakerContext.close();
+      await attendeeContext.close();
+    }
+  });
+
+  test('the avatar group counts the other people who asked', async ({ page, request }) => {
+    const speaker = await createSpeaker(request, uniqueName('Popular'));
+    for (const asker of ['a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a2']) {
+      await askViaApi(request, speaker, `Question from ${asker}`, asker);
+    }
+    await join(page, 'viewer');
+    await page.goto(`/speakerscard?speaker=${speaker._id}`);
+    const panel = page.getByRole('region', { name: `Questions for ${speaker.name}` });
+    await expect(panel.getByRole('article')).toHaveCount(7);
+    await expect(panel.getByRole('group', { name: '6 people asked' })).toBeVisible();
+    await expect(panel.getByText('+2', { exact: true })).toBeVisible();
+  });
+
+  test('the Q&A room shows its empty states', async ({ page, request }) => {
+    await page.goto('/speakerscard');
+    await expect(page.getByRole('heading', { name: 'Select Speakers' })).toBeVisible();
+    await expect(page.getByText('Select a speaker to view the dashboard')).toBeVisible();
+    const speaker = await createSpeaker(request, uniqueName('Quiet'), 'Rust');
+    // A new speaker shows up in the list by itself.
+    const link = page.getByRole('link', { name: new RegExp(speaker.name) });
+    await expect(link).toBeVisible();
+    await expect(link).toContainText('Rust');
+    await link.click();
+    await expect(page.getByText('No questions yet.')).toBeVisible();
+  });
+
+  test('an empty app says "No speakers available."', async ({ browser }) => {
+    const { startServer } = await import('./fixtures.ts');
+    const server = await startServer();
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      const page = await context.newPage();
+      await page.goto('/speakerscard');
+      await expect(page.getByText('No speakers available.')).toBeVisible();
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+
+  test('on a phone the room shows the list, then the chat with a Back button', async ({
+    page,
+    request,
+  }) => {
+    const speaker = await createSpeaker(request, uniqueName('Mobile'), 'Kotlin');
+    await askViaApi(request, speaker, 'Does it work on phones?', 'pat');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await join(page, 'sam');
+    await page.goto('/speakerscard');
+    const listHeading = page.getByRole('heading', { name: 'Select Speakers' });
+    await expect(listHeading).toBeVisible();
+    await expect(page.getByText('Select a speaker to view the dashboard')).toBeHidden();
+    await expectNoHorizontalScroll(page);
+
+    await page.getByRole('link', { name: new RegExp(speaker.name) }).click();
+    const panel = page.getByRole('region', { name: `Questions for ${speaker.name}` });
+    await expect(panel.getByText('Does it work on phones?')).toBeVisible();
+    await expect(listHeading).toBeHidden();
+    const back = page.getByRole('button', { name: 'Back', exact: true });
+    await expect(back).toBeVisible();
+    const box = await back.boundingBox();
+    expect(box?.height ?? 0).toBeGreaterThanOrEqual(36);
+    await expectNoHorizontalScroll(page);
+
+    await back.click();
+    await expect(listHeading).toBeVisible();
+    await expect(panel).toBeHidden();
+    await expect(page).toHaveURL(/\/speakerscard$/);
+  });
+
+  test('on a wide screen the list and the chat sit side by side without Back', async ({
+    page,
+    request,
+  }) => {
+    const speaker = await createSpeaker(request, uniqueName('Desktop'));
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`/speakerscard?speaker=${speaker._id}`);
+    await expect(page.getByRole('heading', { name: 'Select Speakers' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: speaker.name })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Back', exact: true })).toBeHidden();
+  });
+});
+
+test.describe('speaker login', () => {
+  test('shows the server error, "Login failed." when the server cannot answer, and requires a username', async ({
+    page,
+  }) => {
+    await page.goto('/SpeakerLogin');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByText('Enter your username')).toBeVisible();
+
+    await page.getByLabel('Username').fill('nobody-by-this-name');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Speaker not found');
+    await expect(page).toHaveURL(/\/SpeakerLogin$/);
+
+    await page.route('**/api/speakers/login', (route) => route.abort());
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Login failed.');
+  });
+});
