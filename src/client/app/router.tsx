@@ -9,6 +9,7 @@ import { RouteErrorBoundary } from './layout/route-error-boundary.tsx';
 // Route-level code splitting: the join page loads only what it shows.
 const JoinScreen = lazy(() => import('../features/join/join-screen.tsx'));
 const HomeRoute = lazy(() => import('./routes/home-route.tsx'));
+const AdminScreen = lazy(() => import('../features/admin/admin-screen.tsx'));
 
 function RouteFallback() {
   return (
@@ -26,6 +27,8 @@ export function AppRouter() {
         <Suspense fallback={<RouteFallback />}>
           <Routes>
             <Route path={CLIENT_PATHS.join} element={<JoinScreen />} />
+            {/* The admin screen has its own bar: the attendee header is about the attendee. */}
+            <Route path={CLIENT_PATHS.admin} element={<AdminScreen />} />
             <Route element={<AppLayout />}>
               <Route element={<RequireUsername />}>
                 <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
@@ -38,7 +41,6 @@ export function AppRouter() {
               <Route path={CLIENT_PATHS.speakerForm} element={null} />
               <Route path={CLIENT_PATHS.speakerLogin} element={null} />
               <Route path={CLIENT_PATHS.speakerDashboard} element={null} />
-              <Route path={CLIENT_PATHS.admin} element={null} />
             </Route>
             <Route path="*" element={<AppLayout notFound />} />
           </Routes>
