@@ -28,7 +28,5 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
-  ],
+  projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],
 });

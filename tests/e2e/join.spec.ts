@@ -1,7 +1,9 @@
 import { expect, join, test } from './fixtures.ts';
 
 test.describe('join', () => {
-  test('an empty or blank username shows the spec error and stays on the page', async ({ page }) => {
+  test('an empty or blank username shows the spec error and stays on the page', async ({
+    page,
+  }) => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Join Now' }).click();
     await expect(page.getByText('Enter your username!!')).toBeVisible();
@@ -30,7 +32,9 @@ test.describe('join', () => {
     await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
   });
 
-  test('the header links home and to the Q&A room; Logout clears the username', async ({ page }) => {
+  test('the header links home and to the Q&A room; Logout clears the username', async ({
+    page,
+  }) => {
     await join(page, 'grace');
     await expect(page.getByRole('link', { name: 'Confab home' })).toHaveAttribute('href', '/home');
     await expect(page.getByRole('link', { name: 'Back' })).toHaveAttribute('href', '/home');
@@ -53,7 +57,9 @@ test.describe('join', () => {
     await expect(page).toHaveURL(/\/speakerscard$/);
     // Nothing scrolls sideways at 360 px.
     await page.goto('/home');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
   });
 });

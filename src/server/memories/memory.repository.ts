@@ -108,7 +108,10 @@ export async function memoriesVersion(
 ): Promise<{ newestId: string | null; count: number }> {
   const row = await db
     .selectFrom('memories')
-    .select((eb) => [eb.fn.max<string | null>('id').as('newest'), eb.fn.countAll<number>().as('count')])
+    .select((eb) => [
+      eb.fn.max<string | null>('id').as('newest'),
+      eb.fn.countAll<number>().as('count'),
+    ])
     .executeTakeFirstOrThrow();
   return { newestId: row.newest, count: row.count };
 }

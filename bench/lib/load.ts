@@ -1,0 +1,45 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  statusCounts: Record<string, number>;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections?: number;
+  durationSeconds?: number;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+/** Sends as many requests as the server takes for a while; the load runs in this process. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 50,
+    duration: options.durationSeconds ?? 5,
+    headers: options.headers ?? {},
+    method: options.method ?? 'GET',
+    ...(options.body === undefined ? {} : { body: options.body }),
+  });
+  const statusCounts: Record<string, number> = {};
+  for (const [code, value] of Object.entries(
+    result.statusCodeStats as Record<string, { count: number }>,
+  )) {
+    statusCounts[code] = value.count;
+  }
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statusCounts,
+  };
+}

@@ -1,0 +1,114 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  dataDir: string;
+  /** Resident memory of the server process in bytes (from /proc). */
+  rss(): Promise<number>;
+  /** CPU seconds (user + system) the server process has used so far. */
+  cpuSeconds(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('no free port'));
+      });
+    });
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`${url} did not answer within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+const CLOCK_TICKS = 100;
+
+async function procStats(pid: number): Promise<{ rss: number; cpu: number }> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  const rssPages = Number(fields[21]);
+  return { rss: rssPages * 4096, cpu: (utime + stime) / CLOCK_TICKS };
+}
+
+function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolean): BenchServer {
+  const pid = child.pid ?? 0;
+  return {
+    url,
+    pid,
+    dataDir,
+    rss: async () => (await procStats(pid)).rss,
+    cpuSeconds: async () => (await procStats(pid)).cpu,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (cleanup) await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The production server (dist/server/main.js) in its own process, with a fresh data dir. */
+export async function startAppServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-')));
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WRITE_RATE_LIMIT: '1000000',
+      WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/api/health`, child);
+  return wrap(child, url, dataDir, env.DATA_DIR === undefined);
+}
+
+/** A bare node:http server answering fixed responses (bench/reference-server.mjs). */
+export async function startReferenceServer(
+  responses: Record<string, { status: number; headers: Record<string, string>; body: string }>,
+): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, '..', 'reference-server.mjs')],
+    {
+      env: { PORT: String(port), RESPONSES: JSON.stringify(responses) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/`, child);
+  return wrap(child, url, os.tmpdir(), false);
+}

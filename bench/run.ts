@@ -1,0 +1,31 @@
+// `npm run bench`: starts the production server and a reference in their own processes, loads them
+// from this process, and prints each figure beside the reference measured in the same run.
+import os from 'node:os';
+import { type Row, printTable } from './lib/report.ts';
+import { configThroughput } from './suites/foundation.ts';
+
+const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
+  foundation: { title: 'Whole-app overhead', run: configThroughput },
+};
+
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+
+console.log(`# Confab benchmarks, ${new Date().toISOString()}`);
+console.log(
+  `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+);
+
+let failed = false;
+for (const [name, suite] of Object.entries(suites)) {
+  if (only && !only.includes(name)) continue;
+  try {
+    printTable(suite.title, await suite.run());
+  } catch (error) {
+    failed = true;
+    console.error(`Suite ${name} failed:`, error);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** Runs src/server/main.ts as a real process, the way `npm start` runs its build. */
+function runMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  return { child, exited, output: () => output };
+}
+
+async function waitFor(check: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const BIG_FILE_BYTES = 32 * 1024 * 1024;
+
+describe('main', () => {
+  let dataDir: string | undefined;
+  afterEach(async () => {
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+    dataDir = undefined;
+  });
+
+  it('refuses an invalid configuration with a clear list and exit code 1', async () => {
+    const run = runMain({ PORT: 'seventy', MAX_UPLOAD_MB: '0', DATABASE_URL: 'mysql://db' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('Invalid configuration');
+    expect(run.output()).toContain('PORT');
+    expect(run.output()).toContain('MAX_UPLOAD_MB');
+    expect(run.output()).toContain('DATABASE_URL');
+  });
+
+  it('serves, then on SIGTERM finishes in-flight work, closes the database and exits 0', async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-main-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    await fs.mkdir(path.join(dataDir, 'media', 'memories'), { recursive: true });
+    await fs.writeFile(
+      path.join(dataDir, 'media', 'memories', 'big.mp4'),
+      Buffer.alloc(BIG_FILE_BYTES, 7),
+    );
+    const run = runMain({ DATA_DIR: dataDir, PORT: String(port) });
+    await waitFor(() => run.output().includes('Confab is ready'), 'the server to start');
+
+    const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(response.status).toBe(200);
+
+    // A download in flight when the signal arrives is still served to its last byte.
+    const body = await new Promise<number>((resolve, reject) => {
+      http
+        .get(`http://127.0.0.1:${port}/media/memories/big.mp4`, (res) => {
+          let received = 0;
+          let signalled = false;
+          res.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (!signalled) {
+              signalled = true;
+              run.child.kill('SIGTERM');
+              // Hold the download back so the server is still sending while it shuts down.
+              res.pause();
+              setTimeout(() => res.resume(), 500);
+            }
+          });
+          res.on('end', () => resolve(received));
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+    expect(body).toBe(BIG_FILE_BYTES);
+    expect(await run.exited).toBe(0);
+    expect(run.output()).toContain('shutting down');
+    // SQLite was closed cleanly: its write-ahead log was checkpointed and removed.
+    const files = await fs.readdir(dataDir);
+    expect(files).toContain('confab.sqlite');
+    expect(files).not.toContain('confab.sqlite-wal');
+  });
+});
