@@ -42,12 +42,11 @@ const UNAUTHORIZED_MESSAGES = {
  */
 export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const auth = createAdminAuth(deps, app.log);
-  const writeLimits = writeRateLimit(app, deps.config.writeRateLimit);
 
   app.post(
     API_PATHS.adminLogin,
     {
-      preHandler: writeLimits,
+      preHandler: writeRateLimit(app, deps.config.writeRateLimit),
       schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } },
     },
     async (request, reply) => {
@@ -142,7 +141,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     secured.delete(
       `${API_PATHS.adminMedia}/:id`,
       {
-        preHandler: writeLimits,
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
         schema: { params: adminMediaParamsSchema, response: { 200: messageResponseSchema } },
       },
       async (request, reply) => {
