@@ -109,6 +109,8 @@ test.describe('admin login', () => {
 
   test('a stored token the server refuses is removed, with a message', async ({ page }) => {
     await page.goto('/borderlessadmin');
+    // Wait for the screen, so the token is stored after it has read local storage.
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
     await page.evaluate(() => localStorage.setItem('adminToken', 'eyJ2IjoxfQ.forged'));
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
