@@ -7,6 +7,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { adminRoutes } from './admin/admin.routes.ts';
 import type { Config } from './config.ts';
 import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
@@ -126,6 +127,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(rateLimit, { global: false });
 
   await app.register(systemRoutes, { deps });
+  await app.register(adminRoutes, { deps });
   await app.register(mediaRoutes, { media });
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });

@@ -10,6 +10,29 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+const DURATION = /^(\d+(?:\.\d+)?)\s*([smhd]?)$/i;
+const DURATION_UNIT_MS: Record<string, number> = {
+  '': 1_000,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** A duration such as `12h`, `90m`, `3600s`, `1d` or a bare number of seconds, in ms. */
+const duration = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(DURATION, { error: 'must be a duration like 12h, 90m or 3600s' })
+    .transform((value) => {
+      const [, amount = '0', unit = ''] = DURATION.exec(value) ?? [];
+      return Math.round(Number(amount) * (DURATION_UNIT_MS[unit.toLowerCase()] ?? 1_000));
+    })
+    .refine((ms) => ms >= min && ms <= max, {
+      error: `must be between ${min / 60_000} minutes and ${max / 86_400_000} days`,
+    });
+
 const envSchema = z
   .object({
     PORT: optional(z.coerce.number().int().min(0).max(65_535)).default(3000),
@@ -28,6 +51,7 @@ const envSchema = z
     ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
     ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
     SESSION_SECRET: optional(z.string().min(32, { error: 'must be at least 32 characters' })),
+    ADMIN_TOKEN_TTL: optional(duration(60_000, 30 * 86_400_000)).default(12 * 3_600_000),
     MAX_UPLOAD_MB: optional(z.coerce.number().positive().max(10_240)).default(
       DEFAULT_MAX_UPLOAD_MB,
     ),
@@ -77,6 +101,8 @@ export interface Config {
   adminUsername: string;
   adminPassword: string | undefined;
   sessionSecret: string | undefined;
+  /** How long an admin token is valid, in milliseconds (ADMIN_TOKEN_TTL, default 12 h). */
+  adminTokenTtlMs: number;
   maxUploadMb: number;
   logLevel: string;
   trustProxy: boolean;
@@ -128,6 +154,7 @@ export function loadConfig(
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     sessionSecret: e.SESSION_SECRET,
+    adminTokenTtlMs: e.ADMIN_TOKEN_TTL,
     maxUploadMb: e.MAX_UPLOAD_MB,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -32,6 +32,22 @@ export const STORAGE_KEYS = {
   adminToken: 'adminToken',
 } as const;
 
+/** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */
+export const ADMIN_TEXTS = {
+  loginTitle: 'Admin Login',
+  loginButton: 'Login',
+  loginFailed: 'Login failed.',
+  invalidCredentials: 'Invalid username or password',
+  searchPlaceholder: 'Search by username or text...',
+  fetchError: 'Error fetching memories',
+  sessionExpired: 'Your session has expired. Please log in again.',
+} as const;
+export const ADMIN_LIMITS = {
+  credentialMax: 200,
+  searchMax: 100,
+  searchDebounceMs: 300,
+} as const;
+
 /** Saved download names (spec section 9). */
 export const DOWNLOAD_NAMES = {
   image: 'memory.png',

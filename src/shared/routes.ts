@@ -16,6 +16,7 @@ export const API_PATHS = {
   adminCheck: '/api/admin',
   adminMedia: '/api/media',
   adminMediaItem: (id: string) => `/api/media/${encodeURIComponent(id)}`,
+  adminAudit: '/api/admin/audit',
 } as const;
 
 /** Client routes of the spec's section 2. */

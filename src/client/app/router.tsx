@@ -18,6 +18,7 @@ const SpeakerLoginScreen = lazy(() => import('../features/speakers/speaker-login
 const SpeakerDashboardScreen = lazy(
   () => import('../features/speakers/speaker-dashboard-screen.tsx'),
 );
+const AdminScreen = lazy(() => import('../features/admin/admin-screen.tsx'));
 
 function RouteFallback() {
   return (
@@ -35,6 +36,8 @@ export function AppRouter() {
         <Suspense fallback={<RouteFallback />}>
           <Routes>
             <Route path={CLIENT_PATHS.join} element={<JoinScreen />} />
+            {/* The admin screen has its own bar: the attendee header is about the attendee. */}
+            <Route path={CLIENT_PATHS.admin} element={<AdminScreen />} />
             <Route element={<AppLayout />}>
               <Route element={<RequireUsername />}>
                 <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
@@ -47,7 +50,6 @@ export function AppRouter() {
               <Route path={CLIENT_PATHS.speakerForm} element={<SpeakerFormScreen />} />
               <Route path={CLIENT_PATHS.speakerLogin} element={<SpeakerLoginScreen />} />
               <Route path={CLIENT_PATHS.speakerDashboard} element={<SpeakerDashboardScreen />} />
-              <Route path={CLIENT_PATHS.admin} element={null} />
             </Route>
             <Route path="*" element={<AppLayout notFound />} />
           </Routes>

@@ -92,14 +92,14 @@ export async function findMemory(db: Executor, id: string): Promise<StoredMemory
   return row ? { memory: toMemory(row), mediaKeys: keysOf(row) } : undefined;
 }
 
-/** Deletes one memory row; answers the keys of its files, or undefined when there was none. */
-export async function deleteMemoryRow(db: Executor, id: string): Promise<string[] | undefined> {
+/** Deletes one memory row; answers what it was (with its file keys), or undefined. */
+export async function deleteMemoryRow(db: Executor, id: string): Promise<StoredMemory | undefined> {
   const row = await db
     .deleteFrom('memories')
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
-  return row ? keysOf(row) : undefined;
+  return row ? { memory: toMemory(row), mediaKeys: keysOf(row) } : undefined;
 }
 
 /** The newest id and the row count: enough to tell whether a list changed (ETag). */

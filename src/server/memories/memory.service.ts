@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
-import { deleteMemoryRow, insertMemories } from './memory.repository.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/database.ts';
+import { type StoredMemory, deleteMemoryRow, insertMemories } from './memory.repository.ts';
 import { type UploadContext, receiveMemoryPost } from './memory-upload.ts';
 
 /** The success message of a post (the server's message is shown as the toast). */
@@ -48,18 +50,24 @@ export async function createMemories(
 }
 
 /**
- * Deletes a memory and its files, then tells every open gallery. Answers false when there was
- * no such memory (deleting twice is harmless).
+ * Deletes a memory, then its files, then tells every open gallery. `alongside` runs in the
+ * deletion's transaction (the moderation log): when it fails, nothing is deleted. Files go only
+ * after the commit, so a failed deletion never leaves a row without its files. Answers false when
+ * there was no such memory (deleting twice is harmless).
  */
 export async function deleteMemory(
   deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'memoryListVersion'>,
   id: string,
+  alongside?: (trx: Transaction<Database>, removed: StoredMemory) => Promise<void>,
 ): Promise<boolean> {
-  const keys = await deleteMemoryRow(deps.db, id);
-  if (!keys) return false;
+  const removed = await deps.db.transaction().execute(async (trx) => {
+    const row = await deleteMemoryRow(trx, id);
+    if (row && alongside) await alongside(trx, row);
+    return row;
+  });
+  if (!removed) return false;
   deps.memoryListVersion.bump();
-  // The row is gone first, so no client is sent to a missing file; then the bytes go.
-  await Promise.all(keys.map((key) => deps.media.delete(key)));
   deps.realtime.memoryDeleted(id);
+  await Promise.all(removed.mediaKeys.map((key) => deps.media.delete(key)));
   return true;
 }

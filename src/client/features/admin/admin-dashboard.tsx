@@ -1,0 +1,210 @@
+import {
+  Alert,
+  Button,
+  CloseButton,
+  Group,
+  Loader,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconAlertCircle, IconHistory, IconPhoto, IconSearch } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { ADMIN_LIMITS, ADMIN_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import type { Memory } from '../../../shared/schemas/memory.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
+import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
+import { isUnauthorized } from './api/errors.ts';
+import { AdminDeletions } from './admin-deletions.tsx';
+import { AdminMemoryCard } from './admin-memory-card.tsx';
+import { DeleteMemoryModal } from './delete-memory-modal.tsx';
+import { useAdminLiveUpdates } from './use-admin-live-updates.ts';
+import classes from './admin-screen.module.css';
+
+const GRID_COLS = { base: 2, sm: 3, md: 4 } as const;
+
+function GridSkeleton() {
+  return (
+    <SimpleGrid cols={GRID_COLS} spacing="sm" aria-busy="true" aria-label="Loading memories">
+      {Array.from({ length: 8 }, (_, index) => (
+        <Skeleton key={index} h={260} radius="md" />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** Search, the grid of memories with Delete, and the moderation log. */
+export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search, ADMIN_LIMITS.searchDebounceMs);
+  const media = useAdminMedia(token, debouncedSearch);
+  const deletion = useDeleteAdminMedia(token);
+  const [confirming, setConfirming] = useState<Memory | null>(null);
+  // Deleted here or elsewhere: hidden at once, and kept hidden if a poll that started earlier
+  // still brings them back.
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(() => new Set());
+
+  const hide = useCallback((id: string) => {
+    setHidden((current) => (current.has(id) ? current : new Set(current).add(id)));
+  }, []);
+  const unhide = useCallback((id: string) => {
+    setHidden((current) => {
+      const next = new Set(current);
+      next.delete(id);
+      return next;
+    });
+  }, []);
+
+  useAdminLiveUpdates(hide);
+
+  const expired = isUnauthorized(media.error);
+  useEffect(() => {
+    if (expired) onExpired();
+  }, [expired, onExpired]);
+
+  const memories = useMemo(() => {
+    const seen = new Set<string>();
+    return (media.data?.pages.flat() ?? []).filter((memory) => {
+      if (hidden.has(memory._id) || seen.has(memory._id)) return false;
+      seen.add(memory._id);
+      return true;
+    });
+  }, [media.data, hidden]);
+
+  const confirmDelete = (memory: Memory) => {
+    setConfirming(null);
+    hide(memory._id);
+    const gone = () => {
+      removeFromAdminMedia(queryClient, memory._id);
+      void queryClient.invalidateQueries({ queryKey: ADMIN_AUDIT_KEY });
+    };
+    deletion.mutate(memory._id, {
+      onSuccess: () => {
+        gone();
+        notifications.show({
+          color: 'green',
+          message: `Deleted the memory by ${memory.username}.`,
+          autoClose: TOAST_AUTO_CLOSE,
+        });
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 404) {
+          // Someone deleted it first: what the admin wanted has happened.
+          gone();
+          return;
+        }
+        unhide(memory._id);
+        if (isUnauthorized(error)) {
+          onExpired();
+          return;
+        }
+        console.error('Deleting a memory failed', error);
+        notifications.show({
+          color: 'red',
+          title: 'Could not delete the memory',
+          message: errorMessage(error, 'Please try again.'),
+          autoClose: TOAST_AUTO_CLOSE,
+        });
+      },
+    });
+  };
+
+  const searching = search !== debouncedSearch || (media.isFetching && media.isPlaceholderData);
+  const query = debouncedSearch.trim();
+
+  return (
+    <Tabs defaultValue="memories" keepMounted={false}>
+      <Tabs.List mb="sm">
+        <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
+          Memories
+        </Tabs.Tab>
+        <Tabs.Tab value="deletions" leftSection={<IconHistory size={18} />}>
+          Recent deletions
+        </Tabs.Tab>
+      </Tabs.List>
+
+      <Tabs.Panel value="memories">
+        <Stack gap="sm">
+          <div className={classes.toolbar}>
+            <TextInput
+              type="search"
+              aria-label="Search memories"
+              placeholder={ADMIN_TEXTS.searchPlaceholder}
+              value={search}
+              onChange={(event) => setSearch(event.currentTarget.value)}
+              maxLength={ADMIN_LIMITS.searchMax}
+              leftSection={<IconSearch size={18} aria-hidden />}
+              rightSection={
+                searching ? (
+                  <Loader size="xs" aria-label="Searching" />
+                ) : search ? (
+                  <CloseButton aria-label="Clear search" onClick={() => setSearch('')} />
+                ) : null
+              }
+            />
+          </div>
+
+          {media.isError && !expired && (
+            <Alert color="red" icon={<IconAlertCircle />} role="alert">
+              {ADMIN_TEXTS.fetchError}
+            </Alert>
+          )}
+
+          {media.isPending ? (
+            <GridSkeleton />
+          ) : !media.data ? null : memories.length === 0 ? (
+            <Stack align="center" gap={4} py="xl" c="dimmed">
+              <IconPhoto size={32} aria-hidden />
+              <Text ta="center" style={{ overflowWrap: 'anywhere' }}>
+                {query ? `No memories match “${query}”.` : 'No memories yet.'}
+              </Text>
+            </Stack>
+          ) : (
+            <>
+              <Text fz="sm" c="dimmed" aria-live="polite">
+                {memories.length}
+                {media.hasNextPage ? '+' : ''} {memories.length === 1 ? 'memory' : 'memories'}
+                {query ? ` matching “${query}”` : ''}
+              </Text>
+              <SimpleGrid cols={GRID_COLS} spacing="sm">
+                {memories.map((memory) => (
+                  <AdminMemoryCard key={memory._id} memory={memory} onDelete={setConfirming} />
+                ))}
+              </SimpleGrid>
+              {media.hasNextPage && (
+                <Group justify="center">
+                  <Button
+                    variant="default"
+                    loading={media.isFetchingNextPage}
+                    onClick={() => void media.fetchNextPage()}
+                  >
+                    Load more
+                  </Button>
+                </Group>
+              )}
+            </>
+          )}
+        </Stack>
+      </Tabs.Panel>
+
+      <Tabs.Panel value="deletions">
+        <AdminDeletions token={token} onExpired={onExpired} />
+      </Tabs.Panel>
+
+      <DeleteMemoryModal
+        memory={confirming}
+        onCancel={() => setConfirming(null)}
+        onConfirm={confirmDelete}
+      />
+    </Tabs>
+  );
+}

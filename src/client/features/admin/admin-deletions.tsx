@@ -1,0 +1,71 @@
+import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconHistory } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useAdminAudit } from './api/admin-audit.ts';
+import { isUnauthorized } from './api/errors.ts';
+import { formatTime } from './format-time.ts';
+
+/** The moderation log: the latest deletions, who made them and when. */
+export function AdminDeletions({ token, onExpired }: { token: string; onExpired: () => void }) {
+  const audit = useAdminAudit(token);
+  const expired = isUnauthorized(audit.error);
+  useEffect(() => {
+    if (expired) onExpired();
+  }, [expired, onExpired]);
+
+  if (audit.isPending) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading deletions" />
+      </Center>
+    );
+  }
+  if (audit.isError) {
+    return (
+      <Alert color="red" icon={<IconAlertCircle />} title="Could not load the deletions">
+        <Stack gap="xs" align="flex-start">
+          <Text fz="sm">{errorMessage(audit.error, 'Please try again.')}</Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void audit.refetch()}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (audit.data.length === 0) {
+    return (
+      <Stack align="center" gap={4} py="xl" c="dimmed">
+        <IconHistory size={32} aria-hidden />
+        <Text>No deletions yet.</Text>
+      </Stack>
+    );
+  }
+  return (
+    <Stack
+      gap="xs"
+      component="ol"
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+      aria-label="Recent deletions"
+    >
+      {audit.data.map((entry) => (
+        <Paper component="li" key={entry._id} withBorder radius="md" p="sm">
+          <Text fz="sm">
+            <strong>{entry.adminUsername}</strong> deleted a memory by{' '}
+            <strong>{entry.memory.username || 'someone'}</strong>
+          </Text>
+          {entry.memory.text && (
+            <Text fz="sm" c="dimmed" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+              “{entry.memory.text}”
+            </Text>
+          )}
+          <Text fz="xs" c="dimmed" component="time" dateTime={entry.createdAt}>
+            {formatTime(entry.createdAt)}
+          </Text>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,92 @@
+import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { ADMIN_TEXTS } from '../../../shared/constants.ts';
+import { useEventName } from '../../lib/app-config.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useAdminCheck } from './api/admin-check.ts';
+import { isUnauthorized } from './api/errors.ts';
+import { AdminDashboard } from './admin-dashboard.tsx';
+import { AdminHeader } from './admin-header.tsx';
+import { AdminLoginForm } from './admin-login-form.tsx';
+import { setAdminToken, useAdminToken } from './admin-token.ts';
+import classes from './admin-screen.module.css';
+
+/** A stored token is checked once; a refused one ends the session, a network error does not. */
+function AdminSession({ token, onExpired }: { token: string; onExpired: () => void }) {
+  const check = useAdminCheck(token);
+  const refused = isUnauthorized(check.error);
+  useEffect(() => {
+    if (refused) onExpired();
+  }, [refused, onExpired]);
+
+  if (check.isPending || refused) {
+    return (
+      <Center mih="40vh">
+        <Stack align="center" gap="xs">
+          <Loader aria-label="Checking your session" />
+          <Text c="dimmed">Checking your session…</Text>
+        </Stack>
+      </Center>
+    );
+  }
+  if (check.isError) {
+    return (
+      <Alert
+        color="red"
+        icon={<IconAlertCircle />}
+        title="Could not reach the server"
+        maw={520}
+        mx="auto"
+      >
+        <Stack gap="xs" align="flex-start">
+          <Text fz="sm">{errorMessage(check.error, 'Please check your connection.')}</Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void check.refetch()}>
+            Try again
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  return <AdminDashboard token={token} onExpired={onExpired} />;
+}
+
+/** /borderlessadmin: the login form, or moderation once the admin has a good token. */
+export default function AdminScreen() {
+  const eventName = useEventName();
+  useDocumentTitle(`Admin · ${eventName}`);
+  const queryClient = useQueryClient();
+  const token = useAdminToken();
+  const [notice, setNotice] = useState<string | null>(null);
+
+  // Logged out (here or in another tab): nothing of the session stays in memory.
+  useEffect(() => {
+    if (!token) queryClient.removeQueries({ queryKey: ['admin'] });
+  }, [token, queryClient]);
+
+  const logout = useCallback(() => {
+    setNotice(null);
+    setAdminToken(null);
+  }, []);
+  const expire = useCallback(() => {
+    setNotice(ADMIN_TEXTS.sessionExpired);
+    setAdminToken(null);
+  }, []);
+
+  return (
+    <div className={classes.page}>
+      <AdminHeader onLogout={token ? logout : undefined} />
+      {token ? (
+        <main className={classes.main}>
+          <AdminSession token={token} onExpired={expire} />
+        </main>
+      ) : (
+        <main className={classes.loginWrap}>
+          <AdminLoginForm notice={notice} />
+        </main>
+      )}
+    </div>
+  );
+}

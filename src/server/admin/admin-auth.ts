@@ -1,0 +1,102 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Clock } from '../lib/clock.ts';
+import {
+  type AdminSession,
+  AdminTokenSigner,
+  type TokenCheck,
+  bearerToken,
+} from './admin-token.ts';
+import { LoginLimiter } from './login-limiter.ts';
+
+/** Failed logins one client may make in 15 minutes before it is refused with 429. */
+export const LOGIN_MAX_FAILURES = 10;
+export const LOGIN_WINDOW_MS = 15 * 60_000;
+
+/** A password for this run: 144 random bits, 24 URL-safe characters. */
+export const generatePassword = (): string => randomBytes(18).toString('base64url');
+
+/**
+ * The admin password: ADMIN_PASSWORD, or one generated at start and logged once (warn), so
+ * there is never a fixed default password.
+ */
+export function resolveAdminPassword(
+  config: Pick<Config, 'adminUsername' | 'adminPassword'>,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): string {
+  if (config.adminPassword) return config.adminPassword;
+  const password = generatePassword();
+  log.warn(
+    { adminUsername: config.adminUsername },
+    `ADMIN_PASSWORD is not set. Admin login for this run: username "${config.adminUsername}", ` +
+      `password "${password}". It changes at every start; set ADMIN_PASSWORD to choose one.`,
+  );
+  return password;
+}
+
+/** Compares two strings in time that does not depend on where they differ. */
+function sameText(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+export type LoginResult =
+  | { outcome: 'ok'; token: string; session: AdminSession }
+  | { outcome: 'invalid'; failures: number }
+  | { outcome: 'blocked'; retryAfterMs: number };
+
+export type AuthCheck = TokenCheck | { ok: false; reason: 'missing' };
+
+export interface AdminAuth {
+  login(credentials: { username: string; password: string }, client: string): LoginResult;
+  /** Checks an `Authorization` header value. */
+  authenticate(header: string | undefined): AuthCheck;
+}
+
+/**
+ * The admin's credentials, token signer and failed-login limiter, built once per app. Without
+ * SESSION_SECRET the signing secret is random for this process, so tokens end with it.
+ */
+export function createAdminAuth(
+  deps: { config: Config; clock: Clock },
+  log: FastifyBaseLogger,
+): AdminAuth {
+  const { config, clock } = deps;
+  const username = config.adminUsername;
+  const password = resolveAdminPassword(config, log);
+  if (!config.sessionSecret) {
+    log.info('SESSION_SECRET is not set: admin sessions end when this server stops');
+  }
+  const signer = new AdminTokenSigner({
+    secret: config.sessionSecret ?? randomBytes(32),
+    username,
+    password,
+  });
+  const limiter = new LoginLimiter({
+    maxFailures: LOGIN_MAX_FAILURES,
+    windowMs: LOGIN_WINDOW_MS,
+    clock,
+  });
+
+  return {
+    login: (credentials, client) => {
+      const retryAfterMs = limiter.retryAfterMs(client);
+      if (retryAfterMs > 0) return { outcome: 'blocked', retryAfterMs };
+      // Both comparisons always run, so the time does not tell which one failed.
+      const userMatches = sameText(credentials.username, username);
+      const passwordMatches = sameText(credentials.password, password);
+      if (!userMatches || !passwordMatches) {
+        return { outcome: 'invalid', failures: limiter.recordFailure(client) };
+      }
+      limiter.reset(client);
+      return { outcome: 'ok', ...signer.sign(clock.now(), config.adminTokenTtlMs) };
+    },
+    authenticate: (header) => {
+      if (!header) return { ok: false, reason: 'missing' };
+      const token = bearerToken(header);
+      if (!token) return { ok: false, reason: 'malformed' };
+      return signer.verify(token, clock.now());
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { Transaction } from 'kysely';
+import { z } from 'zod';
+import type { AdminAuditEntry } from '../../shared/schemas/admin.ts';
+import type { AdminAuditTable, Database, Db } from '../db/database.ts';
+
+type Executor = Db | Transaction<Database>;
+
+/** What the moderation log keeps about a deleted memory. */
+export interface DeletedMemoryDetails {
+  memory: { username: string; text: string; contentType: string; createdAt: string };
+  /** The files that went with it, and the address the admin acted from. */
+  mediaKeys: string[];
+  ip: string;
+}
+
+export interface NewAuditEntry {
+  id: string;
+  adminUsername: string;
+  action: 'memory.delete';
+  targetId: string;
+  details: DeletedMemoryDetails;
+  createdAt: string;
+}
+
+const storedDetailsSchema = z.object({
+  memory: z.object({
+    username: z.string(),
+    text: z.string(),
+    contentType: z.string(),
+    createdAt: z.string(),
+  }),
+});
+
+const toEntry = (row: AdminAuditTable): AdminAuditEntry => {
+  let details: unknown;
+  try {
+    details = JSON.parse(row.details);
+  } catch {
+    details = undefined;
+  }
+  const parsed = storedDetailsSchema.safeParse(details);
+  return {
+    _id: row.id,
+    adminUsername: row.admin_username,
+    action: 'memory.delete',
+    targetId: row.target_id,
+    memory: parsed.success
+      ? parsed.data.memory
+      : { username: '', text: '', contentType: '', createdAt: '' },
+    createdAt: row.created_at,
+  };
+};
+
+export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Promise<void> {
+  await db
+    .insertInto('admin_audit')
+    .values({
+      id: entry.id,
+      admin_username: entry.adminUsername,
+      action: entry.action,
+      target_id: entry.targetId,
+      details: JSON.stringify(entry.details),
+      created_at: entry.createdAt,
+    })
+    .execute();
+}
+
+/** Deletions, newest first, paged by id (ids sort by creation time). */
+export async function listAuditEntries(
+  db: Executor,
+  query: { limit: number; before?: string | undefined },
+): Promise<AdminAuditEntry[]> {
+  let q = db
+    .selectFrom('admin_audit')
+    .selectAll()
+    .where('action', '=', 'memory.delete')
+    .orderBy('id', 'desc')
+    .limit(query.limit);
+  if (query.before) q = q.where('id', '<', query.before);
+  const rows = await q.execute();
+  return rows.map(toEntry);
+}

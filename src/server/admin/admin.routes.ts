@@ -1,0 +1,178 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ADMIN_TEXTS } from '../../shared/constants.ts';
+import { API_PATHS } from '../../shared/routes.ts';
+import {
+  adminAuditEntrySchema,
+  adminAuditQuerySchema,
+  adminCheckResponseSchema,
+  adminLoginRequestSchema,
+  adminLoginResponseSchema,
+  adminMediaParamsSchema,
+  adminMediaQuerySchema,
+} from '../../shared/schemas/admin.ts';
+import { messageResponseSchema } from '../../shared/schemas/common.ts';
+import { memorySchema } from '../../shared/schemas/memory.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+import { writeRateLimit } from '../http/rate-limits.ts';
+import { createAdminAuth } from './admin-auth.ts';
+import type { AdminSession } from './admin-token.ts';
+import {
+  deleteMemoryAsAdmin,
+  etagMatches,
+  listForModeration,
+  moderationListEtag,
+  recentDeletions,
+} from './admin.service.ts';
+
+const SESSION = 'adminSession';
+
+const UNAUTHORIZED_MESSAGES = {
+  missing: 'Admin login required',
+  malformed: 'Invalid admin token',
+  forged: 'Invalid admin token',
+  expired: 'Your admin session has expired; log in again',
+} as const;
+
+/**
+ * Admin login, the token check, moderation of memories and the moderation log. Every route
+ * but the login answers 401 before doing anything else when the Bearer token is not valid.
+ */
+export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const auth = createAdminAuth(deps, app.log);
+
+  app.post(
+    API_PATHS.adminLogin,
+    {
+      preHandler: writeRateLimit(app, deps.config.writeRateLimit),
+      schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const result = auth.login(request.body, request.ip);
+      if (result.outcome === 'blocked') {
+        const seconds = Math.ceil(result.retryAfterMs / 1000);
+        const minutes = Math.ceil(seconds / 60);
+        request.log.warn(
+          { ip: request.ip, retryAfterSeconds: seconds },
+          'admin login refused: too many failed attempts',
+        );
+        reply.header('retry-after', String(seconds));
+        throw new HttpError(
+          429,
+          `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        );
+      }
+      if (result.outcome === 'invalid') {
+        request.log.warn(
+          {
+            ip: request.ip,
+            username: request.body.username.slice(0, 60),
+            failures: result.failures,
+          },
+          'admin login failed',
+        );
+        throw new HttpError(401, ADMIN_TEXTS.invalidCredentials);
+      }
+      request.log.info({ ip: request.ip, username: result.session.username }, 'admin logged in');
+      return {
+        message: 'Login successful',
+        token: result.token,
+        expiresAt: result.session.expiresAt.toISOString(),
+      };
+    },
+  );
+
+  const securedRoutes: FastifyPluginAsyncZod = async (secured) => {
+    secured.decorateRequest(SESSION, null);
+    // onRequest runs before the body is read or the input validated: no work without a token.
+    secured.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      const check = auth.authenticate(request.headers.authorization);
+      if (!check.ok) {
+        reply.header(
+          'www-authenticate',
+          check.reason === 'missing'
+            ? 'Bearer realm="admin"'
+            : `Bearer realm="admin", error="invalid_token"`,
+        );
+        request.log.info({ ip: request.ip, reason: check.reason }, 'admin request refused');
+        throw new HttpError(401, UNAUTHORIZED_MESSAGES[check.reason]);
+      }
+      request.setDecorator<AdminSession>(SESSION, check.session);
+      reply.header('cache-control', 'private, no-cache');
+      reply.header('vary', 'Authorization');
+    });
+    const sessionOf = (request: FastifyRequest) => request.getDecorator<AdminSession>(SESSION);
+
+    secured.get(
+      API_PATHS.adminCheck,
+      { schema: { response: { 200: adminCheckResponseSchema } } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const session = sessionOf(request);
+        return {
+          message: 'Authenticated',
+          username: session.username,
+          expiresAt: session.expiresAt.toISOString(),
+        };
+      },
+    );
+
+    secured.get(
+      API_PATHS.adminMedia,
+      {
+        schema: {
+          querystring: adminMediaQuerySchema,
+          response: { 200: z.array(memorySchema), 304: z.undefined() },
+        },
+      },
+      async (request, reply) => {
+        const etag = await moderationListEtag(deps.db, request.query);
+        reply.header('etag', etag);
+        if (etagMatches(request.headers['if-none-match'], etag)) {
+          return reply.code(304).send();
+        }
+        return listForModeration(deps.db, request.query);
+      },
+    );
+
+    secured.delete(
+      `${API_PATHS.adminMedia}/:id`,
+      {
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+        schema: { params: adminMediaParamsSchema, response: { 200: messageResponseSchema } },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const session = sessionOf(request);
+        const result = await deleteMemoryAsAdmin(deps, request.params.id, {
+          username: session.username,
+          ip: request.ip,
+        });
+        if (result === 'not-found') throw new HttpError(404, 'Memory not found');
+        request.log.info(
+          { ip: request.ip, admin: session.username, memoryId: request.params.id },
+          'admin deleted a memory',
+        );
+        return { message: 'Memory deleted' };
+      },
+    );
+
+    secured.get(
+      API_PATHS.adminAudit,
+      {
+        schema: {
+          querystring: adminAuditQuerySchema,
+          response: { 200: z.array(adminAuditEntrySchema) },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return recentDeletions(deps.db, request.query);
+      },
+    );
+  };
+  await app.register(securedRoutes);
+};

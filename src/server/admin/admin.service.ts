@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { AdminAuditEntry, AdminMediaQuery } from '../../shared/schemas/admin.ts';
+import type { Memory } from '../../shared/schemas/memory.ts';
+import type { AppDeps } from '../deps.ts';
+import { newId } from '../lib/ids.ts';
+import { listMemories, memoriesVersion } from '../memories/memory.repository.ts';
+import { deleteMemory } from '../memories/memory.service.ts';
+import { insertAuditEntry, listAuditEntries } from './admin.repository.ts';
+
+/** Who is acting: the admin of the token and the address the request came from. */
+export interface Actor {
+  username: string;
+  ip: string;
+}
+
+const normaliseSearch = (search: string | undefined): string => search?.trim().toLowerCase() ?? '';
+
+/**
+ * The ETag of one page of the moderation list. Memories are never edited, and ids grow with
+ * time, so the newest id and the count change whenever the list could have changed.
+ */
+export async function moderationListEtag(
+  db: AppDeps['db'],
+  query: AdminMediaQuery,
+): Promise<string> {
+  const version = await memoriesVersion(db);
+  const hash = createHash('sha256')
+    .update(
+      JSON.stringify([
+        version.newestId,
+        version.count,
+        query.limit,
+        query.before ?? null,
+        normaliseSearch(query.search),
+      ]),
+    )
+    .digest('base64url')
+    .slice(0, 27);
+  return `W/"m-${hash}"`;
+}
+
+/** True when an `If-None-Match` header names this ETag (weak comparison, lists, `*`). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+/** Memories for moderation, newest first, optionally matching a search. */
+export function listForModeration(db: AppDeps['db'], query: AdminMediaQuery): Promise<Memory[]> {
+  const search = normaliseSearch(query.search);
+  return listMemories(db, {
+    limit: query.limit,
+    before: query.before,
+    search: search || undefined,
+  });
+}
+
+/**
+ * Deletes a memory and its files as the admin, writing who deleted what and when in the same
+ * transaction: a deletion that cannot be logged does not happen, and a deletion that finds
+ * nothing leaves no log row.
+ */
+export async function deleteMemoryAsAdmin(
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'memoryListVersion'>,
+  id: string,
+  actor: Actor,
+): Promise<'deleted' | 'not-found'> {
+  const deleted = await deleteMemory(deps, id, async (trx, { memory, mediaKeys }) => {
+    await insertAuditEntry(trx, {
+      id: newId(),
+      adminUsername: actor.username,
+      action: 'memory.delete',
+      targetId: id,
+      details: {
+        memory: {
+          username: memory.username,
+          text: memory.text,
+          contentType: memory.contentType,
+          createdAt: memory.createdAt,
+        },
+        mediaKeys,
+        ip: actor.ip,
+      },
+      createdAt: deps.clock.now().toISOString(),
+    });
+  });
+  return deleted ? 'deleted' : 'not-found';
+}
+
+/** The moderation log, newest first. */
+export function recentDeletions(
+  db: AppDeps['db'],
+  query: { limit: number; before?: string | undefined },
+): Promise<AdminAuditEntry[]> {
+  return listAuditEntries(db, query);
+}

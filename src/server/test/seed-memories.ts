@@ -1,0 +1,89 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import type { Memory } from '../../shared/schemas/memory.ts';
+import type { Db } from '../db/database.ts';
+import { newId } from '../lib/ids.ts';
+import type { MediaStore } from '../media/media-store.ts';
+import { insertMemories } from '../memories/memory.repository.ts';
+
+/** A small real MP4 (one second of ffmpeg's test pattern), committed as a fixture. */
+export const FIXTURE_VIDEO = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../tests/fixtures/admin/clip.mp4',
+);
+
+export interface MemorySeed {
+  username: string;
+  text: string;
+  kind?: 'image' | 'video';
+  /** Colour of the generated image, so tiles can be told apart. */
+  color?: string;
+}
+
+/**
+ * Stores memories as an upload would leave them: real files in the media store (an image with
+ * its WebP thumbnail, or an MP4) and one row each. Seeds are stored in order, so the last one
+ * is the newest.
+ */
+export async function seedMemories(
+  deps: { db: Db; media: MediaStore },
+  seeds: MemorySeed[],
+): Promise<Memory[]> {
+  const stored: Memory[] = [];
+  for (const seed of seeds) {
+    const id = newId();
+    const postId = newId();
+    if (seed.kind === 'video') {
+      const bytes = await fs.readFile(FIXTURE_VIDEO);
+      const mediaKey = `memories/${id}.mp4`;
+      await deps.media.put(mediaKey, bytes, 'video/mp4');
+      stored.push(
+        ...(await insertMemories(deps.db, [
+          {
+            id,
+            postId,
+            username: seed.username,
+            text: seed.text,
+            contentType: 'video/mp4',
+            mediaKey,
+            thumbnailKey: null,
+            width: 160,
+            height: 120,
+            sizeBytes: bytes.length,
+            createdAt: new Date().toISOString(),
+          },
+        ])),
+      );
+      continue;
+    }
+    const image = sharp({
+      create: { width: 320, height: 240, channels: 3, background: seed.color ?? '#5c7cfa' },
+    });
+    const png = await image.clone().png().toBuffer();
+    const thumbnail = await image.clone().resize(160, 120).webp().toBuffer();
+    const mediaKey = `memories/${id}.png`;
+    const thumbnailKey = `memories/${id}-thumb.webp`;
+    await deps.media.put(mediaKey, png, 'image/png');
+    await deps.media.put(thumbnailKey, thumbnail, 'image/webp');
+    stored.push(
+      ...(await insertMemories(deps.db, [
+        {
+          id,
+          postId,
+          username: seed.username,
+          text: seed.text,
+          contentType: 'image/png',
+          mediaKey,
+          thumbnailKey,
+          width: 320,
+          height: 240,
+          sizeBytes: png.length,
+          createdAt: new Date().toISOString(),
+        },
+      ])),
+    );
+  }
+  return stored;
+}

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
+import { seedMemoriesInto } from './seed.ts';
+
+const PASSWORD = 'e2e moderator password';
+
+/** Admin specs run against their own server, with a known admin password. */
+const test = base.extend<object, { adminServer: RunningServer }>({
+  adminServer: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await startServer({ ADMIN_PASSWORD: PASSWORD });
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ adminServer }, use) => {
+    await use(adminServer.url);
+  },
+});
+
+/** A word no other test uses, so parallel tests sharing a server do not see each other. */
+const unique = () => randomUUID().slice(0, 8);
+
+async function logIn(page: Page, password = PASSWORD): Promise<void> {
+  await page.goto('/borderlessadmin');
+  await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin');
+  await page.getByRole('textbox', { name: 'Password' }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+const searchBox = (page: Page) => page.getByPlaceholder('Search by username or text...');
+const card = (page: Page, username: string) =>
+  page.getByRole('article', { name: `Memory by ${username}` });
+
+/**
+ * The attendee's side of a deletion: this listens on the attendee page's own origin for the
+ * `memoryDeleted` event that makes every open gallery drop the tile. When the gallery renders
+ * tiles, `expectGoneForAttendee` can assert on the tile itself instead.
+ */
+async function watchDeletions(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const seen: string[] = [];
+        Object.assign(window, { deletedMemories: seen });
+        const url = `${location.origin.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`;
+        const socket = new WebSocket(url);
+        socket.onerror = () => reject(new Error('The attendee socket failed'));
+        socket.onmessage = (event) => {
+          const data = String(event.data);
+          if (data.startsWith('0')) socket.send('40');
+          else if (data === '2') socket.send('3');
+          else if (data.startsWith('40')) resolve();
+          else if (data.startsWith('42')) {
+            const [name, payload] = JSON.parse(data.slice(2)) as [string, { id?: string }];
+            if (name === 'memoryDeleted' && payload.id) seen.push(payload.id);
+          }
+        };
+      }),
+  );
+}
+
+async function expectGoneForAttendee(page: Page, id: string): Promise<void> {
+  await expect
+    .poll(() =>
+      page.evaluate(() => (window as unknown as { deletedMemories: string[] }).deletedMemories),
+    )
+    .toContain(id);
+  // Still the same page: nothing was reloaded.
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+test.describe('admin login', () => {
+  test('both fields are required, and a wrong password shows the server error', async ({
+    page,
+  }) => {
+    await page.goto('/borderlessadmin');
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByText('Username is required')).toBeVisible();
+    await expect(page.getByText('Password is required')).toBeVisible();
+
+    await logIn(page, 'not the password');
+    await expect(page.getByRole('alert')).toHaveText('Invalid username or password');
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    await expect(searchBox(page)).toHaveCount(0);
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+  });
+
+  test('a reload keeps the admin logged in; Logout returns to the form', async ({ page }) => {
+    await logIn(page);
+    await expect(searchBox(page)).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toMatch(/\./);
+
+    await page.reload();
+    await expect(searchBox(page)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+  });
+
+  test('a stored token the server refuses is removed, with a message', async ({ page }) => {
+    await page.goto('/borderlessadmin');
+    // Wait for the screen, so the token is stored after it has read local storage.
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    await page.evaluate(() => localStorage.setItem('adminToken', 'eyJ2IjoxfQ.forged'));
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    await expect(page.getByText('Your session has expired. Please log in again.')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+  });
+
+  test('when the session ends while moderating, the login form comes back', async ({ page }) => {
+    await logIn(page);
+    await expect(searchBox(page)).toBeVisible();
+    // The server refuses the token from now on, as it does once the token has expired.
+    await page.route('**/api/media?*', (route) =>
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Your admin session has expired; log in again' }),
+      }),
+    );
+    await expect(page.getByText('Your session has expired. Please log in again.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
+  });
+});
+
+test.describe('moderation', () => {
+  test('search, delete, and the memory vanishes for an attendee without a reload', async ({
+    page,
+    browser,
+    adminServer,
+    baseURL,
+  }) => {
+    const tag = unique();
+    const [, target] = await seedMemoriesInto(adminServer.dataDir, [
+      { username: `ada-${tag}`, text: `Keynote selfie ${tag}`, color: '#e64980' },
+      { username: `grace-${tag}`, text: `Compilers and coffee ${tag}`, color: '#12b886' },
+      { username: `linus-${tag}`, text: `Demo clip ${tag}`, kind: 'video' },
+    ]);
+    if (!target) throw new Error('no seed');
+
+    // An attendee has the gallery open in another browser.
+    const attendeeContext = await browser.newContext({ baseURL });
+    const attendee = await attendeeContext.newPage();
+    await join(attendee, `fan-${tag}`);
+    await watchDeletions(attendee);
+
+    await logIn(page);
+    await searchBox(page).fill(tag);
+    await expect(card(page, `ada-${tag}`)).toBeVisible();
+    await expect(card(page, `grace-${tag}`)).toBeVisible();
+    await expect(card(page, `linus-${tag}`).locator('video')).toBeVisible();
+    await expect(page.getByRole('article')).toHaveCount(3);
+
+    // Server-side, case-insensitive search over usernames and captions.
+    await searchBox(page).fill(`COFFEE ${tag}`);
+    await expect(page.getByRole('article')).toHaveCount(1);
+    await expect(card(page, `grace-${tag}`)).toBeVisible();
+    await searchBox(page).fill(`nobody-${tag}`);
+    await expect(page.getByText(`No memories match “nobody-${tag}”.`)).toBeVisible();
+    await searchBox(page).fill(tag);
+    await expect(page.getByRole('article')).toHaveCount(3);
+
+    // Delete asks first; Cancel keeps the memory.
+    await card(page, `grace-${tag}`).getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this memory?' });
+    await expect(dialog).toContainText(`grace-${tag}`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(card(page, `grace-${tag}`)).toBeVisible();
+
+    await card(page, `grace-${tag}`).getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(card(page, `grace-${tag}`)).toHaveCount(0);
+    await expect(page.getByText(`Deleted the memory by grace-${tag}.`)).toBeVisible();
+    await expect(page.getByRole('article')).toHaveCount(2);
+
+    await expectGoneForAttendee(attendee, target._id);
+
+    // The log shows who deleted what.
+    await page.getByRole('tab', { name: 'Recent deletions' }).click();
+    const log = page.getByRole('list', { name: 'Recent deletions' });
+    await expect(log.getByRole('listitem').filter({ hasText: `grace-${tag}` })).toContainText(
+      'admin deleted a memory by',
+    );
+
+    // It stays gone after a reload (the server deleted it, not just the screen).
+    await page.reload();
+    await searchBox(page).fill(tag);
+    await expect(page.getByRole('article')).toHaveCount(2);
+    await expect(card(page, `grace-${tag}`)).toHaveCount(0);
+    await attendeeContext.close();
+  });
+
+  test('a failed deletion puts the memory back and says why', async ({ page, adminServer }) => {
+    const tag = unique();
+    await seedMemoriesInto(adminServer.dataDir, [{ username: `kept-${tag}`, text: 'Still here' }]);
+    await logIn(page);
+    await searchBox(page).fill(tag);
+    await expect(card(page, `kept-${tag}`)).toBeVisible();
+
+    await page.route('**/api/media/*', (route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: 'Service temporarily unavailable' }),
+          })
+        : route.fallback(),
+    );
+    await card(page, `kept-${tag}`).getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this memory?' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await expect(page.getByText('Could not delete the memory')).toBeVisible();
+    await expect(card(page, `kept-${tag}`)).toBeVisible();
+  });
+
+  test('new memories appear without a reload, and a failed list says so', async ({
+    page,
+    adminServer,
+  }) => {
+    const tag = unique();
+    await logIn(page);
+    await searchBox(page).fill(tag);
+    await expect(page.getByText(`No memories match “${tag}”.`)).toBeVisible();
+
+    await seedMemoriesInto(adminServer.dataDir, [{ username: `late-${tag}`, text: 'Just posted' }]);
+    await expect(card(page, `late-${tag}`)).toBeVisible();
+
+    await page.route('**/api/media?*', (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Internal server error' }),
+      }),
+    );
+    await expect(page.getByText('Error fetching memories')).toBeVisible();
+  });
+
+  test('on a phone the screen fits and every control is reachable', async ({
+    page,
+    adminServer,
+  }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    const tag = unique();
+    await seedMemoriesInto(adminServer.dataDir, [
+      { username: `phone-${tag}`, text: 'A caption long enough to wrap '.repeat(4) },
+      { username: `phone2-${tag}`, text: 'Short' },
+    ]);
+    await logIn(page);
+    await searchBox(page).fill(tag);
+    await expect(page.getByRole('article')).toHaveCount(2);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    const button = await card(page, `phone-${tag}`)
+      .getByRole('button', { name: 'Delete' })
+      .boundingBox();
+    expect(button?.height ?? 0).toBeGreaterThanOrEqual(44);
+  });
+});
