@@ -1,0 +1,66 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+
+export interface UploadFile {
+  field: string;
+  filename: string;
+  contentType: string;
+  /** The file's bytes, produced as a stream so nothing big is held in memory. */
+  chunks: () => AsyncIterable<Buffer>;
+}
+
+/** Streams a multipart/form-data POST (chunked) and answers the status and body. */
+export async function postMultipart(
+  url: string,
+  fields: Record<string, string>,
+  files: UploadFile[],
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  const boundary = `----confab${Math.random().toString(16).slice(2)}`;
+  async function* body(): AsyncGenerator<Buffer> {
+    for (const [name, value] of Object.entries(fields)) {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+    }
+    for (const file of files) {
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.filename}"\r\nContent-Type: ${file.contentType}\r\n\r\n`,
+      );
+      yield* file.chunks();
+      yield Buffer.from('\r\n');
+    }
+    yield Buffer.from(`--${boundary}--\r\n`);
+  }
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    Readable.from(body()).pipe(request);
+  });
+}
+
+/** An MP4 of `size` bytes: a real `ftyp` box, then filler (videos are stored as uploaded). */
+export function mp4Chunks(size: number): () => AsyncIterable<Buffer> {
+  const ftyp = Buffer.from('000000186674797069736f6d0000020069736f6d6d703431', 'hex');
+  return async function* () {
+    yield ftyp;
+    const block = Buffer.alloc(1024 * 1024, 0);
+    let left = size - ftyp.length;
+    while (left > 0) {
+      const n = Math.min(left, block.length);
+      yield n === block.length ? block : block.subarray(0, n);
+      left -= n;
+    }
+  };
+}

@@ -1,0 +1,67 @@
+import sharp from 'sharp';
+import { runLoad } from '../lib/load.ts';
+import { startAppServer, startReferenceServer } from '../lib/processes.ts';
+import { type Row, fmt } from '../lib/report.ts';
+import { seedSqlite } from '../lib/seed.ts';
+
+/** A small real JPEG for seeded rows. */
+export const seedImage = () =>
+  sharp({ create: { width: 64, height: 48, channels: 3, background: '#4c6ef5' } })
+    .jpeg()
+    .toBuffer();
+
+/** A seeded, migrated data directory: start once to migrate, stop, seed. */
+export async function seededServer(counts: {
+  memories: number;
+  speakers: number;
+  questions: number;
+}) {
+  const first = await startAppServer();
+  const dataDir = first.dataDir;
+  await first.stop();
+  const seeded = seedSqlite(dataDir, counts, await seedImage());
+  const server = await startAppServer({ DATA_DIR: dataDir });
+  return { server, seeded };
+}
+
+/** With 5,000 memories: a 304 gallery poll against a bare node:http 304, and the first page's size. */
+export async function galleryPolls(): Promise<Row[]> {
+  const { server } = await seededServer({ memories: 5000, speakers: 0, questions: 0 });
+  try {
+    const first = await fetch(`${server.url}/api/memory`);
+    const body = await first.text();
+    const etag = first.headers.get('etag') ?? '';
+    const reference = await startReferenceServer({
+      '/api/memory': { status: 304, headers: { etag }, body: '' },
+    });
+    try {
+      const headers = { 'if-none-match': etag };
+      const ref = await runLoad({ url: `${reference.url}/api/memory`, headers });
+      const app = await runLoad({ url: `${server.url}/api/memory`, headers });
+      const ratio = app.requestsPerSecond / ref.requestsPerSecond;
+      const only304 = Object.keys(app.statusCounts).every((code) => code === '304');
+      return [
+        {
+          name: '304 gallery poll req/s (p99 ms), 5,000 memories',
+          value: `${fmt(app.requestsPerSecond)} (${app.p99})${only304 ? '' : ` statuses ${JSON.stringify(app.statusCounts)}`}`,
+          reference: `${fmt(ref.requestsPerSecond)} (${ref.p99}) bare node:http 304`,
+          ratio: fmt(ratio, 2),
+          target: '>= 0.50',
+          met: ratio >= 0.5 && only304 && app.errors === 0,
+        },
+        {
+          name: 'first gallery page (60 memories) JSON size',
+          value: `${fmt(Buffer.byteLength(body) / 1024, 1)} KB`,
+          reference: '60 KB budget',
+          ratio: fmt(Buffer.byteLength(body) / (60 * 1024), 2),
+          target: '< 60 KB',
+          met: Buffer.byteLength(body) < 60 * 1024,
+        },
+      ];
+    } finally {
+      await reference.stop();
+    }
+  } finally {
+    await server.stop();
+  }
+}
