@@ -22,6 +22,7 @@ import { S3MediaStore } from './media/s3-media-store.ts';
 import { MemoryListVersion } from './memories/memory-list-version.ts';
 import { memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { questionRoutes } from './questions/question.routes.ts';
+import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -76,7 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // pool of its own (a LISTEN connection must not take a slot of the query pool).
   let fanOutPool: pg.Pool | undefined;
   if (config.databaseUrl) {
-    const pool = createPgPool(config, 2);
+    const pool = createPgPool(config, 4);
     fanOutPool = pool;
     app.addHook('onClose', () => pool.end());
   }
@@ -90,6 +91,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => {
     await realtime.close();
   });
+  const changes = fanOutPool
+    ? await postgresChangeFeed(fanOutPool, `confab_changes_${config.databaseSchema ?? 'public'}`)
+    : localChangeFeed();
+  app.addHook('preClose', () => changes.close());
+  const memoryListVersion = new MemoryListVersion(database.db, changes);
+  await memoryListVersion.refresh();
 
   const deps: AppDeps = {
     config,
@@ -98,7 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     media,
     realtime,
     clock: options.clock ?? systemClock,
-    memoryListVersion: new MemoryListVersion(),
+    memoryListVersion,
   };
   app.decorate('deps', deps);
 

@@ -15,13 +15,13 @@ import {
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { memorySchema } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
+import { answerNotModified } from '../http/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { createAdminAuth } from './admin-auth.ts';
 import type { AdminSession } from './admin-token.ts';
 import {
   deleteMemoryAsAdmin,
-  etagMatches,
   listForModeration,
   moderationListEtag,
   recentDeletions,
@@ -130,10 +130,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       },
       async (request, reply) => {
         const etag = await moderationListEtag(deps.db, request.query);
-        reply.header('etag', etag);
-        if (etagMatches(request.headers['if-none-match'], etag)) {
-          return reply.code(304).send();
-        }
+        if (answerNotModified(request, reply, etag)) return reply;
         return listForModeration(deps.db, request.query);
       },
     );

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { AdminAuditEntry, AdminMediaQuery } from '../../shared/schemas/admin.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
+import { versionTag } from '../http/conditional-get.ts';
 import { newId } from '../lib/ids.ts';
 import { listMemories, memoriesVersion } from '../memories/memory.repository.ts';
 import { deleteMemory } from '../memories/memory.service.ts';
@@ -24,26 +24,14 @@ export async function moderationListEtag(
   query: AdminMediaQuery,
 ): Promise<string> {
   const version = await memoriesVersion(db);
-  const hash = createHash('sha256')
-    .update(
-      JSON.stringify([
-        version.newestId,
-        version.count,
-        query.limit,
-        query.before ?? null,
-        normaliseSearch(query.search),
-      ]),
-    )
-    .digest('base64url')
-    .slice(0, 27);
-  return `W/"m-${hash}"`;
-}
-
-/** True when an `If-None-Match` header names this ETag (weak comparison, lists, `*`). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+  return versionTag([
+    'moderation',
+    version.newestId,
+    version.count,
+    query.limit,
+    query.before,
+    normaliseSearch(query.search),
+  ]);
 }
 
 /** Memories for moderation, newest first, optionally matching a search. */

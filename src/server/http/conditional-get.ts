@@ -35,7 +35,8 @@ export function answerNotModified(
   reply: FastifyReply,
   tag: string,
 ): boolean {
-  reply.header('etag', tag).header('cache-control', 'no-cache');
+  reply.header('etag', tag);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
   if (!matchesIfNoneMatch(request, tag)) return false;
   void reply.code(304).send();
   return true;

@@ -64,6 +64,23 @@ export class DiskMediaStore implements MediaStore {
     });
   }
 
+  async *list(prefix: string): AsyncIterable<string> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(this.#root, { recursive: true, withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const key = path
+        .relative(this.#root, path.join(entry.parentPath, entry.name))
+        .split(path.sep)
+        .join('/');
+      if (key.startsWith(prefix) && isValidMediaKey(key)) yield key;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await fsp.rm(this.#pathOf(key), { force: true });
   }

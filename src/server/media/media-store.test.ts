@@ -55,6 +55,14 @@ describe.each(['disk', 's3'] as const)('MediaStore contract: %s', (kind) => {
     expect(part.equals(bytes.subarray(4096, 8192))).toBe(true);
   });
 
+  it('lists the keys under a prefix', async () => {
+    await store.put('speakers/a.webp', Buffer.from('a'), 'image/webp');
+    await store.put('speakers/b.webp', Buffer.from('b'), 'image/webp');
+    const keys: string[] = [];
+    for await (const key of store.list('speakers/')) keys.push(key);
+    expect(keys.sort()).toEqual(['speakers/a.webp', 'speakers/b.webp']);
+  });
+
   it('answers null for a missing object and deletes idempotently', async () => {
     expect(await store.stat('memories/none.jpg')).toBeNull();
     await store.put('memories/gone.jpg', Buffer.from('x'), 'image/jpeg');

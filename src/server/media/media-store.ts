@@ -21,6 +21,8 @@ export interface MediaStore {
   stat(key: string): Promise<StoredObject | null>;
   /** A stream of the object's bytes, or of one range of them. */
   read(key: string, range?: ByteRange): Promise<Readable>;
+  /** Every key under `prefix` (e.g. `memories/`), for sweeping orphans and for tests. */
+  list(prefix: string): AsyncIterable<string>;
   /** Removes an object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** Throws when the store cannot be used (health check). */

@@ -4,6 +4,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NotFound,
   S3Client,
   S3ServiceException,
@@ -98,6 +99,23 @@ export class S3MediaStore implements MediaStore {
     );
     if (!(object.Body instanceof Readable)) throw new Error(`Object ${key} has no body`);
     return object.Body;
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.#client.send(
+        new ListObjectsV2Command({
+          Bucket: this.#bucket,
+          Prefix: prefix,
+          ContinuationToken: token,
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key && isValidMediaKey(object.Key)) yield object.Key;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async delete(key: string): Promise<void> {

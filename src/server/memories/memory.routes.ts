@@ -16,6 +16,7 @@ import {
 import { idSchema } from '../../shared/schemas/common.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
+import { answerNotModified } from '../http/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { createLimiter } from '../lib/limiter.ts';
@@ -71,10 +72,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     },
     async (request, reply) => {
       // Read the version before the rows: a write in between only costs one more full answer.
-      const etag = deps.memoryListVersion.etag(request.query);
-      reply.header('etag', etag).header('cache-control', 'no-cache');
-      if (matchesEtag(request.headers['if-none-match'], etag)) {
-        return reply.code(304).send(null);
+      if (answerNotModified(request, reply, deps.memoryListVersion.etag(request.query))) {
+        return reply;
       }
       return listMemories(deps.db, request.query);
     },
@@ -91,14 +90,6 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     },
   );
 };
-
-/** Whether an If-None-Match header names this tag (weak comparison, lists and `*`). */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  const wanted = bare(etag);
-  return header.split(',').some((tag) => tag.trim() === '*' || bare(tag) === wanted);
-}
 
 const DESCRIPTION_MAX = 200;
 const clip = (text: string, max: number) =>

@@ -43,7 +43,7 @@ export async function createMemories(
     await post.discard();
     throw error;
   }
-  deps.memoryListVersion.bump();
+  await deps.memoryListVersion.changed();
   for (const memory of [...memories].reverse()) deps.realtime.memoryCreated(memory);
   // In the order of the post, which is newest first, as the list answers them.
   return memories;
@@ -66,7 +66,7 @@ export async function deleteMemory(
     return row;
   });
   if (!removed) return false;
-  deps.memoryListVersion.bump();
+  await deps.memoryListVersion.changed();
   deps.realtime.memoryDeleted(id);
   await Promise.all(removed.mediaKeys.map((key) => deps.media.delete(key)));
   return true;

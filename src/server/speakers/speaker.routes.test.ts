@@ -130,7 +130,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
     it('rejects every missing or blank field, leaving no row and no file', async () => {
       const picture = { data: await pngImage() };
       const valid = { name: 'Valid Name', stack: 'Stack', bio: 'Bio', picture };
-      const before = await speakerFiles(t.dataDir);
+      const before = await speakerFiles(t);
       const speakersBefore = speakerListSchema.parse(
         await (await fetch(`${t.url}/speakers`)).json(),
       ).length;
@@ -151,7 +151,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
         expect(response.status, JSON.stringify(input).slice(0, 80)).toBe(400);
         expect(await errorOf(response)).toMatch(message);
       }
-      expect(await speakerFiles(t.dataDir)).toEqual(before);
+      expect(await speakerFiles(t)).toEqual(before);
       const speakersAfter = speakerListSchema.parse(
         await (await fetch(`${t.url}/speakers`)).json(),
       ).length;
@@ -159,7 +159,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
     });
 
     it('checks the picture by its bytes: text, PDF or a broken image are refused', async () => {
-      const before = await speakerFiles(t.dataDir);
+      const before = await speakerFiles(t);
       const png = await pngImage();
       const cases = [
         {
@@ -178,7 +178,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
         expect(response.status, picture.filename).toBe(415);
         expect(await errorOf(response)).toMatch(/picture/i);
       }
-      expect(await speakerFiles(t.dataDir)).toEqual(before);
+      expect(await speakerFiles(t)).toEqual(before);
     });
 
     it('refuses a body that is not multipart, a second picture and a stray file field', async () => {
@@ -359,7 +359,7 @@ describe('speaker sign-up limits', () => {
     );
     expect(response.status).toBe(413);
     expect(await errorOf(response)).toBe('The picture is larger than 0.05 MB');
-    expect(await speakerFiles(t.dataDir)).toEqual([]);
+    expect(await speakerFiles(t)).toEqual([]);
   });
 
   it('rate-limits writes per person with a 429', async () => {

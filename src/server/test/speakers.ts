@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { io, type Socket } from 'socket.io-client';
 import { vi } from 'vitest';
@@ -102,13 +100,9 @@ export async function askQuestion(
   return questionSchema.parse(await response.json());
 }
 
-/** Every stored media file under `speakers/`, to prove a failed sign-up leaves nothing behind. */
-export async function speakerFiles(dataDir: string): Promise<string[]> {
-  try {
-    return (await fs.readdir(path.join(dataDir, 'media', 'speakers'))).sort();
-  } catch {
-    return [];
-  }
+/** The stored speaker pictures, whichever media store the app uses. */
+export async function speakerFiles(t: { storedMediaKeys(prefix?: string): Promise<string[]> }) {
+  return t.storedMediaKeys('speakers/');
 }
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -20,12 +20,17 @@ export interface TestApp {
   url: string;
   config: Config;
   dataDir: string;
+  /** Every stored media key under `prefix`, whichever store the app uses. */
+  storedMediaKeys(prefix?: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
 export interface TestAppOptions extends BuildOptions {
   database?: TestDatabase;
-  /** Where media go: the data directory (default) or a fresh bucket on a local s3rver. */
+  /**
+   * Where media go: the data directory, or a fresh bucket on a local s3rver. Default: S3 with
+   * PostgreSQL and disk with SQLite, the two combinations that matter (embedded, scaled out).
+   */
   media?: 'disk' | 's3';
   env?: Record<string, string>;
   clientDir?: string;
@@ -67,7 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     };
   }
   let s3: TestS3 | undefined;
-  if (options.media === 's3') {
+  if ((options.media ?? (options.database === 'postgres' ? 's3' : 'disk')) === 's3') {
     s3 = await startTestS3();
     Object.assign(env, s3.env);
   }
@@ -82,6 +87,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     url: `http://127.0.0.1:${address.port}`,
     config,
     dataDir,
+    storedMediaKeys: async (prefix = '') => {
+      const keys: string[] = [];
+      for await (const key of app.deps.media.list(prefix)) keys.push(key);
+      return keys.sort();
+    },
     close: async () => {
       await app.close();
       await s3?.close();

@@ -1,0 +1,130 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { memoryPostResponseSchema } from '../shared/schemas/memory.ts';
+import { addSpeaker, askQuestion, collect, watchingSocket } from './test/speakers.ts';
+import { type TestApp, startTestApp } from './test/test-app.ts';
+
+const PASSWORD = 'scale-out-admin-password';
+
+/**
+ * Two instances on one PostgreSQL database and one S3 bucket, as behind a load balancer:
+ * what is written through one is seen, served and pushed live by the other.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S3', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    a = await startTestApp({ database: 'postgres', env: { ADMIN_PASSWORD: PASSWORD } });
+    const { s3 } = a.config;
+    b = await startTestApp({
+      database: 'postgres',
+      // No bucket of its own: it uses instance A's (set below).
+      media: 'disk',
+      env: {
+        ADMIN_PASSWORD: PASSWORD,
+        DATABASE_SCHEMA: a.config.databaseSchema ?? '',
+        MEDIA_STORE: 's3',
+        S3_ENDPOINT: s3.endpoint ?? '',
+        S3_REGION: s3.region,
+        S3_BUCKET: s3.bucket,
+        S3_ACCESS_KEY_ID: s3.accessKeyId ?? '',
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey ?? '',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
+    });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('a question asked through one instance reaches a socket client of the other', async () => {
+    const speaker = await addSpeaker(a.url, 'Grace Hopper');
+    const watcher = await watchingSocket(b.app, b.url, [
+      { room: 'speaker', speakerId: speaker._id },
+    ]);
+    try {
+      const received = collect(watcher, 'newQuestion');
+      const question = await askQuestion(a.url, {
+        speakerId: speaker._id,
+        speakerName: speaker.name,
+        question: 'How do compilers scale?',
+        askerUsername: 'ada',
+      });
+      await vi.waitFor(() => expect(received.map((p) => p.question._id)).toEqual([question._id]), {
+        timeout: 5000,
+      });
+      // The other instance lists it too (both read the same database).
+      const list = await fetch(`${b.url}/api/questions/realtime?speakerId=${speaker._id}`);
+      expect(((await list.json()) as { _id: string }[]).map((q) => q._id)).toEqual([question._id]);
+    } finally {
+      watcher.close();
+    }
+  });
+
+  it('a memory uploaded through one is listed, revalidated and served by the other; a deletion through one reaches the other', async () => {
+    // Instance B's gallery answers 304 until something changes anywhere.
+    const before = await fetch(`${b.url}/api/memory`);
+    const etag = before.headers.get('etag') ?? '';
+    expect(
+      (await fetch(`${b.url}/api/memory`, { headers: { 'if-none-match': etag } })).status,
+    ).toBe(304);
+
+    const png = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#e64980' },
+    })
+      .png()
+      .toBuffer();
+    const form = new FormData();
+    form.append('caption', 'From instance A');
+    form.append('username', 'ada');
+    form.append('files', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'a.png');
+    const posted = await fetch(`${a.url}/api/memories`, { method: 'POST', body: form });
+    expect(posted.status).toBe(201);
+    const [memory] = memoryPostResponseSchema.parse(await posted.json()).memories;
+    if (!memory) throw new Error('no memory');
+
+    // B's cached version hears of the change; its old tag no longer matches.
+    await vi.waitFor(
+      async () => {
+        const poll = await fetch(`${b.url}/api/memory`, { headers: { 'if-none-match': etag } });
+        expect(poll.status).toBe(200);
+        expect(((await poll.json()) as { _id: string }[]).map((m) => m._id)).toContain(memory._id);
+      },
+      { timeout: 5000 },
+    );
+    // Both instances now give the same tag for the same data.
+    const tagA = (await fetch(`${a.url}/api/memory`)).headers.get('etag');
+    const tagB = (await fetch(`${b.url}/api/memory`)).headers.get('etag');
+    expect(tagA).toBe(tagB);
+
+    const served = await fetch(`${b.url}${memory.media}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe(memory.contentType);
+    const ranged = await fetch(`${b.url}${memory.media}`, { headers: { range: 'bytes=0-3' } });
+    expect(ranged.status).toBe(206);
+    expect((await ranged.arrayBuffer()).byteLength).toBe(4);
+
+    // An admin token from B is good on A (shared SESSION_SECRET); deleting on A reaches B's clients.
+    const login = await fetch(`${b.url}/api/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const watcher = await watchingSocket(b.app, b.url, []);
+    try {
+      const deleted = collect(watcher, 'memoryDeleted');
+      const removal = await fetch(`${a.url}/api/media/${memory._id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(removal.status).toBe(200);
+      await vi.waitFor(() => expect(deleted).toEqual([{ id: memory._id }]), { timeout: 5000 });
+      expect((await fetch(`${b.url}${memory.media}`)).status).toBe(404);
+    } finally {
+      watcher.close();
+    }
+  });
+});
