@@ -5,6 +5,7 @@ import { type Row, printTable } from './lib/report.ts';
 import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
 import { galleryPolls } from './suites/gallery.ts';
+import { scaleOut } from './suites/scaleout.ts';
 import { videoUpload } from './suites/uploads.ts';
 
 const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
@@ -12,6 +13,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
   uploads: { title: 'Uploads (memories)', run: videoUpload },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
+  scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
 };
 
 const only = process.argv

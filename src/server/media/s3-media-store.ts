@@ -10,6 +10,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import type { Config } from '../config.ts';
 import {
   type ByteRange,
   type MediaStore,
@@ -17,14 +18,8 @@ import {
   isValidMediaKey,
 } from './media-store.ts';
 
-export interface S3Settings {
-  endpoint: string | undefined;
-  region: string;
-  bucket: string;
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  forcePathStyle: boolean;
-}
+/** The S3 part of the configuration (see config.ts). */
+export type S3Settings = Config['s3'];
 
 const PART_SIZE = 5 * 1024 * 1024;
 

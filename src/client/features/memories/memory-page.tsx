@@ -1,11 +1,5 @@
 import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconBrandX,
-  IconDownload,
-  IconPhoto,
-  IconShare,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconDownload, IconPhoto } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
@@ -16,7 +10,8 @@ import { useStoredUsername } from '../../lib/username.ts';
 import { useMemory } from './api/get-memory.ts';
 import { formatDateTime, formatWhen } from './format.ts';
 import { MemoryMediaView, downloadUrl, logUndownloadable } from './memory-media-view.tsx';
-import { canShare, memoryPageUrl, shareText, shareWithDevice, xIntentUrl } from './share-links.ts';
+import { ShareButtons } from './share-buttons.tsx';
+import { memoryPageUrl, shareText } from './share-links.ts';
 import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
 
@@ -132,27 +127,7 @@ function MemoryView({ id }: { id: string }) {
                 Download
               </Button>
             )}
-            <Button
-              component="a"
-              href={xIntentUrl(text, url)}
-              target="_blank"
-              rel="noopener noreferrer"
-              color="dark"
-              leftSection={<IconBrandX size={18} />}
-            >
-              {MEMORY_TEXTS.postOnX}
-            </Button>
-            {canShare() && (
-              <Button
-                variant="light"
-                leftSection={<IconShare size={18} />}
-                onClick={() =>
-                  void shareWithDevice({ title: eventName, text, url }).catch(() => undefined)
-                }
-              >
-                Share…
-              </Button>
-            )}
+            <ShareButtons title={eventName} text={text} url={url} />
           </Group>
         </Stack>
       </Paper>

@@ -1,9 +1,10 @@
-import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconBrandX, IconCircleCheck, IconShare } from '@tabler/icons-react';
+import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
 import { useEventName } from '../../lib/app-config.ts';
-import { canShare, memoryPageUrl, shareText, shareWithDevice, xIntentUrl } from './share-links.ts';
+import { ShareButtons } from './share-buttons.tsx';
+import { memoryPageUrl, shareText } from './share-links.ts';
 
 /** "Memory Shared": the memory is in the gallery; one tap puts it on the person's social feed. */
 export function MemorySharedModal({
@@ -34,29 +35,7 @@ export function MemorySharedModal({
           Your memory is live in the {eventName} gallery for everyone to see. Share it on your
           social feed too!
         </Text>
-        <Group justify="center" gap="sm" w="100%">
-          <Button
-            component="a"
-            href={xIntentUrl(text, url)}
-            target="_blank"
-            rel="noopener noreferrer"
-            color="dark"
-            leftSection={<IconBrandX size={18} />}
-          >
-            {MEMORY_TEXTS.postOnX}
-          </Button>
-          {canShare() && (
-            <Button
-              variant="light"
-              leftSection={<IconShare size={18} />}
-              onClick={() =>
-                void shareWithDevice({ title: eventName, text, url }).catch(() => undefined)
-              }
-            >
-              Share…
-            </Button>
-          )}
-        </Group>
+        <ShareButtons title={eventName} text={text} url={url} />
         <Button variant="subtle" onClick={onClose}>
           Done
         </Button>

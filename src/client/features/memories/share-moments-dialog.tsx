@@ -1,7 +1,7 @@
-import { Button, Group, Modal, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
+import { Button, Modal, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBrandX, IconCircleCheck, IconShare, IconSparkles } from '@tabler/icons-react';
+import { IconBrandX, IconCircleCheck, IconSparkles } from '@tabler/icons-react';
 import { type SubmitEvent, useState } from 'react';
 import { LIMITS, MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
@@ -11,14 +11,8 @@ import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateMemory } from './api/create-memory.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { UploadProgress, captionError } from './memory-form-modal.tsx';
-import {
-  canShare,
-  canShareFiles,
-  memoryPageUrl,
-  shareText,
-  shareWithDevice,
-  xIntentUrl,
-} from './share-links.ts';
+import { ShareButtons } from './share-buttons.tsx';
+import { memoryPageUrl, shareText } from './share-links.ts';
 import { useSelectedFiles } from './use-selected-files.ts';
 
 interface Posted {
@@ -109,34 +103,12 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
             Your {posted.memories.length === 1 ? 'moment is' : 'moments are'} in the gallery. Now
             post {posted.memories.length === 1 ? 'it' : 'them'} to your Twitter feed!
           </Text>
-          <Group justify="center" gap="sm">
-            <Button
-              component="a"
-              href={xIntentUrl(text, url)}
-              target="_blank"
-              rel="noopener noreferrer"
-              color="dark"
-              leftSection={<IconBrandX size={18} />}
-            >
-              {MEMORY_TEXTS.postOnX}
-            </Button>
-            {canShare() && (
-              <Button
-                variant="light"
-                leftSection={<IconShare size={18} />}
-                onClick={() =>
-                  void shareWithDevice({
-                    title: MEMORY_TEXTS.shareMomentsTitle(eventName),
-                    text,
-                    url,
-                    files: posted.files,
-                  }).catch(() => undefined)
-                }
-              >
-                {canShareFiles(posted.files) ? 'Share photos…' : 'Share…'}
-              </Button>
-            )}
-          </Group>
+          <ShareButtons
+            title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
+            text={text}
+            url={url}
+            files={posted.files}
+          />
           <Button variant="subtle" onClick={close}>
             Done
           </Button>

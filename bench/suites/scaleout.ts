@@ -1,0 +1,126 @@
+import pg from 'pg';
+import sharp from 'sharp';
+import { type LoadResult, runLoad } from '../lib/load.ts';
+import { postMultipart } from '../lib/multipart.ts';
+import { type BenchServer, startAppServer } from '../lib/processes.ts';
+import { type Row, fmt } from '../lib/report.ts';
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
+
+/** Runs the same load on every server at once (connections split evenly); sums the results. */
+async function loadAll(
+  servers: BenchServer[],
+  path: string,
+  options: {
+    connections: number;
+    method?: 'GET' | 'POST';
+    body?: string;
+    headers?: Record<string, string>;
+  },
+): Promise<{ requestsPerSecond: number; p99: number; errors: number }> {
+  const results: LoadResult[] = await Promise.all(
+    servers.map((server) =>
+      runLoad({
+        url: `${server.url}${path}`,
+        connections: Math.max(1, Math.round(options.connections / servers.length)),
+        durationSeconds: 5,
+        ...(options.method ? { method: options.method } : {}),
+        ...(options.body ? { body: options.body } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+      }),
+    ),
+  );
+  return {
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
+    p99: Math.max(...results.map((r) => r.p99)),
+    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+  };
+}
+
+/** Two instances on one PostgreSQL database against one: 304 gallery polls and question posts. */
+export async function scaleOut(): Promise<Row[]> {
+  if (!DATABASE_URL) {
+    return [
+      {
+        name: 'two instances vs one (PostgreSQL)',
+        value: 'skipped: set TEST_DATABASE_URL',
+        reference: '',
+        ratio: '',
+        target: 'informational',
+        met: null,
+      },
+    ];
+  }
+  const schema = `bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const env = {
+    DATABASE_URL,
+    DATABASE_SCHEMA: schema,
+    SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
+  };
+  const servers: BenchServer[] = [];
+  try {
+    servers.push(await startAppServer(env));
+    servers.push(await startAppServer(env));
+    const [a] = servers;
+    if (!a) throw new Error('no server');
+
+    const picture = await sharp({
+      create: { width: 64, height: 64, channels: 3, background: '#4c6ef5' },
+    })
+      .png()
+      .toBuffer();
+    const signup = await postMultipart(
+      `${a.url}/api/speakersadd`,
+      { name: 'Bench Speaker', stack: 'Node.js', bio: 'Measures things.' },
+      [
+        {
+          field: 'picture',
+          filename: 'p.png',
+          contentType: 'image/png',
+          chunks: async function* () {
+            yield picture;
+          },
+        },
+      ],
+    );
+    const speaker = (JSON.parse(signup.body) as { speaker: { _id: string; name: string } }).speaker;
+    const etag = (await fetch(`${a.url}/api/memory`)).headers.get('etag') ?? '';
+    const question = JSON.stringify({
+      speakerId: speaker._id,
+      speakerName: speaker.name,
+      question: 'How does this scale?',
+      askerUsername: 'bench',
+    });
+    const poll = { connections: 50, headers: { 'if-none-match': etag } };
+    const post = {
+      connections: 20,
+      method: 'POST' as const,
+      body: question,
+      headers: { 'content-type': 'application/json' },
+    };
+
+    const pollOne = await loadAll([a], '/api/memory', poll);
+    const pollTwo = await loadAll(servers, '/api/memory', poll);
+    const postOne = await loadAll([a], '/questions', post);
+    const postTwo = await loadAll(servers, '/questions', post);
+    const row = (name: string, one: typeof pollOne, two: typeof pollOne): Row => ({
+      name,
+      value: `${fmt(two.requestsPerSecond)} req/s, p99 ${two.p99} ms, errors ${two.errors}`,
+      reference: `${fmt(one.requestsPerSecond)} req/s, p99 ${one.p99} ms (one instance)`,
+      ratio: fmt(two.requestsPerSecond / one.requestsPerSecond, 2),
+      target: 'informational (2 cores shared with the load generator)',
+      met: null,
+    });
+    return [
+      row('two instances: 304 gallery polls', pollOne, pollTwo),
+      row('two instances: POST /questions', postOne, postTwo),
+    ];
+  } finally {
+    for (const server of servers) await server.stop();
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  }
+}
