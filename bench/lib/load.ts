@@ -6,6 +6,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Answers that are neither 2xx nor 304, plus connection errors and timeouts. */
+  failures: number;
   statusCounts: Record<string, number>;
 }
 
@@ -40,6 +42,12 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    failures:
+      result.errors +
+      result.timeouts +
+      Object.entries(statusCounts)
+        .filter(([code]) => !code.startsWith('2') && code !== '304')
+        .reduce((sum, [, count]) => sum + count, 0),
     statusCounts,
   };
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { runLoad } from '../lib/load.ts';
 import { startAppServer, startReferenceServer } from '../lib/processes.ts';
@@ -16,11 +19,18 @@ export async function seededServer(counts: {
   speakers: number;
   questions: number;
 }) {
-  const first = await startAppServer();
-  const dataDir = first.dataDir;
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-'));
+  const first = await startAppServer({ DATA_DIR: dataDir });
   await first.stop();
   const seeded = seedSqlite(dataDir, counts, await seedImage());
-  const server = await startAppServer({ DATA_DIR: dataDir });
+  const started = await startAppServer({ DATA_DIR: dataDir });
+  const server = {
+    ...started,
+    stop: async () => {
+      await started.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
   return { server, seeded };
 }
 

@@ -33,7 +33,7 @@ async function loadAll(
   return {
     requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0),
     p99: Math.max(...results.map((r) => r.p99)),
-    errors: results.reduce((sum, r) => sum + r.errors + r.non2xx, 0),
+    errors: results.reduce((sum, r) => sum + r.failures, 0),
   };
 }
 

@@ -1,6 +1,8 @@
+import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryPostResponseSchema } from '../shared/schemas/memory.ts';
+import { migrations } from './db/migrations/index.ts';
 import { addSpeaker, askQuestion, collect, watchingSocket } from './test/speakers.ts';
 import { type TestApp, startTestApp } from './test/test-app.ts';
 
@@ -125,6 +127,32 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
       expect((await fetch(`${b.url}${memory.media}`)).status).toBe(404);
     } finally {
       watcher.close();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('instances starting together', () => {
+  it('apply the migrations once, under the migration lock', async () => {
+    const url = process.env.TEST_DATABASE_URL ?? '';
+    const schema = `t_together_${Date.now()}`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    try {
+      const apps = await Promise.all(
+        [1, 2, 3].map(() =>
+          startTestApp({ database: 'postgres', media: 'disk', env: { DATABASE_SCHEMA: schema } }),
+        ),
+      );
+      const applied = await client.query<{ name: string }>(
+        `select name from ${schema}.kysely_migration order by name`,
+      );
+      expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations).sort());
+      for (const app of apps) expect((await fetch(`${app.url}/api/health`)).status).toBe(200);
+      for (const app of apps) await app.close();
+    } finally {
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
     }
   });
 });

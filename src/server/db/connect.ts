@@ -75,11 +75,7 @@ export function openDatabase(config: DbConfig): DatabaseHandle {
   };
 }
 
-/** Applies every pending migration; PostgreSQL serialises concurrent starts with an advisory lock. */
-export async function migrateToLatest({
-  db,
-  schema,
-}: Pick<DatabaseHandle, 'db' | 'schema'>): Promise<void> {
+async function runMigrations(db: Db, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: () => Promise.resolve(migrations) },
@@ -92,4 +88,36 @@ export async function migrateToLatest({
     const reason = error instanceof Error ? error.message : 'unknown error';
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
   }
+}
+
+/**
+ * Applies every pending migration. On PostgreSQL, instances that start together queue on an
+ * advisory lock held for the whole run: Kysely's own lock is taken only after it creates its
+ * bookkeeping tables, and two instances creating those at once collide.
+ */
+export async function migrateToLatest({
+  db,
+  dialect,
+  schema,
+}: Pick<DatabaseHandle, 'db' | 'dialect' | 'schema'>): Promise<void> {
+  if (dialect !== 'postgres') {
+    await runMigrations(db, schema);
+    return;
+  }
+  const lockName = `confab-migrations:${schema ?? 'public'}`;
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtext(${lockName}))`.execute(connection);
+    try {
+      await runMigrations(connection, schema);
+      // The socket.io PostgreSQL adapter's table for large packets: infrastructure of the
+      // PostgreSQL deployment only, so it is made here rather than in the portable migrations.
+      await sql`create table if not exists socket_io_attachments (
+        id bigserial unique,
+        created_at timestamptz default now(),
+        payload bytea
+      )`.execute(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(${lockName}))`.execute(connection);
+    }
+  });
 }

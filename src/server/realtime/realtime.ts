@@ -53,12 +53,7 @@ export async function createRealtime(
   });
 
   if (fanOut) {
-    // Large packets travel through this table; small ones through NOTIFY alone.
-    await fanOut.pool.query(`create table if not exists socket_io_attachments (
-      id bigserial unique,
-      created_at timestamptz default now(),
-      payload bytea
-    )`);
+    // Large packets travel through `socket_io_attachments` (made with the migrations).
     io.adapter(
       createAdapter(fanOut.pool, {
         channelPrefix: fanOut.channelPrefix,
