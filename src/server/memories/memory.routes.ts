@@ -24,6 +24,8 @@ import { findMemory, listMemories } from './memory.repository.ts';
 import { createMemories, postedMessage } from './memory.service.ts';
 import type { UploadContext } from './memory-upload.ts';
 
+const DEFAULT_PAGE = memoryListQuerySchema.parse({});
+
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { config } = deps;
@@ -68,6 +70,18 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       schema: {
         querystring: memoryListQuerySchema,
         response: { 200: memoryListSchema, 304: z.null() },
+      },
+      // The poll every attendee makes every 3 s: a client that holds the current version is
+      // answered 304 here, before validation, the handler and serialisation run.
+      onRequest: async (request, reply) => {
+        if (!request.headers['if-none-match']) return;
+        // The usual poll has no query at all: its page is the default one.
+        const raw = request.query as Record<string, unknown>;
+        const query =
+          Object.keys(raw).length === 0 ? DEFAULT_PAGE : memoryListQuerySchema.safeParse(raw).data;
+        if (query && answerNotModified(request, reply, deps.memoryListVersion.etag(query))) {
+          return reply;
+        }
       },
     },
     async (request, reply) => {
