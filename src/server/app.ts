@@ -13,6 +13,8 @@ import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
+import { registerCrossOriginGuard } from './http/cross-origin.ts';
+import { answerFrameworkError } from './http/security-headers.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
@@ -60,6 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -131,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
+  registerCrossOriginGuard(app, config.corsOrigins);
   await app.register(rateLimit, { global: false });
 
   await app.register(systemRoutes, { deps });
