@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -111,6 +112,31 @@ describe.each(testDatabases)('web security (%s)', (database) => {
       await response.arrayBuffer();
       expect(response.status, what).toBeLessThan(500);
       expectSecurityHeaders(response, what);
+    }
+  });
+
+  it('answers a request the HTTP parser refuses with JSON and the security headers', async () => {
+    const { port } = new URL(t.url);
+    for (const request of [
+      'GARBAGE\r\n\r\n',
+      'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
+      `GET / HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ]) {
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let data = '';
+        socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+      const [head = '', body = ''] = raw.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(head).toMatch(/content-security-policy: default-src 'none'; frame-ancestors 'none'/i);
+      expect(head).toMatch(/x-content-type-options: nosniff/i);
+      expect(head).toMatch(/referrer-policy: strict-origin-when-cross-origin/i);
+      const answer = JSON.parse(body) as { error?: unknown; code?: unknown };
+      expect(typeof answer.error).toBe('string');
+      expect(answer.code).toBe('BAD_REQUEST');
     }
   });
 

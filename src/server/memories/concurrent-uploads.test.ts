@@ -106,6 +106,7 @@ describe.each(testDatabases)('concurrent uploads keep every file (%s)', (databas
         entries.slice(start, start + 25).map(async ([index, memory]) => {
           expect(memory.text).toBe(`upload ${index}`);
           const response = await fetch(`${t.url}${memory.media}`);
+          expect(response.status, memory.media).toBe(200);
           const bytes = Buffer.from(await response.arrayBuffer());
           const { channels } = await sharp(bytes).stats();
           const actual = channels.slice(0, 3).map((channel) => Math.round(channel.mean));
