@@ -38,11 +38,17 @@ describe('overload', () => {
       }
     })();
     let shed: Response | undefined;
+    let pageWhileShedding: number | undefined;
     try {
       for (let attempt = 0; attempt < 200 && !shed; attempt += 1) {
         const response = await fetch(`${t.url}/api/memory`);
-        if (response.status === 503) shed = response;
-        else {
+        if (response.status === 503) {
+          shed = response;
+          // Pages and assets still load while API calls are shed.
+          const page = await fetch(`${t.url}/home`, { headers: { accept: 'text/html' } });
+          await page.arrayBuffer();
+          pageWhileShedding = page.status;
+        } else {
           expect(response.status).toBe(200);
           await response.arrayBuffer();
         }
@@ -52,6 +58,7 @@ describe('overload', () => {
       await loading;
     }
     if (!shed) throw new Error('The server never shed load');
+    expect(pageWhileShedding).toBe(404); // no client built in this test: not a 503
     expect(Number(shed.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(shed.headers.get('content-type')).toMatch(/application\/json/);
     expect(shed.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
