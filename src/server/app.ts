@@ -12,9 +12,16 @@ import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
+import { registerCrossOriginGuard } from './http/cross-origin.ts';
+import { registerLoadShedding } from './http/load-shedding.ts';
+import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerSecurityHeaders,
+} from './http/security-headers.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
@@ -22,6 +29,7 @@ import { mediaRoutes } from './media/media.routes.ts';
 import { S3MediaStore } from './media/s3-media-store.ts';
 import { MemoryListVersion } from './memories/memory-list-version.ts';
 import { memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
+import { sweepOrphanMedia } from './memories/orphan-media.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
 import { createRealtime } from './realtime/realtime.ts';
@@ -67,6 +75,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',
     }),
     childLoggerFactory: lazyChildLoggerFactory,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -79,6 +89,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await migrateToLatest(database);
 
   const media = await openMediaStore(config, app);
+  const clock = options.clock ?? systemClock;
+  // Files an upload stored before the process died, ahead of their rows (decision 081). Alone on
+  // its SQLite file this process has no upload in flight yet; instances sharing PostgreSQL
+  // may, so there only files older than an hour go.
+  // A store that cannot be read now must not keep the app from starting (health says 503).
+  try {
+    const orphans = await sweepOrphanMedia(
+      { db: database.db, media },
+      { minAgeMs: config.databaseUrl ? 3_600_000 : 0, now: clock.now().getTime() },
+    );
+    if (orphans.length > 0) {
+      app.log.warn({ count: orphans.length }, 'removed media files that no row names');
+    }
+  } catch (error) {
+    app.log.warn({ err: error }, 'media files without a row could not be swept');
+  }
 
   // With PostgreSQL, socket events fan out to every instance through LISTEN/NOTIFY on a small
   // pool of its own (a LISTEN connection must not take a slot of the query pool).
@@ -111,12 +137,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     db: database.db,
     media,
     realtime,
-    clock: options.clock ?? systemClock,
+    clock,
     memoryListVersion,
   };
   app.decorate('deps', deps);
 
   registerSecurityHeaders(app);
+  await registerLoadShedding(app, config.maxEventLoopDelayMs);
+  registerCrossOriginGuard(app, config.corsOrigins);
+  registerRequestGuards(app);
   await app.register(rateLimit, { global: false });
 
   await app.register(systemRoutes, { deps });

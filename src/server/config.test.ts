@@ -70,4 +70,14 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/DATABASE_URL: must be a postgres/);
     expect(problems).toMatch(/ADMIN_PASSWORD: must be at least 8/);
   });
+
+  it('reads the CORS allow-list: none by default, origins normalised, anything else refused', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(
+      loadConfig({ CORS_ORIGINS: ' https://App.example.com , http://localhost:5173/ ' })
+        .corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(() => loadConfig({ CORS_ORIGINS: 'app.example.com' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
+  });
 });

@@ -68,6 +68,24 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: optional(booleanFlag).default(false),
     WRITE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(60),
     WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
+    MAX_EVENT_LOOP_DELAY_MS: optional(z.coerce.number().int().min(0).max(60_000)).default(1000),
+    CORS_ORIGINS: optional(
+      z
+        .string()
+        .transform((value) =>
+          value
+            .split(',')
+            .map((origin) => origin.trim())
+            .filter(Boolean),
+        )
+        .pipe(
+          z.array(
+            z.string().regex(/^https?:\/\/[^/?#\s]+\/?$/i, {
+              error: 'must be origins like https://app.example.com, comma-separated',
+            }),
+          ),
+        ),
+    ).default([]),
   })
   .superRefine((env, ctx) => {
     if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) {
@@ -118,6 +136,10 @@ export interface Config {
   };
   /** Write limits a minute: per person (address + username) and per address. */
   writeRateLimit: { perClient: number; perAddress: number };
+  /** Event-loop lag above which requests are shed with 503 + Retry-After; 0 turns it off. */
+  maxEventLoopDelayMs: number;
+  /** Other sites allowed to call the API from a browser (CORS_ORIGINS); none by default. */
+  corsOrigins: string[];
   /** Folder of the built client; the API alone is served when absent. */
   clientDir: string | undefined;
 }
@@ -168,6 +190,8 @@ export function loadConfig(
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
     },
     writeRateLimit: { perClient: e.WRITE_RATE_LIMIT, perAddress: e.WRITE_RATE_LIMIT_PER_ADDRESS },
+    maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
+    corsOrigins: e.CORS_ORIGINS.map((origin) => new URL(origin).origin),
     clientDir: options.clientDir,
   };
 }

@@ -14,6 +14,9 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** File-system errors of a full, read-only or failing disk: the server's, and passing. */
+const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+
 /** An error meant for the caller: its message is shown as it is. */
 export class HttpError extends Error {
   constructor(
@@ -64,6 +67,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
     }
     request.log.error({ err: error }, 'request failed');
+    if (STORAGE_FAULTS.has(String((error as { code?: unknown }).code))) {
+      reply.header('retry-after', '30');
+      return sendError(reply, 503, {
+        error: 'Files cannot be stored right now; try again in a moment',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
     if (status === 503) {
       return sendError(reply, 503, {
         error: 'Service temporarily unavailable',

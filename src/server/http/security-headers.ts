@@ -1,6 +1,7 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /** Helmet's settings for Confab: a CSP that needs no inline script, no framing, no sniffing. */
@@ -59,4 +60,71 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     reply.headers(headers);
     done();
   });
+}
+
+/**
+ * Headers for answers made outside the normal request cycle (a malformed URL, socket.io's own
+ * HTTP answers): they carry no page, so the strictest policy fits.
+ */
+export const BASELINE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode (`/api/%zz`) or a too-long path
+ * parameter is answered before any hook runs, so it gets the usual `{ error, code }` shape and
+ * the security headers here.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode === 414 ? 414 : 400;
+  void reply
+    .code(status)
+    .headers({ ...BASELINE_SECURITY_HEADERS, 'cache-control': 'no-store' })
+    .type('application/json; charset=utf-8')
+    .send({
+      error: status === 414 ? 'URL too long' : 'Malformed URL',
+      code: 'BAD_REQUEST',
+    });
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'The request headers are too large',
+  ],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refuses (garbage, a bad header,
+ * headers too large, too slow) is answered with the usual shape and the security headers.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+    400,
+    'Bad Request',
+    'Malformed HTTP request',
+  ];
+  const body = JSON.stringify({ error: message, code: 'BAD_REQUEST' });
+  const headers = {
+    ...BASELINE_SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+    connection: 'close',
+  };
+  if (socket.writable) {
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`);
+  }
+  socket.destroy(error);
 }

@@ -55,6 +55,22 @@ describe.each(['disk', 's3'] as const)('MediaStore contract: %s', (kind) => {
     expect(part.equals(bytes.subarray(4096, 8192))).toBe(true);
   });
 
+  it('reads exactly the bytes of any range, one-byte ranges included', async () => {
+    const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256));
+    await store.put('memories/ranges.png', bytes, 'image/png');
+    for (const [start, end] of [
+      [0, 0],
+      [1, 1],
+      [0, 9],
+      [299, 299],
+      [250, 299],
+      [0, 299],
+    ] as const) {
+      const part = await readAll(await store.read('memories/ranges.png', { start, end }));
+      expect(part.equals(bytes.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
+    }
+  });
+
   it('lists the keys under a prefix', async () => {
     await store.put('speakers/a.webp', Buffer.from('a'), 'image/webp');
     await store.put('speakers/b.webp', Buffer.from('b'), 'image/webp');

@@ -63,7 +63,7 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app
         .header('Cache-Control', 'public, max-age=31536000, immutable')
         .header('Accept-Ranges', 'bytes')
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
         .header('Cross-Origin-Resource-Policy', 'same-origin');
       if (request.query.download !== undefined) {
         reply.header('Content-Disposition', `attachment; filename="${downloadName(key)}"`);

@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MultipartFile } from '@fastify/multipart';
+import type { Multipart, MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ACCEPTED_FORMAT_NAMES, MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
 import {
@@ -165,6 +165,17 @@ async function storeVideo(
   };
 }
 
+/**
+ * An error the multipart parser raised about the request (no boundary, a malformed part, a body
+ * cut short): a 400, unless it already carries its status (a limit's 413, say).
+ */
+function unreadable(error: unknown): Error {
+  if (error instanceof HttpError) return error;
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (error instanceof Error && typeof status === 'number' && status < 500) return error;
+  return new HttpError(400, 'The upload could not be read; send it again.');
+}
+
 function parseFields(values: Record<string, string>): MemoryPostFields {
   const parsed = memoryPostFieldsSchema.safeParse(values);
   if (!parsed.success) {
@@ -192,6 +203,12 @@ export async function receiveMemoryPost(
   };
   const values: Record<string, string> = {};
   const files: StoredFile[] = [];
+  const requestErrors = new WeakSet<Error>();
+  const fileStreams: Readable[] = [];
+  // The file stream may have failed before its listener was attached: its `errored` tells.
+  const isRequestError = (error: unknown) =>
+    error instanceof Error &&
+    (requestErrors.has(error) || fileStreams.some((stream) => stream.errored === error));
   let fields: MemoryPostFields | undefined;
   try {
     const parts = request.parts({
@@ -203,7 +220,16 @@ export async function receiveMemoryPost(
         parts: MAX_FILES_PER_POST + 11,
       },
     });
-    for await (const part of parts) {
+    const iterator = parts[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<Multipart>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        throw unreadable(error);
+      }
+      if (next.done) break;
+      const part = next.value;
       if (part.type === 'field') {
         if (part.valueTruncated) {
           throw new HttpError(400, `${part.fieldname} is too long`, 'VALIDATION');
@@ -224,6 +250,9 @@ export async function receiveMemoryPost(
       // When the text comes first (as the app sends it), refuse bad text before any upload.
       if (!fields && 'caption' in values && 'username' in values) fields = parseFields(values);
 
+      // Errors of the request's own bytes (a cut-off or malformed body) are the sender's.
+      fileStreams.push(part.file);
+      part.file.once('error', (error) => requestErrors.add(error));
       const { head, body } = await openUpload(part, name, context);
       if (head.length === 0) throw new HttpError(400, `${name} is empty.`);
       const type = await sniffType(head);
@@ -246,6 +275,6 @@ export async function receiveMemoryPost(
       request.raw.unpipe();
       request.raw.resume();
     }
-    throw error;
+    throw isRequestError(error) ? unreadable(error) : error;
   }
 }

@@ -12,6 +12,7 @@ import {
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
+import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 
@@ -32,6 +33,15 @@ export interface FanOut {
   channelPrefix: string;
 }
 
+/** The host of an Origin header; undefined for `null` and anything that is not a URL. */
+function originHost(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Attaches socket.io (same origin, path /socket.io) to the app's HTTP server. With `fanOut`,
  * events reach the clients of every instance on the same PostgreSQL database.
@@ -47,9 +57,16 @@ export async function createRealtime(
     allowRequest: (request, callback) => {
       const origin = request.headers.origin;
       const host = request.headers.host;
-      callback(null, !origin || !host || new URL(origin).host === host);
+      callback(null, !origin || !host || originHost(origin) === host);
     },
     maxHttpBufferSize: 16 * 1024,
+  });
+  // socket.io answers its HTTP requests itself (errors too), outside Fastify's hooks.
+  httpServer.prependListener('request', (request, response) => {
+    if (!request.url?.startsWith('/socket.io/')) return;
+    for (const [name, value] of Object.entries(BASELINE_SECURITY_HEADERS)) {
+      response.setHeader(name, value);
+    }
   });
 
   if (fanOut) {

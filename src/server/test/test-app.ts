@@ -47,6 +47,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: '0',
+    // Tests share a busy machine; only the overload tests turn load shedding on.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
   };
   let dropSchema: (() => Promise<void>) | undefined;
   if (options.database === 'postgres') {

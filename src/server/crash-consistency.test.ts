@@ -1,0 +1,215 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import sharp from 'sharp';
+import { v7 as uuidv7 } from 'uuid';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  type Memory,
+  memoryListSchema,
+  memoryPostResponseSchema,
+} from '../shared/schemas/memory.ts';
+import { questionListSchema, questionSchema } from '../shared/schemas/question.ts';
+import { speakerCreatedResponseSchema } from '../shared/schemas/speaker.ts';
+
+const UPLOADS = 50;
+const QUESTIONS = 200;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('no port'));
+      });
+    });
+  });
+}
+
+/** src/server/main.ts as a real process on `dataDir`, ready when /api/health answers. */
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      WRITE_RATE_LIMIT: '100000',
+      WRITE_RATE_LIMIT_PER_ADDRESS: '100000',
+      // On a busy test machine a starved process would shed the writes this test needs.
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('The server did not start within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A photo big enough that processing it takes a moment: noise does not compress. */
+async function noisyPng(seed: number): Promise<Buffer> {
+  const width = 400;
+  const height = 300;
+  const pixels = Buffer.alloc(width * height * 3);
+  let state = seed * 2654435761;
+  for (let i = 0; i < pixels.length; i += 1) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    pixels[i] = state >>> 24;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+describe('crash consistency', () => {
+  let dataDir: string | undefined;
+  let child: ChildProcess | undefined;
+  afterAll(async () => {
+    if (child?.exitCode === null) {
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('after SIGKILL with uploads and questions in flight, every answered write is there, with its files, and nothing else', async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-crash-'));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    child = await startServer(dataDir, port);
+
+    const speakerForm = new FormData();
+    speakerForm.append('name', 'Crash Speaker');
+    speakerForm.append('stack', 'Kill -9');
+    speakerForm.append('bio', 'Survives.');
+    speakerForm.append('picture', new Blob([new Uint8Array(await noisyPng(0))]), 'p.png');
+    const created = await fetch(`${url}/api/speakersadd`, { method: 'POST', body: speakerForm });
+    const { speaker } = speakerCreatedResponseSchema.parse(await created.json());
+
+    const images = await Promise.all(Array.from({ length: UPLOADS }, (_, i) => noisyPng(i + 1)));
+    const answeredMemories: Memory[] = [];
+    const answeredQuestions: string[] = [];
+    let settled = 0;
+    const uploads = images.map(async (image, index) => {
+      const form = new FormData();
+      form.append('caption', `crash ${index}`);
+      form.append('username', `user-${index % 7}`);
+      form.append('files', new Blob([new Uint8Array(image)]), 'photo.png');
+      try {
+        const response = await fetch(`${url}/api/memories`, { method: 'POST', body: form });
+        const body: unknown = await response.json();
+        if (response.status === 201) {
+          answeredMemories.push(...memoryPostResponseSchema.parse(body).memories);
+        }
+      } catch {
+        // cut off by the kill: not answered, so nothing is promised
+      } finally {
+        settled += 1;
+      }
+    });
+    // Questions keep coming in two lanes while the uploads are processed.
+    const ask = async (index: number) => {
+      try {
+        const response = await fetch(`${url}/questions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            speakerId: speaker._id,
+            speakerName: speaker.name,
+            question: `Question ${index}?`,
+            askerUsername: `asker-${index % 11}`,
+          }),
+        });
+        const body: unknown = await response.json();
+        if (response.status === 201) answeredQuestions.push(questionSchema.parse(body)._id);
+      } catch {
+        // cut off by the kill
+      } finally {
+        settled += 1;
+      }
+    };
+    const questions = Array.from({ length: 2 }, async (_, lane) => {
+      for (let index = lane; index < QUESTIONS; index += 2) await ask(index);
+    });
+
+    // Kill it in the middle: some writes answered, others still being processed.
+    const deadline = Date.now() + 60_000;
+    while (answeredMemories.length < 5 && settled < UPLOADS + QUESTIONS && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const exited = new Promise((resolve) => child?.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    const inFlight = UPLOADS + QUESTIONS - settled;
+    await Promise.all([...uploads, ...questions]);
+    expect(answeredMemories.length).toBeGreaterThan(0);
+    // The kill came while writes were still being processed.
+    expect(inFlight).toBeGreaterThan(0);
+    const filesAtKill = (await fs.readdir(path.join(dataDir, 'media', 'memories'))).length;
+    console.log(
+      `[crash] killed with ${inFlight} writes in flight; answered: ${answeredMemories.length} memories, ${answeredQuestions.length} questions; ${filesAtKill} files on disk`,
+    );
+    // And a file whose row never came, as a kill between the two leaves it.
+    const orphan = `${uuidv7()}.png`;
+    await fs.writeFile(path.join(dataDir, 'media', 'memories', orphan), await noisyPng(999));
+
+    // The database file is sound.
+    const sqlite = new SQLite(path.join(dataDir, 'confab.sqlite'));
+    expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    sqlite.close();
+
+    child = await startServer(dataDir, port);
+
+    // Every answered memory is there, with its file.
+    const listed = memoryListSchema.parse(
+      await (await fetch(`${url}/api/memory?limit=200`)).json(),
+    );
+    const listedIds = new Set(listed.map((memory) => memory._id));
+    for (const memory of answeredMemories) expect(listedIds.has(memory._id)).toBe(true);
+    for (const memory of listed) {
+      for (const file of [memory.media, memory.thumbnail]) {
+        if (!file) continue;
+        const response = await fetch(`${url}${file}`);
+        expect(response.status, file).toBe(200);
+        const { width } = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+        expect(width).toBeGreaterThan(0);
+      }
+    }
+
+    // Every answered question is there.
+    const asked = questionListSchema.parse(
+      await (
+        await fetch(`${url}/api/questions/realtime?speakerId=${speaker._id}&limit=200`)
+      ).json(),
+    );
+    const askedIds = new Set(asked.map((question) => question._id));
+    for (const id of answeredQuestions) expect(askedIds.has(id)).toBe(true);
+
+    // No file without its row: the interrupted uploads' files were swept at start.
+    const onDisk = (await fs.readdir(path.join(dataDir, 'media', 'memories'))).sort();
+    const named = listed
+      .flatMap((memory) => [memory.media, memory.thumbnail ?? ''])
+      .filter(Boolean)
+      .map((file) => path.basename(file))
+      .sort();
+    expect(onDisk).toEqual(named);
+    expect(await fs.readdir(path.join(dataDir, 'media', '.tmp'))).toEqual([]);
+    expect(await fs.readdir(path.join(dataDir, 'uploads'))).toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,476 @@
+import http from 'node:http';
+import fc from 'fast-check';
+
+/** One raw HTTP request, sent as is (no URL normalisation, so `..` and `%2e` reach the server). */
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}
+
+export interface FuzzAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** Sends a request on a fresh connection; a connection the server cut after answering is fine. */
+export function send(baseUrl: string, request: FuzzRequest): Promise<FuzzAnswer> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path: request.path,
+        headers: {
+          ...request.headers,
+          connection: 'close',
+          // Node leaves it out on GET and HEAD; without it the body would read as a next request.
+          ...(request.body ? { 'content-length': String(request.body.length) } : {}),
+        },
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const done = () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          });
+        response.on('end', done);
+        response.on('error', done);
+        response.on('aborted', done);
+      },
+    );
+    outgoing.setTimeout(30_000, () => outgoing.destroy(new Error('no answer within 30 s')));
+    outgoing.on('error', reject);
+    if (request.body) outgoing.end(request.body);
+    else outgoing.end();
+  });
+}
+
+/** Texts that break naive code: markup, control characters, unicode edge cases, huge strings. */
+const nastyText = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\r\n',
+    '\u202e\u200b\ufeff',
+    '\ud800',
+    '\udfff\ud800',
+    '𝕳𝖊𝖑𝖑𝖔 👩‍👩‍👧‍👦',
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    'javascript:alert(1)',
+    '&lt;b&gt;',
+    '../../../etc/passwd',
+    '..\\..\\windows\\win.ini',
+    "' or 1=1 --",
+    '"; drop table memories; --',
+    '%00',
+    '%s%s%s%n',
+    '${7*7}',
+    '__proto__',
+    'constructor',
+    'NaN',
+    '-1',
+    '1e309',
+    '9'.repeat(400),
+  ),
+  fc.nat({ max: 300_000 }).map((length) => 'x'.repeat(length)),
+);
+
+/** encodeURIComponent that accepts lone surrogates (as U+FFFD), which the fuzzer makes on purpose. */
+const encode = (text: string) => encodeURIComponent(text.replace(/[\ud800-\udfff]/gu, '\ufffd'));
+
+const percentEncodeAll = (text: string) =>
+  [...Buffer.from(text)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+
+/** A path segment: an id, a traversal, a percent-encoded anything. Always a valid request path. */
+export const segment = (ids: string[]) =>
+  fc.oneof(
+    fc.constantFrom(...ids),
+    fc.uuid(),
+    fc.constantFrom(
+      '..',
+      '.',
+      '%2e%2e',
+      '%2E%2E%2F%2E%2E',
+      '..%2f..%2fconfab.sqlite',
+      '..%5c..%5c',
+      '%252e%252e%252f',
+      '%00',
+      'a%00.png',
+      '%zz',
+      '%',
+      '%c0%ae%c0%ae',
+      'con',
+      '.tmp',
+      'memories',
+    ),
+    nastyText.map((text) => encode(text.slice(0, 300))),
+    nastyText.map((text) => percentEncodeAll(text.slice(0, 100))),
+  );
+
+const queryValue = fc.oneof(
+  nastyText.map((text) => encode(text.slice(0, 2000))),
+  fc.integer().map(String),
+  fc.double().map((value) => encodeURIComponent(String(value))),
+  fc.uuid(),
+  fc.constantFrom('%zz', '%', '', '200', '201', '0', '-5', '1.5', 'true'),
+);
+
+const queryKey = fc.constantFrom(
+  'limit',
+  'before',
+  'since',
+  'speakerId',
+  'askerUsername',
+  'search',
+  'id',
+  'download',
+  '__proto__',
+  'limit[]',
+  'a[b]',
+);
+
+const query = fc
+  .array(fc.tuple(queryKey, queryValue), { maxLength: 6 })
+  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
+
+/** Every route of the app, with hostile parameters in their places. */
+export const fuzzPath = (ids: {
+  memory: string[];
+  speaker: string[];
+  speakerUsername: string[];
+  media: string[];
+}) => {
+  const seg = segment([...ids.memory, ...ids.speaker]);
+  const username = fc.oneof(fc.constantFrom(...ids.speakerUsername), seg);
+  return fc
+    .oneof(
+      fc.constantFrom(
+        '/api/health',
+        '/api/config',
+        '/api/memory',
+        '/api/memories',
+        '/speakers',
+        '/api/speakerscard',
+        '/api/speakersadd',
+        '/questions',
+        '/api/questions/realtime',
+        '/api/speakers/login',
+        '/api/admin/login',
+        '/api/admin',
+        '/api/media',
+        '/api/admin/audit',
+        '/',
+        '/home',
+        '/memory',
+        '/borderlessadmin',
+        '/assets/x.js',
+        '/socket.io/?EIO=4&transport=polling',
+        '/api',
+        '//api/health',
+        '/api/health/',
+      ),
+      seg.map((s) => `/api/memory/${s}`),
+      seg.map((s) => `/api/media/${s}`),
+      username.map((u) => `/api/speakers/${u}/dashboard`),
+      fc.constantFrom(...ids.media).map((key) => `/media/${key}`),
+      fc.array(seg, { minLength: 1, maxLength: 4 }).map((parts) => `/media/${parts.join('/')}`),
+      fc
+        .tuple(seg, fc.constantFrom('png', 'jpg', 'webp', 'mp4', 'html', 'svg', 'sqlite', 'part'))
+        .map(([s, ext]) => `/media/memories/${s}.${ext}`),
+      seg.map((s) => `/${s}`),
+    )
+    .chain((path) => query.map((q) => `${path}${path.includes('?') ? q.replace('?', '&') : q}`));
+};
+
+/** JSON values of the right and wrong shapes for the JSON routes. */
+const jsonValue = (ids: string[]) =>
+  fc.oneof(
+    fc.jsonValue(),
+    fc.record(
+      {
+        speakerId: fc.oneof(fc.constantFrom(...ids), fc.jsonValue(), nastyText),
+        speakerName: fc.oneof(fc.jsonValue(), nastyText),
+        question: fc.oneof(fc.jsonValue(), nastyText),
+        askerUsername: fc.oneof(fc.jsonValue(), nastyText),
+        username: fc.oneof(fc.jsonValue(), nastyText),
+        password: fc.oneof(fc.jsonValue(), nastyText),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+
+const MEMORY_FIELDS = ['caption', 'username', 'files'];
+const SPEAKER_FIELDS = ['name', 'stack', 'bio', 'picture'];
+
+interface Part {
+  name: string;
+  filename: string | null;
+  contentType: string | null;
+  data: Buffer;
+}
+
+/** Nearly right: the fields a route wants (one hostile text) and real, cut or empty images. */
+const nearlyRightParts = (images: Buffer[], fields: string[]): fc.Arbitrary<Part[]> =>
+  fc
+    .tuple(
+      nastyText,
+      fc.nat({ max: fields.length - 2 }),
+      fc.array(
+        fc.oneof(
+          { arbitrary: fc.constantFrom(...images), weight: 4 },
+          { arbitrary: fc.constant(Buffer.alloc(0)), weight: 1 },
+          {
+            arbitrary: fc
+              .tuple(fc.constantFrom(...images), fc.nat())
+              .map(([image, cut]) => image.subarray(0, cut % image.length)),
+            weight: 1,
+          },
+        ),
+        { minLength: 1, maxLength: 3 },
+      ),
+    )
+    .map(([text, hostile, files]) => [
+      ...fields.slice(0, -1).map((name, index) => ({
+        name,
+        filename: null,
+        contentType: null,
+        data: Buffer.from(index === hostile ? text.slice(0, 3000) : `fuzz ${name}`),
+      })),
+      ...files.map((data) => ({
+        name: fields.at(-1) ?? 'files',
+        filename: 'photo.png',
+        contentType: 'image/png',
+        data,
+      })),
+    ]);
+
+const encodeMultipart = (boundary: string, parts: Part[], truncate: boolean) => {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition =
+      part.filename === null
+        ? `form-data; name="${part.name.replaceAll('"', '%22')}"`
+        : `form-data; name="${part.name.replaceAll('"', '%22')}"; filename="${part.filename.replaceAll('"', '%22')}"`;
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${
+          part.contentType ? `Content-Type: ${part.contentType}\r\n` : ''
+        }\r\n`,
+      ),
+      part.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  if (!truncate) chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  const body = Buffer.concat(chunks);
+  return truncate ? body.subarray(0, Math.floor(body.length * 0.7)) : body;
+};
+
+/** A multipart body built by hand: fields repeated, files empty or random, thousands of parts. */
+const multipartBody = (images: Buffer[]) =>
+  fc
+    .record({
+      boundary: fc.constantFrom('fuzzboundary', 'x', '----WebKitFormBoundary7MA4YWxkTrZu0gW'),
+      parts: fc.oneof(
+        fc.array(
+          fc.record({
+            name: fc.oneof(
+              fc.constantFrom(
+                'caption',
+                'username',
+                'files',
+                'media',
+                'name',
+                'stack',
+                'bio',
+                'picture',
+              ),
+              nastyText.map((text) => text.slice(0, 50)),
+            ),
+            filename: fc.option(
+              fc.oneof(
+                fc.constantFrom('photo.png', '../../evil.html', 'a\u0000.png', '', 'x.svg'),
+                nastyText.map((t) => t.slice(0, 100)),
+              ),
+            ),
+            contentType: fc.option(
+              fc.constantFrom('image/png', 'text/html', 'video/mp4', 'application/octet-stream'),
+            ),
+            data: fc.oneof(
+              fc.constant(Buffer.alloc(0)),
+              fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes)),
+              fc.constantFrom(...images),
+              fc
+                .tuple(fc.constantFrom(...images), fc.nat())
+                .map(([image, cut]) => image.subarray(0, cut % image.length)),
+              nastyText.map((text) => Buffer.from(text)),
+            ),
+          }),
+          { maxLength: 12 },
+        ),
+        nearlyRightParts(images, MEMORY_FIELDS),
+        nearlyRightParts(images, SPEAKER_FIELDS),
+        // Thousands of small parts.
+        fc.nat({ max: 3000 }).map((count) =>
+          Array.from({ length: count }, (_, index) => ({
+            name: index % 2 ? 'caption' : 'files',
+            filename: index % 2 ? null : 'e.png',
+            contentType: null,
+            data: Buffer.alloc(0),
+          })),
+        ),
+      ),
+      truncate: fc.boolean(),
+    })
+    .map(({ boundary, parts, truncate }) => ({
+      boundary,
+      body: encodeMultipart(boundary, parts, truncate),
+    }));
+
+/** Bodies and content types, matching or not. */
+export const fuzzBody = (ids: string[], images: Buffer[]) =>
+  fc.oneof(
+    fc.constant({ contentType: undefined, body: undefined }),
+    jsonValue(ids).map((value) => ({
+      contentType: 'application/json',
+      body: Buffer.from(JSON.stringify(value)),
+    })),
+    nastyText.map((text) => ({ contentType: 'application/json', body: Buffer.from(text) })),
+    multipartBody(images).map(({ boundary, body }) => ({
+      contentType: `multipart/form-data; boundary=${boundary}`,
+      body,
+    })),
+    multipartBody(images).map(({ body }) => ({ contentType: 'multipart/form-data', body })),
+    fc
+      .tuple(
+        fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/xml',
+          'image/png',
+          'application/json; charset=utf-16',
+          'garbage',
+          'multipart/mixed; boundary=x',
+        ),
+        fc.uint8Array({ maxLength: 4000 }),
+      )
+      .map(([contentType, bytes]) => ({ contentType, body: Buffer.from(bytes) })),
+  );
+
+/** Headers worth varying; a valid admin token sometimes, so admin routes are reached too. */
+export const fuzzHeaders = (adminToken: string) =>
+  fc.record(
+    {
+      authorization: fc.oneof(
+        fc.constant(`Bearer ${adminToken}`),
+        fc.constantFrom('Bearer ', 'Basic YWRtaW46YWRtaW4=', 'Bearer x.y.z', 'bearer'),
+        nastyText.map((t) => `Bearer ${encode(t.slice(0, 500))}`),
+      ),
+      range: fc.oneof(
+        fc.constantFrom(
+          'bytes=0-0',
+          'bytes=-1',
+          'bytes=5-',
+          'bytes=0-1,2-3',
+          'bytes=9-1',
+          'items=0-1',
+        ),
+        fc.tuple(fc.nat(), fc.nat()).map(([a, b]) => `bytes=${a}-${b}`),
+      ),
+      'if-none-match': fc.oneof(
+        fc.constantFrom('*', 'W/"x"', '"'),
+        fc.string({ maxLength: 40 }).map(encode),
+      ),
+      'x-confab-user': nastyText.map((t) => encode(t.slice(0, 100))),
+      accept: fc.constantFrom('text/html', 'application/json', '*/*'),
+      // With TRUST_PROXY, many senders: the per-address limits stay out of the way.
+      'x-forwarded-for': fc.oneof(
+        fc.ipV4(),
+        fc.ipV6(),
+        fc.constantFrom('unknown', '', '1.2.3.4, 5.6.7.8', '::ffff:127.0.0.1'),
+      ),
+    },
+    { requiredKeys: ['x-forwarded-for'] },
+  );
+
+export const fuzzMethod = fc.constantFrom(
+  'GET',
+  'GET',
+  'POST',
+  'POST',
+  'POST',
+  'HEAD',
+  'DELETE',
+  'PUT',
+  'PATCH',
+  'OPTIONS',
+);
+
+/**
+ * Requests aimed at the write routes with nearly right bodies, so the fuzzer also gets past
+ * parsing and validation into storage (a purely random request almost never does).
+ */
+export const targetedRequest = (
+  ids: { memory: string[]; speaker: string[] },
+  images: Buffer[],
+  adminToken: string,
+): fc.Arbitrary<FuzzRequest> =>
+  fc.oneof(
+    fc
+      .tuple(
+        fc.constantFrom(
+          ['/api/memories', MEMORY_FIELDS] as const,
+          ['/api/speakersadd', SPEAKER_FIELDS] as const,
+        ),
+        fc.boolean(),
+        fc.ipV4(),
+      )
+      .chain(([[path, fields], truncate, address]) =>
+        nearlyRightParts(images, [...fields]).map((parts) => ({
+          method: 'POST',
+          path,
+          headers: {
+            'content-type': 'multipart/form-data; boundary=targeted',
+            'x-forwarded-for': address,
+          },
+          body: encodeMultipart('targeted', parts, truncate && parts.length > 3),
+        })),
+      ),
+    fc
+      .tuple(
+        fc.record({
+          speakerId: fc.oneof(fc.constantFrom(...ids.speaker), fc.uuid()),
+          speakerName: fc.oneof(nastyText, fc.jsonValue()),
+          question: fc.oneof(nastyText, fc.jsonValue()),
+          askerUsername: fc.oneof(nastyText, fc.constant('fuzzer')),
+        }),
+        fc.ipV4(),
+      )
+      .map(([value, address]) => ({
+        method: 'POST',
+        path: '/questions',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: Buffer.from(JSON.stringify(value)),
+      })),
+    fc.tuple(fc.constantFrom(...ids.memory), fc.uuid(), fc.boolean()).map(([id, other, real]) => ({
+      method: 'DELETE',
+      path: `/api/media/${real ? id : other}`,
+      headers: { authorization: `Bearer ${adminToken}` },
+      body: undefined,
+    })),
+  );

@@ -1,0 +1,50 @@
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** How often the event-loop lag is measured. */
+const SAMPLE_INTERVAL_MS = 250;
+
+const SHED_PREFIXES = ['/api', '/media/', '/socket.io/'];
+
+/** A page or asset request: GET/HEAD outside the API, media and socket paths. */
+const isAppShell = (request: FastifyRequest): boolean => {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?', 1)[0] ?? '';
+  if (pathname.startsWith('/assets/')) return true;
+  const isPage = (request.headers.accept ?? '').includes('text/html');
+  return isPage && !SHED_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+};
+
+/** Seconds to wait before retrying: the lag seen, rounded up, between 1 and 30. */
+export const retryAfterSeconds = (lagMs: number | undefined): number =>
+  Math.min(30, Math.max(1, Math.ceil((lagMs ?? 0) / 1000)));
+
+/**
+ * Sheds load instead of letting every request time out: while the event loop lags more than
+ * `maxEventLoopDelayMs`, new requests get `503 { error, code: 'SERVICE_UNAVAILABLE' }` with a
+ * `Retry-After` from the lag, before any work is done for them. Requests already admitted finish.
+ */
+export async function registerLoadShedding(
+  app: FastifyInstance,
+  maxEventLoopDelayMs: number,
+): Promise<void> {
+  if (maxEventLoopDelayMs <= 0) return;
+  await app.register(underPressure, {
+    maxEventLoopDelay: maxEventLoopDelayMs,
+    sampleInterval: SAMPLE_INTERVAL_MS,
+    pressureHandler: (request, reply, _type, value) => {
+      // The app shell (pages, hashed assets) is static and cheap: it still loads, so people see
+      // the app and its messages when their calls are shed, not a blank page.
+      if (isAppShell(request)) return;
+      void reply
+        .code(503)
+        .header('retry-after', String(retryAfterSeconds(value)))
+        .header('cache-control', 'no-store')
+        .type('application/json; charset=utf-8')
+        .send({
+          error: 'The server is too busy right now; try again in a few seconds',
+          code: 'SERVICE_UNAVAILABLE',
+        });
+    },
+  });
+}

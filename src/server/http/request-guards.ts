@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Refuses a URL carrying a NUL character (`%00`) in its path or query with a 400: no route has
+ * a use for it, and PostgreSQL refuses it in text, which would turn the request into a 500.
+ * Texts in bodies are checked by their schemas (no control characters).
+ */
+export function registerRequestGuards(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!/%00/.test(request.url)) return;
+    return reply
+      .code(400)
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send({ error: 'The address contains a null character', code: 'BAD_REQUEST' });
+  });
+}
