@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../src/server/test/free-port.ts';
 
 export interface BenchServer {
   url: string;
@@ -13,20 +13,6 @@ export interface BenchServer {
   /** CPU seconds (user + system) the server process has used so far. */
   cpuSeconds(): Promise<number>;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no free port'));
-      });
-    });
-  });
 }
 
 async function waitForHttp(url: string, child: ChildProcess): Promise<void> {

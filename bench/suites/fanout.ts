@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { freePort } from '../lib/processes.ts';
+import { freePort } from '../../src/server/test/free-port.ts';
 import { type Row, fmt } from '../lib/report.ts';
 import { seededServer } from './gallery.ts';
 

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -14,23 +13,10 @@ import {
 } from '../shared/schemas/memory.ts';
 import { questionListSchema, questionSchema } from '../shared/schemas/question.ts';
 import { speakerCreatedResponseSchema } from '../shared/schemas/speaker.ts';
+import { freePort } from './test/free-port.ts';
 
 const UPLOADS = 50;
 const QUESTIONS = 200;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no port'));
-      });
-    });
-  });
-}
 
 /** src/server/main.ts as a real process on `dataDir`, ready when /api/health answers. */
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
