@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconDownload, IconExternalLink } from '@tabler/icons-react';
+import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { formatDateTime, formatWhen } from './format.ts';
-import { MemoryMediaView, downloadUrl, logUndownloadable } from './memory-media-view.tsx';
+import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import classes from './memories.module.css';
 
 /** "Download Memory": a larger preview, the caption and author, and a Download button. */
@@ -16,7 +16,6 @@ export function DownloadMemoryModal({
   memory: Memory | null;
   onClose: () => void;
 }) {
-  const href = memory ? downloadUrl(memory) : undefined;
   return (
     <Modal
       opened={memory !== null}
@@ -51,18 +50,7 @@ export function DownloadMemoryModal({
             >
               Open page
             </Button>
-            {href ? (
-              <Button component="a" href={href} download leftSection={<IconDownload size={18} />}>
-                Download
-              </Button>
-            ) : (
-              <Button
-                leftSection={<IconDownload size={18} />}
-                onClick={() => logUndownloadable(memory)}
-              >
-                Download
-              </Button>
-            )}
+            <DownloadButton memory={memory} />
           </Group>
         </Stack>
       )}

@@ -1,5 +1,5 @@
-import { Center, Stack, Text } from '@mantine/core';
-import { IconPhotoOff } from '@tabler/icons-react';
+import { Button, Center, Stack, Text } from '@mantine/core';
+import { IconDownload, IconPhotoOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
@@ -99,4 +99,18 @@ export function downloadUrl(memory: Memory): string | undefined {
 /** Spec: a download with no media or an unsupported type is only logged. */
 export function logUndownloadable(memory: Memory): void {
   console.warn(`Memory ${memory._id} has no media that can be downloaded (${memory.contentType}).`);
+}
+
+/** The Download button: saves memory.png / memory.mp4 (the server names the file). */
+export function DownloadButton({ memory }: { memory: Memory }) {
+  const href = downloadUrl(memory);
+  return href ? (
+    <Button component="a" href={href} download leftSection={<IconDownload size={18} />}>
+      Download
+    </Button>
+  ) : (
+    <Button leftSection={<IconDownload size={18} />} onClick={() => logUndownloadable(memory)}>
+      Download
+    </Button>
+  );
 }

@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconDownload, IconPhoto } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPhoto } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
@@ -9,7 +9,7 @@ import { useEventName } from '../../lib/app-config.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useMemory } from './api/get-memory.ts';
 import { formatDateTime, formatWhen } from './format.ts';
-import { MemoryMediaView, downloadUrl, logUndownloadable } from './memory-media-view.tsx';
+import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
 import { useMemoryEvents } from './use-memory-events.ts';
@@ -92,7 +92,6 @@ function MemoryView({ id }: { id: string }) {
   }
 
   const data = query.data;
-  const href = downloadUrl(data);
   const text = shareText(data.text, eventName);
   const url = memoryPageUrl(data._id);
   return (
@@ -115,18 +114,7 @@ function MemoryView({ id }: { id: string }) {
             {data.text}
           </Text>
           <Group gap="sm">
-            {href ? (
-              <Button component="a" href={href} download leftSection={<IconDownload size={18} />}>
-                Download
-              </Button>
-            ) : (
-              <Button
-                leftSection={<IconDownload size={18} />}
-                onClick={() => logUndownloadable(data)}
-              >
-                Download
-              </Button>
-            )}
+            <DownloadButton memory={data} />
             <ShareButtons title={eventName} text={text} url={url} />
           </Group>
         </Stack>
