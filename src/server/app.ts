@@ -7,6 +7,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { API_PATHS } from '../shared/routes.ts';
 import type { Config } from './config.ts';
 import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
@@ -17,9 +18,11 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
+import { answerMatchingPollsFirst } from './http/poll-fast-path.ts';
 import {
   answerClientError,
   answerFrameworkError,
+  helmetHeaders,
   registerSecurityHeaders,
 } from './http/security-headers.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -28,7 +31,7 @@ import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { S3MediaStore } from './media/s3-media-store.ts';
 import { MemoryListVersion } from './memories/memory-list-version.ts';
-import { memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
+import { DEFAULT_MEMORY_PAGE, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { sweepOrphanMedia } from './memories/orphan-media.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
@@ -142,7 +145,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   app.decorate('deps', deps);
 
-  registerSecurityHeaders(app);
+  const securityHeaders = helmetHeaders();
+  registerSecurityHeaders(app, securityHeaders);
+  // The gallery poll without a query, answered 304 before the request cycle (see the module).
+  const galleryPoll = API_PATHS.memoryList;
+  answerMatchingPollsFirst(app.server, securityHeaders, (url) =>
+    url === galleryPoll ? memoryListVersion.etag(DEFAULT_MEMORY_PAGE) : undefined,
+  );
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);

@@ -17,14 +17,17 @@ export function versionTag(parts: readonly (string | number | null | undefined)[
 
 const opaque = (tag: string) => tag.replace(/^W\//, '');
 
-/** True when the request's `If-None-Match` names this tag (weak comparison, as RFC 9110 says). */
-export function matchesIfNoneMatch(request: FastifyRequest, tag: string): boolean {
-  const header = request.headers['if-none-match'];
+/** True when an `If-None-Match` header names this tag (weak comparison, as RFC 9110 says). */
+export function ifNoneMatchNames(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const wanted = opaque(tag);
   return header.split(',').some((candidate) => opaque(candidate.trim()) === wanted);
 }
+
+/** True when the request's `If-None-Match` names this tag. */
+export const matchesIfNoneMatch = (request: FastifyRequest, tag: string): boolean =>
+  ifNoneMatchNames(request.headers['if-none-match'], tag);
 
 /**
  * Sets the validators of a list answer (revalidate every time) and answers 304 when the client

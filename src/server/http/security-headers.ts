@@ -54,8 +54,10 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 }
 
 /** Sends helmet's security headers with every answer, errors and 404s included. */
-export function registerSecurityHeaders(app: FastifyInstance): void {
-  const headers = helmetHeaders();
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  headers: Readonly<Record<string, string>> = helmetHeaders(),
+): void {
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();

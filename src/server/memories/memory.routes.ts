@@ -24,7 +24,8 @@ import { findMemory, listMemories } from './memory.repository.ts';
 import { createMemories, postedMessage } from './memory.service.ts';
 import type { UploadContext } from './memory-upload.ts';
 
-const DEFAULT_PAGE = memoryListQuerySchema.parse({});
+/** The gallery page a poll without a query asks for. */
+export const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -78,7 +79,9 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         // The usual poll has no query at all: its page is the default one.
         const raw = request.query as Record<string, unknown>;
         const query =
-          Object.keys(raw).length === 0 ? DEFAULT_PAGE : memoryListQuerySchema.safeParse(raw).data;
+          Object.keys(raw).length === 0
+            ? DEFAULT_MEMORY_PAGE
+            : memoryListQuerySchema.safeParse(raw).data;
         if (query && answerNotModified(request, reply, deps.memoryListVersion.etag(query))) {
           return reply;
         }
