@@ -2,18 +2,20 @@
 // from this process, and prints each figure beside the reference measured in the same run.
 import os from 'node:os';
 import { type Row, printTable } from './lib/report.ts';
+import { conferenceProfile } from './suites/conference.ts';
 import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
 import { galleryPolls } from './suites/gallery.ts';
 import { scaleOut } from './suites/scaleout.ts';
-import { videoUpload } from './suites/uploads.ts';
+import { uploads } from './suites/uploads.ts';
 
 const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
-  uploads: { title: 'Uploads (memories)', run: videoUpload },
+  uploads: { title: 'Uploads (memories)', run: uploads },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
+  conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
 };
 
 const only = process.argv

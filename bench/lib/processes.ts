@@ -63,13 +63,17 @@ function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolea
 export async function startAppServer(env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-')));
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server.
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/server/main.js'], {
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // As `npm start` runs it: fewer malloc arenas keep image work from bloating memory.
+      MALLOC_ARENA_MAX: '2',
       WRITE_RATE_LIMIT: '1000000',
       WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
       ...env,
@@ -81,20 +85,26 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
   return wrap(child, url, dataDir, env.DATA_DIR === undefined);
 }
 
-/** A bare node:http server answering fixed responses (bench/reference-server.mjs). */
-export async function startReferenceServer(
-  responses: Record<string, { status: number; headers: Record<string, string>; body: string }>,
-): Promise<BenchServer> {
+async function startReference(script: string, env: Record<string, string>): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [path.join(import.meta.dirname, '..', 'reference-server.mjs')],
-    {
-      env: { PORT: String(port), RESPONSES: JSON.stringify(responses) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', script)], {
+    env: { ...process.env, PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/`, child);
   return wrap(child, url, os.tmpdir(), false);
 }
+
+/** A bare node:http server answering fixed responses (bench/reference-server.mjs). */
+export const startReferenceServer = (
+  responses: Record<string, { status: number; headers: Record<string, string>; body: string }>,
+) => startReference('reference-server.mjs', { RESPONSES: JSON.stringify(responses) });
+
+/**
+ * Bare node:http + socket.io with fixed polled lists (304 on a matching tag) and posts that only
+ * send the socket events (bench/reference-conference-server.mjs).
+ */
+export const startConferenceReference = (
+  responses: Record<string, { etag: string; body: string }>,
+) => startReference('reference-conference-server.mjs', { RESPONSES: JSON.stringify(responses) });

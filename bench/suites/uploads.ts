@@ -1,8 +1,29 @@
+import sharp from 'sharp';
 import { mp4Chunks, postMultipart } from '../lib/multipart.ts';
 import { startAppServer, startReferenceServer } from '../lib/processes.ts';
 import { type Row, fmt, mb } from '../lib/report.ts';
 
 const VIDEO_BYTES = 200 * 1024 * 1024;
+const IMAGES = 20;
+const PEAK_RSS_BUDGET = 300 * 1024 * 1024;
+
+/** A real ~10 MB JPEG: a 12-megapixel photo's worth of noise, which JPEG cannot shrink. */
+async function tenMegabyteJpeg(): Promise<Buffer> {
+  const width = 4000;
+  const height = 3000;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i += 4)
+    pixels.writeUInt32LE((Math.random() * 2 ** 32) >>> 0, i);
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** Every memory the gallery's first page lists. */
+async function listed(url: string): Promise<number> {
+  const response = await fetch(`${url}/api/memory?limit=60`);
+  return ((await response.json()) as unknown[]).length;
+}
 
 /** Samples a process's resident memory every 20 ms while `work` runs; answers the peak. */
 async function peakRss(rss: () => Promise<number>, work: () => Promise<unknown>): Promise<number> {
@@ -21,6 +42,92 @@ async function peakRss(rss: () => Promise<number>, work: () => Promise<unknown>)
     await sampler;
   }
   return peak;
+}
+
+/**
+ * 20 concurrent uploads of 10 MB photos and one 200 MB video, against the same uploads into a
+ * bare node:http sink: throughput, time until the gallery lists them all, peak resident memory.
+ */
+export async function concurrentUploads(): Promise<Row[]> {
+  const server = await startAppServer({ MAX_UPLOAD_MB: '300' });
+  const reference = await startReferenceServer({});
+  try {
+    const photo = await tenMegabyteJpeg();
+    const totalBytes = IMAGES * photo.length + VIDEO_BYTES;
+    const all = (url: string) =>
+      Promise.all([
+        ...Array.from({ length: IMAGES }, (_, i) =>
+          postMultipart(url, { caption: `Photo ${i}`, username: `guest${i}` }, [
+            {
+              field: 'files',
+              filename: `photo-${i}.jpg`,
+              contentType: 'image/jpeg',
+              chunks: async function* () {
+                yield photo;
+              },
+            },
+          ]),
+        ),
+        postMultipart(url, { caption: 'Keynote video', username: 'bench' }, [
+          {
+            field: 'files',
+            filename: 'keynote.mp4',
+            contentType: 'video/mp4',
+            chunks: mp4Chunks(VIDEO_BYTES),
+          },
+        ]),
+      ]);
+    const refStart = performance.now();
+    await all(`${reference.url}/sink`);
+    const refSeconds = (performance.now() - refStart) / 1000;
+
+    await listed(server.url); // warm up
+    const before = await server.rss();
+    const start = performance.now();
+    let results: { status: number }[] = [];
+    let galleryAt = 0;
+    const peak = await peakRss(
+      () => server.rss(),
+      async () => {
+        results = await all(`${server.url}/api/memories`);
+        while ((await listed(server.url)) < IMAGES + 1) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        galleryAt = performance.now();
+      },
+    );
+    const seconds = (galleryAt - start) / 1000;
+    const ok = results.filter((r) => r.status === 201).length;
+    return [
+      {
+        name: `${IMAGES} × ${mb(photo.length)} photos + 200 MB video at once: answered 201, MB/s`,
+        value: `${ok}/${IMAGES + 1}, ${fmt(totalBytes / 2 ** 20 / seconds)} MB/s`,
+        reference: `${fmt(totalBytes / 2 ** 20 / refSeconds)} MB/s into a bare node:http sink`,
+        ratio: fmt(refSeconds / seconds, 2),
+        target: 'all 201',
+        met: ok === IMAGES + 1,
+      },
+      {
+        name: 'the same: time until the gallery lists them all',
+        value: `${fmt(seconds, 1)} s`,
+        reference: `${fmt(refSeconds, 1)} s to receive the bytes (bare sink)`,
+        ratio: fmt(seconds / refSeconds, 1),
+        target: 'informational',
+        met: null,
+      },
+      {
+        name: 'the same: server peak resident memory',
+        value: `${mb(peak)} (idle ${mb(before)})`,
+        reference: `${mb(PEAK_RSS_BUDGET)} budget`,
+        ratio: fmt(peak / PEAK_RSS_BUDGET, 2),
+        target: '< 300 MB',
+        met: peak < PEAK_RSS_BUDGET,
+      },
+    ];
+  } finally {
+    await reference.stop();
+    await server.stop();
+  }
 }
 
 /** A 200 MB video upload: the server's resident memory must not follow the file's size. */
@@ -76,4 +183,9 @@ export async function videoUpload(): Promise<Row[]> {
     await reference.stop();
     await server.stop();
   }
+}
+
+/** The upload suite: one big video alone, then many uploads at once. */
+export async function uploads(): Promise<Row[]> {
+  return [...(await videoUpload()), ...(await concurrentUploads())];
 }

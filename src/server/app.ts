@@ -7,7 +7,6 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
-import { API_PATHS } from '../shared/routes.ts';
 import type { Config } from './config.ts';
 import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
@@ -18,7 +17,7 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
-import { answerMatchingPollsFirst } from './http/poll-fast-path.ts';
+import { answerHotListsFirst } from './http/hot-lists.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -29,19 +28,22 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
-import { S3MediaStore } from './media/s3-media-store.ts';
-import { MemoryListVersion } from './memories/memory-list-version.ts';
-import { DEFAULT_MEMORY_PAGE, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
+import { memoriesVersion } from './memories/memory.repository.ts';
+import { galleryHotList, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { sweepOrphanMedia } from './memories/orphan-media.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
+import { ListVersion } from './realtime/list-version.ts';
 import { createRealtime } from './realtime/realtime.ts';
-import { speakerRoutes } from './speakers/speaker.routes.ts';
+import { speakersVersion } from './speakers/speaker.repository.ts';
+import { speakerRoutes, speakersHotList } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
 /** The media store chosen by the config; leftovers of interrupted disk writes are swept. */
 async function openMediaStore(config: Config, app: FastifyInstance): Promise<MediaStore> {
   if (config.mediaStore === 's3') {
+    // Loaded only when used: the AWS SDK costs tens of MB of memory.
+    const { S3MediaStore } = await import('./media/s3-media-store.ts');
     const store = new S3MediaStore(config.s3);
     app.addHook('onClose', () => {
       store.close();
@@ -131,8 +133,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? await postgresChangeFeed(fanOutPool, `confab_changes_${config.databaseSchema ?? 'public'}`)
     : localChangeFeed();
   app.addHook('preClose', () => changes.close());
-  const memoryListVersion = new MemoryListVersion(database.db, changes);
-  await memoryListVersion.refresh();
+  const memoryListVersion = new ListVersion(
+    'memories',
+    () => memoriesVersion(database.db),
+    changes,
+  );
+  const speakerListVersion = new ListVersion(
+    'speakers',
+    () => speakersVersion(database.db),
+    changes,
+  );
+  await Promise.all([memoryListVersion.refresh(), speakerListVersion.refresh()]);
 
   const deps: AppDeps = {
     config,
@@ -142,16 +153,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime,
     clock,
     memoryListVersion,
+    speakerListVersion,
   };
   app.decorate('deps', deps);
 
   const securityHeaders = helmetHeaders();
   registerSecurityHeaders(app, securityHeaders);
-  // The gallery poll without a query, answered 304 before the request cycle (see the module).
-  const galleryPoll = API_PATHS.memoryList;
-  answerMatchingPollsFirst(app.server, securityHeaders, (url) =>
-    url === galleryPoll ? memoryListVersion.etag(DEFAULT_MEMORY_PAGE) : undefined,
-  );
+  // The lists every open screen polls, answered before the request cycle (see the module).
+  answerHotListsFirst(app.server, securityHeaders, [galleryHotList(deps), speakersHotList(deps)]);
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);

@@ -3,7 +3,7 @@ import type { DatabaseHandle } from './db/connect.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { MediaStore } from './media/media-store.ts';
-import type { MemoryListVersion } from './memories/memory-list-version.ts';
+import type { ListVersion } from './realtime/list-version.ts';
 import type { Realtime } from './realtime/realtime.ts';
 
 /** What every domain's routes and services receive from `buildApp`. */
@@ -15,5 +15,7 @@ export interface AppDeps {
   realtime: Realtime;
   clock: Clock;
   /** Bumped on every memory write and delete: the gallery's ETag. */
-  memoryListVersion: MemoryListVersion;
+  memoryListVersion: ListVersion;
+  /** Bumped on every speaker sign-up: the speakers list's ETag. */
+  speakerListVersion: ListVersion;
 }

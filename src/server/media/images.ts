@@ -2,6 +2,9 @@ import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { ACCEPTED_IMAGE_TYPES, ACCEPTED_VIDEO_TYPES } from '../../shared/constants.ts';
 
+// Every upload is a different image: libvips' operation cache would only hold memory.
+sharp.cache(false);
+
 export interface SniffedType {
   mime: string;
   ext: string;

@@ -49,6 +49,8 @@ export interface UploadContext {
   /** Local folder for images being processed; emptied at start. */
   stagingDir: string;
   heicLimiter: Limiter;
+  /** Images rendered at once: each holds a decoded photo in memory (tens of MB). */
+  imageLimiter: Limiter;
 }
 
 /** A file name fit to quote in a message: no path, no control characters, not too long. */
@@ -117,7 +119,9 @@ async function storeImage(
     await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
     let image;
     try {
-      image = await renderMemoryImage(staged, type, context.heicLimiter);
+      image = await context.imageLimiter(() =>
+        renderMemoryImage(staged, type, context.heicLimiter),
+      );
     } catch (error) {
       if (error instanceof UnreadableImageError) {
         throw new HttpError(400, `${name} could not be read: the image is damaged or incomplete.`);

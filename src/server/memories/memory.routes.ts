@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
@@ -17,6 +18,7 @@ import { idSchema } from '../../shared/schemas/common.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
 import { answerNotModified } from '../http/conditional-get.ts';
+import type { HotList } from '../http/hot-lists.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { createLimiter } from '../lib/limiter.ts';
@@ -26,6 +28,14 @@ import type { UploadContext } from './memory-upload.ts';
 
 /** The gallery page a poll without a query asks for. */
 export const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
+
+/** The gallery's first page, which every open gallery polls every 3 s (see http/hot-lists.ts). */
+export const galleryHotList = (deps: Pick<AppDeps, 'db' | 'memoryListVersion'>): HotList => ({
+  urls: [API_PATHS.memoryList, `${API_PATHS.memoryList}?limit=${DEFAULT_MEMORY_PAGE.limit}`],
+  tag: () => deps.memoryListVersion.etag(DEFAULT_MEMORY_PAGE.limit, DEFAULT_MEMORY_PAGE.before),
+  load: async () =>
+    JSON.stringify(memoryListSchema.parse(await listMemories(deps.db, DEFAULT_MEMORY_PAGE))),
+});
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -41,6 +51,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     maxFileMb: config.maxUploadMb,
     stagingDir,
     heicLimiter: createLimiter(1),
+    // One render per core: more would not finish sooner, and each holds a decoded photo.
+    imageLimiter: createLimiter(Math.max(1, os.availableParallelism())),
   };
 
   await app.register(multipart, { throwFileSizeLimit: true });
@@ -82,14 +94,23 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
           Object.keys(raw).length === 0
             ? DEFAULT_MEMORY_PAGE
             : memoryListQuerySchema.safeParse(raw).data;
-        if (query && answerNotModified(request, reply, deps.memoryListVersion.etag(query))) {
+        if (
+          query &&
+          answerNotModified(request, reply, deps.memoryListVersion.etag(query.limit, query.before))
+        ) {
           return reply;
         }
       },
     },
     async (request, reply) => {
       // Read the version before the rows: a write in between only costs one more full answer.
-      if (answerNotModified(request, reply, deps.memoryListVersion.etag(request.query))) {
+      if (
+        answerNotModified(
+          request,
+          reply,
+          deps.memoryListVersion.etag(request.query.limit, request.query.before),
+        )
+      ) {
         return reply;
       }
       return listMemories(deps.db, request.query);

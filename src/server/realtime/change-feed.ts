@@ -1,10 +1,10 @@
 import type pg from 'pg';
 
-export type ChangeTopic = 'memories';
+export type ChangeTopic = 'memories' | 'speakers';
 
 /**
  * Tells every instance that some data changed, so caches derived from the database (the
- * gallery's ETag) are refreshed everywhere. With PostgreSQL it is LISTEN/NOTIFY on one channel;
+ * gallery's and the speakers' ETags) are refreshed everywhere. With PostgreSQL it is LISTEN/NOTIFY on one channel;
  * a single process needs nothing but its own refresh.
  */
 export interface ChangeFeed {
@@ -13,7 +13,7 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-const TOPICS: readonly string[] = ['memories'] satisfies ChangeTopic[];
+const TOPICS: readonly string[] = ['memories', 'speakers'] satisfies ChangeTopic[];
 
 /** A feed for one process: the instance refreshes itself, so there is nobody else to tell. */
 export function localChangeFeed(): ChangeFeed {

@@ -14,8 +14,9 @@ import {
 } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
 import { answerNotModified, versionTag } from '../http/conditional-get.ts';
+import type { HotList } from '../http/hot-lists.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
-import { listSpeakers, speakersVersion } from './speaker.repository.ts';
+import { listSpeakers } from './speaker.repository.ts';
 import {
   createSpeaker,
   loginSpeaker,
@@ -23,6 +24,13 @@ import {
   speakerDashboardVersion,
 } from './speaker.service.ts';
 import { readSpeakerForm } from './speaker-form.ts';
+
+/** The speakers list, which every open dropdown polls every 3 s (see http/hot-lists.ts). */
+export const speakersHotList = (deps: Pick<AppDeps, 'db' | 'speakerListVersion'>): HotList => ({
+  urls: [API_PATHS.speakers, API_PATHS.speakersCard],
+  tag: () => deps.speakerListVersion.etag(),
+  load: async () => JSON.stringify(speakerListSchema.parse(await listSpeakers(deps.db))),
+});
 
 /** Speakers: sign-up with a picture, the two list paths of the spec, login and dashboard. */
 export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -35,9 +43,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
   // Both paths of the spec's table: the dropdown's and the Q&A room's.
   const listSchema = { response: { 200: speakerListSchema } };
   const list = async (request: FastifyRequest, reply: FastifyReply) => {
-    const version = await speakersVersion(deps.db);
-    const tag = versionTag(['speakers', version.newestId, version.count]);
-    if (answerNotModified(request, reply, tag)) return reply;
+    if (answerNotModified(request, reply, deps.speakerListVersion.etag())) return reply;
     return listSpeakers(deps.db);
   };
   app.get(API_PATHS.speakers, { schema: listSchema }, list);

@@ -53,7 +53,7 @@ async function renderPicture(picture: Buffer): Promise<{ display: Rendition; ava
  * from the name. All or nothing: on any failure the stored files are removed again.
  */
 export async function createSpeaker(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'config'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'config' | 'speakerListVersion'>,
   fields: SpeakerFields,
   picture: Buffer,
 ): Promise<Speaker> {
@@ -83,6 +83,7 @@ export async function createSpeaker(
           message: welcomeMessage(deps.config.eventName, fields.name),
           createdAt: deps.clock.now().toISOString(),
         });
+        await deps.speakerListVersion.changed();
         deps.realtime.speakerCreated(speaker);
         return speaker;
       } catch (error) {

@@ -1,0 +1,436 @@
+// The load generator of the conference profile, run as its own process (forked by
+// bench/conference/run-profile.ts): N attendees, each with a socket connection and the polls of the
+// app's own client, plus the audience's memory posts and questions. Reports figures per window
+// to the parent over IPC.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import zlib from 'node:zlib';
+import sharp from 'sharp';
+import { io, type Socket } from 'socket.io-client';
+import { Pool } from 'undici';
+import { QUESTIONS_POLL_OVERLAP_MS } from '../../src/shared/qa-constants.ts';
+import { type AttendeesJob, type GeneratorMessage, type LoadFigures, PROFILE } from './profile.ts';
+
+/** Latencies in 0.05 ms buckets up to 60 s: constant memory however long the run. */
+class Histogram {
+  static readonly RESOLUTION = 0.05;
+  readonly #counts = new Uint32Array(Math.ceil(60_000 / Histogram.RESOLUTION) + 1);
+  count = 0;
+  max = 0;
+
+  add(ms: number): void {
+    const bucket = Math.min(this.#counts.length - 1, Math.round(ms / Histogram.RESOLUTION));
+    this.#counts[bucket] = (this.#counts[bucket] ?? 0) + 1;
+    this.count++;
+    if (ms > this.max) this.max = ms;
+  }
+
+  percentile(p: number): number {
+    if (this.count === 0) return 0;
+    const rank = Math.ceil((p / 100) * this.count);
+    let seen = 0;
+    for (let i = 0; i < this.#counts.length; i++) {
+      seen += this.#counts[i] ?? 0;
+      if (seen >= rank) return i * Histogram.RESOLUTION;
+    }
+    return this.max;
+  }
+}
+
+class Window {
+  readonly started = performance.now();
+  readonly latencies = new Histogram();
+  readonly statuses: Record<string, number> = {};
+  errors = 0;
+  socketEvents = 0;
+
+  record(ms: number, status: number): void {
+    this.latencies.add(ms);
+    this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+    if (!((status >= 200 && status < 300) || status === 304)) this.errors++;
+  }
+
+  figures(sockets: number, lagP99: number): LoadFigures {
+    const seconds = (performance.now() - this.started) / 1000;
+    const requests = this.latencies.count;
+    return {
+      seconds,
+      requests,
+      requestsPerSecond: requests / seconds,
+      p50: this.latencies.percentile(50),
+      p95: this.latencies.percentile(95),
+      p99: this.latencies.percentile(99),
+      max: this.latencies.max,
+      errors: this.errors,
+      statuses: this.statuses,
+      socketEvents: this.socketEvents,
+      sockets,
+      generatorLagP99: lagP99,
+    };
+  }
+}
+
+interface Attendee {
+  galleryTag?: string | undefined;
+  speakersTag?: string | undefined;
+  /** The speaker whose questions this attendee follows (half of them). */
+  speakerId?: string | undefined;
+  questionsPath?: string | undefined;
+  questionsTag?: string | undefined;
+  socket?: Socket | undefined;
+}
+
+/** What a browser sends with every request that matters here. */
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' };
+
+/** A body as the browser would see it, whichever encoding the server chose. */
+function decode(bytes: Buffer, encoding: string | string[] | undefined): string {
+  if (encoding === 'br') return zlib.brotliDecompressSync(bytes).toString();
+  if (encoding === 'gzip') return zlib.gunzipSync(bytes).toString();
+  if (encoding === 'deflate') return zlib.inflateSync(bytes).toString();
+  return bytes.toString();
+}
+
+const send = (message: GeneratorMessage) => process.send?.(message);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function run(job: AttendeesJob): Promise<void> {
+  const url = new URL(job.url);
+  const pool = new Pool(url.origin, {
+    connections: job.mode === 'ceiling' ? job.concurrency : 256,
+    pipelining: 1,
+    keepAliveTimeout: 60_000,
+  });
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  // The steady window and the whole run; errors while arriving count in the whole run.
+  let window = new Window();
+  const total = new Window();
+  let measuring = false;
+  let openSockets = 0;
+  const image = await sharp({
+    create: { width: 640, height: 480, channels: 3, background: '#e8590c' },
+  })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+
+  const attendees: Attendee[] = Array.from({ length: job.attendees }, (_, i) => ({
+    speakerId:
+      i % Math.round(1 / PROFILE.questionsShare) === 0
+        ? job.speakerIds[Math.floor(Math.random() * job.speakerIds.length)]
+        : undefined,
+  }));
+
+  function record(start: number, status: number): void {
+    const ms = performance.now() - start;
+    total.record(ms, status);
+    if (measuring) window.record(ms, status);
+  }
+  function fail(): void {
+    total.errors++;
+    if (measuring) window.errors++;
+  }
+
+  /** A conditional GET, as the browser's HTTP cache makes it; answers the body of a 200. */
+  async function get(path: string, tag: string | undefined, readBody: boolean) {
+    const start = performance.now();
+    try {
+      const response = await pool.request({
+        method: 'GET',
+        path,
+        headers: tag ? { ...BROWSER_HEADERS, 'if-none-match': tag } : BROWSER_HEADERS,
+      });
+      const body =
+        readBody && response.statusCode === 200
+          ? decode(
+              Buffer.from(await response.body.arrayBuffer()),
+              response.headers['content-encoding'],
+            )
+          : '';
+      if (!readBody || response.statusCode !== 200) await response.body.dump();
+      record(start, response.statusCode);
+      const etag = response.headers.etag;
+      return {
+        status: response.statusCode,
+        tag: typeof etag === 'string' ? etag : undefined,
+        body,
+      };
+    } catch {
+      fail();
+      return undefined;
+    }
+  }
+
+  async function pollGallery(a: Attendee) {
+    const answer = await get('/api/memory?limit=60', a.galleryTag, false);
+    if (answer?.status === 200) a.galleryTag = answer.tag;
+  }
+  async function pollSpeakers(a: Attendee) {
+    const answer = await get('/speakers', a.speakersTag, false);
+    if (answer?.status === 200) a.speakersTag = answer.tag;
+  }
+  /** As the Q&A room does: the latest page first, then only what is newer than the newest held. */
+  async function pollQuestions(a: Attendee) {
+    const path = a.questionsPath ?? `/api/questions/realtime?speakerId=${a.speakerId}&limit=200`;
+    const answer = await get(path, a.questionsTag, true);
+    if (answer?.status !== 200) return;
+    const list = JSON.parse(answer.body) as { createdAt: string }[];
+    const newest = list.at(-1)?.createdAt;
+    const next = newest
+      ? `/api/questions/realtime?speakerId=${a.speakerId}&since=${encodeURIComponent(
+          new Date(Date.parse(newest) - QUESTIONS_POLL_OVERLAP_MS).toISOString(),
+        )}&limit=200`
+      : path;
+    a.questionsTag = next === path ? answer.tag : undefined;
+    a.questionsPath = next;
+  }
+
+  async function post(path: string, headers: Record<string, string>, body: Buffer | string) {
+    const start = performance.now();
+    try {
+      const response = await pool.request({ method: 'POST', path, headers, body });
+      await response.body.dump();
+      record(start, response.statusCode);
+    } catch {
+      fail();
+    }
+  }
+  let posted = 0;
+  function postMemory() {
+    const boundary = `----confab${(posted++).toString(16)}${Math.random().toString(16).slice(2)}`;
+    const parts = [
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\nThe keynote, from row ${posted}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="username"\r\n\r\nattendee-${posted}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      image,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ];
+    return post(
+      '/api/memories',
+      { ...BROWSER_HEADERS, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      Buffer.concat(parts),
+    );
+  }
+  let asked = 0;
+  function postQuestion() {
+    asked++;
+    const speakerId = job.speakerIds[asked % job.speakerIds.length] ?? '';
+    return post(
+      '/questions',
+      { ...BROWSER_HEADERS, 'content-type': 'application/json' },
+      JSON.stringify({
+        speakerId,
+        speakerName: 'Speaker',
+        question: `Question ${asked}: how does this scale to a whole conference?`,
+        askerUsername: `attendee-${asked % job.attendees}`,
+      }),
+    );
+  }
+
+  const tasks: Tasks = { pollGallery, pollSpeakers, pollQuestions, postMemory, postQuestion };
+  if (job.mode === 'ceiling') {
+    await warmUp(job, attendees, tasks);
+    measuring = true;
+    window = new Window();
+    lag.reset();
+    const deadline = performance.now() + job.seconds * 1000;
+    let served = 0;
+    await Promise.all(
+      Array.from({ length: job.concurrency }, async () => {
+        while (performance.now() < deadline) {
+          await mixed(job, attendees, served++, tasks);
+        }
+      }),
+    );
+    send({ type: 'done', figures: window.figures(0, lag.percentile(99) / 1e6) });
+    await pool.close();
+    return;
+  }
+
+  // The profile: periodic tasks on timing wheels of 10 ms slots, filled as attendees arrive.
+  const TICK = 10;
+  const t0 = performance.now();
+  const wheels = [
+    { period: PROFILE.galleryPollMs, task: pollGallery },
+    { period: PROFILE.speakerListPollMs, task: pollSpeakers },
+    { period: PROFILE.questionsPollMs, task: pollQuestions },
+  ].map((wheel) => ({
+    ...wheel,
+    slots: Array.from({ length: wheel.period / TICK }, () => [] as number[]),
+    done: -1,
+  }));
+  const writes = [
+    { every: 60_000 / PROFILE.memoryPostsPerMinute, task: postMemory, next: 0 },
+    { every: 60_000 / PROFILE.questionsPerMinute, task: postQuestion, next: 0 },
+  ];
+  let running = true;
+  let arrived = 0;
+  let connectErrors = 0;
+
+  const joins = (i: number, wheel: number) =>
+    wheel === 0 ||
+    (wheel === 1 && i % Math.round(1 / PROFILE.speakerListShare) === 0) ||
+    (wheel === 2 && attendees[i]?.speakerId !== undefined);
+
+  function arrive(i: number): void {
+    const attendee = attendees[i];
+    if (!attendee) return;
+    const socket = io(job.url, {
+      transports: ['websocket'],
+      forceNew: true,
+      reconnection: false,
+      timeout: 20_000,
+    });
+    attendee.socket = socket;
+    socket.on('connect', () => {
+      openSockets++;
+      if (attendee.speakerId)
+        socket.emit('watch', { room: 'speaker', speakerId: attendee.speakerId });
+    });
+    socket.on('connect_error', () => {
+      connectErrors++;
+      fail();
+    });
+    socket.on('disconnect', () => {
+      openSockets--;
+      if (running) fail();
+    });
+    socket.onAny(() => {
+      total.socketEvents++;
+      if (measuring) window.socketEvents++;
+    });
+    // The first poll on arrival, then at a phase of its own: attendees who arrive together
+    // do not poll together for the rest of the day.
+    wheels.forEach((wheel, w) => {
+      if (!joins(i, w)) return;
+      wheel.slots[Math.floor(Math.random() * wheel.slots.length)]?.push(i);
+      void wheel.task(attendee);
+    });
+  }
+
+  const arrivalMs = 1000 / job.arrivalPerSecond;
+  let lastReport = performance.now();
+  const steadyAt = () => t0 + job.attendees * arrivalMs + 10_000;
+  let endAt = Number.POSITIVE_INFINITY;
+  while (running) {
+    const now = performance.now();
+    const elapsed = now - t0;
+    while (arrived < job.attendees && arrived * arrivalMs <= elapsed) arrive(arrived++);
+    for (const wheel of wheels) {
+      const current = Math.floor(elapsed / TICK);
+      for (
+        let tick = Math.max(wheel.done + 1, current - wheel.slots.length + 1);
+        tick <= current;
+        tick++
+      ) {
+        for (const i of wheel.slots[tick % wheel.slots.length] ?? []) {
+          const attendee = attendees[i];
+          if (attendee) void wheel.task(attendee);
+        }
+      }
+      wheel.done = current;
+    }
+    if (arrived === job.attendees) {
+      for (const write of writes) {
+        if (write.next === 0) write.next = now;
+        while (write.next <= now) {
+          void write.task();
+          write.next += write.every;
+        }
+      }
+    }
+    if (!measuring && arrived === job.attendees && now >= steadyAt()) {
+      send({
+        type: 'arrived',
+        sockets: openSockets,
+        errors: connectErrors,
+        seconds: (now - t0) / 1000,
+      });
+      measuring = true;
+      window = new Window();
+      lag.reset();
+      lastReport = now;
+      endAt = now + job.seconds * 1000;
+    }
+    if (measuring && now - lastReport >= job.windowSeconds * 1000) {
+      send({ type: 'window', figures: window.figures(openSockets, lag.percentile(99) / 1e6) });
+      window = new Window();
+      lag.reset();
+      lastReport = now;
+    }
+    if (now >= endAt) running = false;
+    await sleep(TICK / 2);
+  }
+  if (window.latencies.count > 0 && performance.now() - lastReport > 1000) {
+    send({ type: 'window', figures: window.figures(openSockets, lag.percentile(99) / 1e6) });
+  }
+  send({ type: 'done', figures: total.figures(openSockets, 0) });
+  for (const attendee of attendees) attendee.socket?.close();
+  await pool.close();
+}
+
+interface Tasks {
+  pollGallery: (a: Attendee) => Promise<void>;
+  pollSpeakers: (a: Attendee) => Promise<void>;
+  pollQuestions: (a: Attendee) => Promise<void>;
+  postMemory: () => Promise<void>;
+  postQuestion: () => Promise<void>;
+}
+
+/** Rates per attendee-second of the profile, which the ceiling mix keeps in proportion. */
+function mixWeights(attendees: number) {
+  const gallery = 1000 / PROFILE.galleryPollMs;
+  const speakers = (PROFILE.speakerListShare * 1000) / PROFILE.speakerListPollMs;
+  const questions = (PROFILE.questionsShare * 1000) / PROFILE.questionsPollMs;
+  const asks = PROFILE.questionsPerMinute / 60 / attendees;
+  const memories = PROFILE.memoryPostsPerMinute / 60 / attendees;
+  const sum = gallery + speakers + questions + asks + memories;
+  return {
+    gallery: gallery / sum,
+    speakers: speakers / sum,
+    questions: questions / sum,
+    asks: asks / sum,
+  };
+}
+
+/** One request of the mix, for a random attendee (whose cached tags it uses). */
+function mixed(job: AttendeesJob, attendees: Attendee[], n: number, tasks: Tasks): Promise<void> {
+  const w = mixWeights(job.attendees);
+  const attendee = attendees[n % attendees.length] ?? {};
+  const r = Math.random();
+  if (r < w.gallery) return tasks.pollGallery(attendee);
+  if (r < w.gallery + w.speakers) return tasks.pollSpeakers(attendee);
+  if (r < w.gallery + w.speakers + w.questions) {
+    attendee.speakerId ??= job.speakerIds[n % job.speakerIds.length];
+    return tasks.pollQuestions(attendee);
+  }
+  if (r < w.gallery + w.speakers + w.questions + w.asks) return tasks.postQuestion();
+  return tasks.postMemory();
+}
+
+/** Before the ceiling is measured, every attendee has loaded the app once (their tags are warm). */
+async function warmUp(job: AttendeesJob, attendees: Attendee[], tasks: Tasks): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: job.concurrency }, async () => {
+      while (next < attendees.length) {
+        const attendee = attendees[next++];
+        if (!attendee) continue;
+        await tasks.pollGallery(attendee);
+        await tasks.pollSpeakers(attendee);
+        attendee.speakerId ??= job.speakerIds[next % job.speakerIds.length];
+        await tasks.pollQuestions(attendee);
+      }
+    }),
+  );
+}
+
+process.once('message', (job: AttendeesJob) => {
+  run(job)
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    })
+    .finally(() => process.disconnect());
+});

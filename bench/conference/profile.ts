@@ -1,0 +1,64 @@
+// The conference profile shared by the load generator (bench/conference/attendees.ts), the
+// benchmark suite and the soak run: what N attendees do, and the figures a run reports.
+
+/** What every simulated attendee does, as the app's own client does it. */
+export const PROFILE = {
+  /** Every attendee polls the gallery's first page (GET /api/memory?limit=60) every 3 s. */
+  galleryPollMs: 3_000,
+  /** A third of them have the speaker dropdown open: GET /speakers every 3 s. */
+  speakerListShare: 1 / 3,
+  speakerListPollMs: 3_000,
+  /** Half of them follow one speaker's questions: GET /api/questions/realtime every 5 s. */
+  questionsShare: 1 / 2,
+  questionsPollMs: 5_000,
+  /** Across the whole audience: memory posts (a small image each) and questions a minute. */
+  memoryPostsPerMinute: 20,
+  questionsPerMinute: 200,
+} as const;
+
+/** The generator's job, sent by the parent process. */
+export interface AttendeesJob {
+  url: string;
+  attendees: number;
+  /** Socket connections opened per second while the audience arrives. */
+  arrivalPerSecond: number;
+  /** Seconds of steady load after everybody has arrived and settled. */
+  seconds: number;
+  /** Figures are reported for every window of this many seconds. */
+  windowSeconds: number;
+  speakerIds: string[];
+  /** "profile": the timed conference; "ceiling": the same mix as fast as the server takes it. */
+  mode: 'profile' | 'ceiling';
+  /** For "ceiling": requests in flight at once. */
+  concurrency: number;
+}
+
+/** Figures of one window (or of the whole run). */
+export interface LoadFigures {
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** Answers that are neither 2xx nor 304, connection errors, and sockets that failed or dropped. */
+  errors: number;
+  statuses: Record<string, number>;
+  /** Socket events received (memoryCreated, newQuestion, …). */
+  socketEvents: number;
+  sockets: number;
+  /** The generator's own event-loop delay p99 (ms): how much of the latency is the generator's. */
+  generatorLagP99: number;
+}
+
+export type GeneratorMessage =
+  | { type: 'arrived'; sockets: number; errors: number; seconds: number }
+  | { type: 'window'; figures: LoadFigures }
+  | { type: 'done'; figures: LoadFigures };
+
+/** Percentile of a sorted array (nearest rank). */
+export const percentile = (sorted: Float64Array | number[], p: number): number =>
+  sorted.length === 0
+    ? 0
+    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);

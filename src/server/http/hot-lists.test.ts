@@ -1,0 +1,110 @@
+import http from 'node:http';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMemories } from '../test/seed-memories.ts';
+import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { pickEncoding } from './hot-lists.ts';
+
+/** A GET with exactly these headers, answering the raw bytes (no automatic decompression). */
+function rawGet(url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(url, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
+}
+
+describe('pickEncoding', () => {
+  it('prefers brotli, then gzip, and honours q=0', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('gzip')).toBe('gzip');
+    expect(pickEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(pickEncoding('br;q=0.0, gzip;q=0')).toBe('identity');
+    expect(pickEncoding(undefined)).toBe('identity');
+    expect(pickEncoding('identity')).toBe('identity');
+  });
+});
+
+describe('hot lists (the polled gallery page and speakers list)', () => {
+  let t: TestApp;
+  let gallery: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await seedMemories(
+      t.app.deps,
+      Array.from({ length: 12 }, (_, i) => ({ username: `guest${i}`, text: `Moment ${i}` })),
+    );
+    await t.app.deps.memoryListVersion.changed();
+    gallery = `${t.url}/api/memory?limit=60`;
+  });
+  afterAll(() => t.close());
+
+  it('compresses the list with the encoding the client prefers, same JSON in each', async () => {
+    const plain = await rawGet(gallery, {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    expect(plain.headers['content-type']).toMatch(/application\/json/);
+    expect(plain.headers['x-content-type-options']).toBe('nosniff');
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const list = JSON.parse(plain.body.toString()) as { text: string }[];
+    expect(list.map((m) => m.text)).toContain('Moment 11');
+
+    const br = await rawGet(gallery, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+
+    const gz = await rawGet(gallery, { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(gz.headers.etag).toBe(plain.headers.etag);
+  });
+
+  it('answers 304 to the holder of the current tag, and the new list after a change', async () => {
+    const first = await rawGet(gallery, {});
+    const tag = String(first.headers.etag);
+    const again = await rawGet(gallery, { 'if-none-match': tag, 'accept-encoding': 'br' });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.vary).toMatch(/accept-encoding/i);
+
+    await seedMemories(t.app.deps, [{ username: 'late', text: 'The closing party' }]);
+    await t.app.deps.memoryListVersion.changed();
+    const changed = await rawGet(gallery, { 'if-none-match': tag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(tag);
+    expect((JSON.parse(changed.body.toString()) as { text: string }[])[0]?.text).toBe(
+      'The closing party',
+    );
+  });
+
+  it('gives the same answer as the framework route for the same page', async () => {
+    const hot = await rawGet(gallery, {});
+    // A query the fast path does not know goes through the framework: same rows, same tag.
+    const routed = await rawGet(`${t.url}/api/memory?limit=60&`, {});
+    expect(routed.status).toBe(200);
+    expect(routed.headers.etag).toBe(hot.headers.etag);
+    expect(routed.body.toString()).toBe(hot.body.toString());
+    const speakers = await rawGet(`${t.url}/speakers`, {});
+    const card = await rawGet(`${t.url}/api/speakerscard`, {});
+    expect(speakers.status).toBe(200);
+    expect(card.headers.etag).toBe(speakers.headers.etag);
+    const routedSpeakers = await rawGet(`${t.url}/speakers?`, {});
+    expect(routedSpeakers.status).toBe(200);
+    expect(routedSpeakers.headers.etag).toBe(speakers.headers.etag);
+    expect(routedSpeakers.body.toString()).toBe(speakers.body.toString());
+  });
+});
