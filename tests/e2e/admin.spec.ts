@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
+import { ADMIN_PASSWORD, adminCard, adminSearchBox, logInAsAdmin } from './admin-helpers.ts';
 import { seedMemoriesInto } from './seed.ts';
-
-const PASSWORD = 'e2e moderator password';
 
 /** Admin specs run against their own server, with a known admin password. */
 const test = base.extend<object, { adminServer: RunningServer }>({
   adminServer: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const server = await startServer({ ADMIN_PASSWORD: PASSWORD });
+      const server = await startServer({ ADMIN_PASSWORD });
       await use(server);
       await server.stop();
     },
@@ -23,18 +22,6 @@ const test = base.extend<object, { adminServer: RunningServer }>({
 
 /** A word no other test uses, so parallel tests sharing a server do not see each other. */
 const unique = () => randomUUID().slice(0, 8);
-
-async function logIn(page: Page, password = PASSWORD): Promise<void> {
-  await page.goto('/borderlessadmin');
-  await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
-  await page.getByRole('textbox', { name: 'Username' }).fill('admin');
-  await page.getByRole('textbox', { name: 'Password' }).fill(password);
-  await page.getByRole('button', { name: 'Login' }).click();
-}
-
-const searchBox = (page: Page) => page.getByPlaceholder('Search by username or text...');
-const card = (page: Page, username: string) =>
-  page.getByRole('article', { name: `Memory by ${username}` });
 
 /** The attendee's gallery tile of a memory, found as a person finds it. */
 const attendeeTile = (page: Page, username: string) =>
@@ -50,20 +37,20 @@ test.describe('admin login', () => {
     await expect(page.getByText('Username is required')).toBeVisible();
     await expect(page.getByText('Password is required')).toBeVisible();
 
-    await logIn(page, 'not the password');
+    await logInAsAdmin(page, 'not the password');
     await expect(page.getByRole('alert')).toHaveText('Invalid username or password');
     await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
-    await expect(searchBox(page)).toHaveCount(0);
+    await expect(adminSearchBox(page)).toHaveCount(0);
     expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toBeNull();
   });
 
   test('a reload keeps the admin logged in; Logout returns to the form', async ({ page }) => {
-    await logIn(page);
-    await expect(searchBox(page)).toBeVisible();
+    await logInAsAdmin(page);
+    await expect(adminSearchBox(page)).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('adminToken'))).toMatch(/\./);
 
     await page.reload();
-    await expect(searchBox(page)).toBeVisible();
+    await expect(adminSearchBox(page)).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Admin Login' })).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -85,8 +72,8 @@ test.describe('admin login', () => {
   });
 
   test('when the session ends while moderating, the login form comes back', async ({ page }) => {
-    await logIn(page);
-    await expect(searchBox(page)).toBeVisible();
+    await logInAsAdmin(page);
+    await expect(adminSearchBox(page)).toBeVisible();
     // The server refuses the token from now on, as it does once the token has expired.
     await page.route('**/api/media?*', (route) =>
       route.fulfill({
@@ -125,33 +112,33 @@ test.describe('moderation', () => {
     await attendee.route('**/api/memory?**', (route) => route.abort());
     await attendee.route('**/api/memory', (route) => route.abort());
 
-    await logIn(page);
-    await searchBox(page).fill(tag);
-    await expect(card(page, `ada-${tag}`)).toBeVisible();
-    await expect(card(page, `grace-${tag}`)).toBeVisible();
-    await expect(card(page, `linus-${tag}`).locator('video')).toBeVisible();
+    await logInAsAdmin(page);
+    await adminSearchBox(page).fill(tag);
+    await expect(adminCard(page, `ada-${tag}`)).toBeVisible();
+    await expect(adminCard(page, `grace-${tag}`)).toBeVisible();
+    await expect(adminCard(page, `linus-${tag}`).locator('video')).toBeVisible();
     await expect(page.getByRole('article')).toHaveCount(3);
 
     // Server-side, case-insensitive search over usernames and captions.
-    await searchBox(page).fill(`COFFEE ${tag}`);
+    await adminSearchBox(page).fill(`COFFEE ${tag}`);
     await expect(page.getByRole('article')).toHaveCount(1);
-    await expect(card(page, `grace-${tag}`)).toBeVisible();
-    await searchBox(page).fill(`nobody-${tag}`);
+    await expect(adminCard(page, `grace-${tag}`)).toBeVisible();
+    await adminSearchBox(page).fill(`nobody-${tag}`);
     await expect(page.getByText(`No memories match “nobody-${tag}”.`)).toBeVisible();
-    await searchBox(page).fill(tag);
+    await adminSearchBox(page).fill(tag);
     await expect(page.getByRole('article')).toHaveCount(3);
 
     // Delete asks first; Cancel keeps the memory.
-    await card(page, `grace-${tag}`).getByRole('button', { name: 'Delete' }).click();
+    await adminCard(page, `grace-${tag}`).getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this memory?' });
     await expect(dialog).toContainText(`grace-${tag}`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toHaveCount(0);
-    await expect(card(page, `grace-${tag}`)).toBeVisible();
+    await expect(adminCard(page, `grace-${tag}`)).toBeVisible();
 
-    await card(page, `grace-${tag}`).getByRole('button', { name: 'Delete' }).click();
+    await adminCard(page, `grace-${tag}`).getByRole('button', { name: 'Delete' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
-    await expect(card(page, `grace-${tag}`)).toHaveCount(0);
+    await expect(adminCard(page, `grace-${tag}`)).toHaveCount(0);
     await expect(page.getByText(`Deleted the memory by grace-${tag}.`)).toBeVisible();
     await expect(page.getByRole('article')).toHaveCount(2);
 
@@ -169,18 +156,18 @@ test.describe('moderation', () => {
 
     // It stays gone after a reload (the server deleted it, not just the screen).
     await page.reload();
-    await searchBox(page).fill(tag);
+    await adminSearchBox(page).fill(tag);
     await expect(page.getByRole('article')).toHaveCount(2);
-    await expect(card(page, `grace-${tag}`)).toHaveCount(0);
+    await expect(adminCard(page, `grace-${tag}`)).toHaveCount(0);
     await attendeeContext.close();
   });
 
   test('a failed deletion puts the memory back and says why', async ({ page, adminServer }) => {
     const tag = unique();
     await seedMemoriesInto(adminServer.dataDir, [{ username: `kept-${tag}`, text: 'Still here' }]);
-    await logIn(page);
-    await searchBox(page).fill(tag);
-    await expect(card(page, `kept-${tag}`)).toBeVisible();
+    await logInAsAdmin(page);
+    await adminSearchBox(page).fill(tag);
+    await expect(adminCard(page, `kept-${tag}`)).toBeVisible();
 
     await page.route('**/api/media/*', (route) =>
       route.request().method() === 'DELETE'
@@ -191,13 +178,13 @@ test.describe('moderation', () => {
           })
         : route.fallback(),
     );
-    await card(page, `kept-${tag}`).getByRole('button', { name: 'Delete' }).click();
+    await adminCard(page, `kept-${tag}`).getByRole('button', { name: 'Delete' }).click();
     await page
       .getByRole('dialog', { name: 'Delete this memory?' })
       .getByRole('button', { name: 'Delete' })
       .click();
     await expect(page.getByText('Could not delete the memory')).toBeVisible();
-    await expect(card(page, `kept-${tag}`)).toBeVisible();
+    await expect(adminCard(page, `kept-${tag}`)).toBeVisible();
   });
 
   test('new memories appear without a reload, and a failed list says so', async ({
@@ -205,12 +192,12 @@ test.describe('moderation', () => {
     adminServer,
   }) => {
     const tag = unique();
-    await logIn(page);
-    await searchBox(page).fill(tag);
+    await logInAsAdmin(page);
+    await adminSearchBox(page).fill(tag);
     await expect(page.getByText(`No memories match “${tag}”.`)).toBeVisible();
 
     await seedMemoriesInto(adminServer.dataDir, [{ username: `late-${tag}`, text: 'Just posted' }]);
-    await expect(card(page, `late-${tag}`)).toBeVisible();
+    await expect(adminCard(page, `late-${tag}`)).toBeVisible();
 
     await page.route('**/api/media?*', (route) =>
       route.fulfill({
@@ -232,14 +219,14 @@ test.describe('moderation', () => {
       { username: `phone-${tag}`, text: 'A caption long enough to wrap '.repeat(4) },
       { username: `phone2-${tag}`, text: 'Short' },
     ]);
-    await logIn(page);
-    await searchBox(page).fill(tag);
+    await logInAsAdmin(page);
+    await adminSearchBox(page).fill(tag);
     await expect(page.getByRole('article')).toHaveCount(2);
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
-    const button = await card(page, `phone-${tag}`)
+    const button = await adminCard(page, `phone-${tag}`)
       .getByRole('button', { name: 'Delete' })
       .boundingBox();
     expect(button?.height ?? 0).toBeGreaterThanOrEqual(44);

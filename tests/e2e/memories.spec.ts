@@ -1,12 +1,6 @@
 import type { Page } from '@playwright/test';
-import sharp from 'sharp';
 import { expect, join, startServer, test } from './fixtures.ts';
-
-/** A real PNG made here: a flat colour of the given size. */
-const png = (background: string, width = 160, height = 120) =>
-  sharp({ create: { width, height, channels: 3, background } })
-    .png()
-    .toBuffer();
+import { chooseFiles, png } from './memory-helpers.ts';
 
 interface ApiMemory {
   _id: string;
@@ -31,17 +25,6 @@ async function postMemory(
   const response = await fetch(`${baseUrl}/api/memories`, { method: 'POST', body });
   expect(response.status).toBe(201);
   return ((await response.json()) as { memories: ApiMemory[] }).memories;
-}
-
-/** Picks files through the dialog's drop zone, as a person taps it. */
-async function chooseFiles(
-  page: Page,
-  scope: ReturnType<Page['getByRole']>,
-  files: { name: string; mimeType: string; buffer: Buffer }[],
-) {
-  const chooser = page.waitForEvent('filechooser');
-  await scope.getByRole('button', { name: 'Choose photos or videos' }).click();
-  await (await chooser).setFiles(files);
 }
 
 const tiles = (page: Page, caption: string) =>

@@ -32,7 +32,7 @@ test.describe('speaker sign-up', () => {
     await expect(error).toContainText('The picture must be an image');
     await expect(error.getByText(/The picture must be an image/)).toHaveCSS(
       'color',
-      'rgb(250, 82, 82)',
+      'rgb(201, 42, 42)',
     );
     // The form keeps what was typed.
     await expect(form.getByLabel('Stack')).toHaveValue('Forgery');

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { TOAST_DEFAULT_AUTO_CLOSE } from '../../shared/constants.ts';
 import { queryClient } from '../lib/query-client.ts';
 import { createColorSchemeManager } from './color-scheme.ts';
-import { theme } from './theme.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
 
 const colorSchemeManager = createColorSchemeManager();
 
@@ -15,6 +15,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <QueryClientProvider client={queryClient}>
       <MantineProvider
         theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
         defaultColorScheme="light"
         colorSchemeManager={colorSchemeManager}
       >

@@ -18,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ADMIN_LIMITS, ADMIN_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
 import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
@@ -123,6 +124,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
 
   return (
     <Tabs defaultValue="memories" keepMounted={false}>
+      <HiddenPageHeading>Moderation</HiddenPageHeading>
       <Tabs.List mb="sm">
         <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
           Memories

@@ -108,7 +108,6 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
       size="lg"
       radius="lg"
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
     >
       <form onSubmit={submit} noValidate>

@@ -24,10 +24,11 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { LIMITS } from '../../../shared/constants.ts';
+import { LIMITS, TEXTS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useWatchSpeaker } from '../../lib/socket-rooms.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { loadOlderQuestions, useQuestions } from './api/get-questions.ts';
@@ -83,13 +84,14 @@ function SpeakerList({
           active={speaker._id === selectedId}
           aria-current={speaker._id === selectedId ? 'true' : undefined}
           className={classes.speakerLink}
+          classNames={{ description: classes.speakerStack }}
           label={
             <Text fw={700} truncate>
               {speaker.name}
             </Text>
           }
           description={
-            <Text size="sm" c="dimmed" truncate>
+            <Text size="sm" truncate>
               {speaker.stack}
             </Text>
           }
@@ -169,8 +171,14 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
           </Group>
         </Group>
       </Box>
-      <ScrollArea className={classes.scroll} viewportRef={viewport} type="auto">
-        <Stack gap="sm" className={classes.messages} role="log" aria-label="Questions">
+      <ScrollArea
+        className={classes.scroll}
+        viewportRef={viewport}
+        // The log scrolls by keyboard too: it takes focus, as its questions have nothing that does.
+        viewportProps={{ tabIndex: 0, role: 'log', 'aria-label': 'Questions' }}
+        type="auto"
+      >
+        <Stack gap="sm" className={classes.messages}>
           {questions.isPending ? (
             <Center p="xl">
               <Loader aria-label="Loading the questions" />
@@ -234,9 +242,11 @@ export default function QaRoomScreen() {
 
   return (
     <Box className={classes.room} data-selected={selectedId ? '' : undefined}>
+      {/* On a phone only one panel shows, so the room's own heading cannot be either panel's. */}
+      <HiddenPageHeading>{TEXTS.qaRoom}</HiddenPageHeading>
       <Paper withBorder radius="lg" className={`${classes.column} ${classes.list}`}>
         <Group className={classes.columnHeader} gap="xs" justify="space-between">
-          <Title order={1} fz="lg">
+          <Title order={2} fz="lg">
             {QA_TEXTS.selectSpeakers}
           </Title>
           {speakers.data && speakers.data.length > 0 && (

@@ -13,7 +13,6 @@ export function ThankYouModal({ opened, onClose }: { opened: boolean; onClose: (
       title={QA_TEXTS.thankYouTitle}
       centered
       radius="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
     >
       <Stack align="center" gap="md" ta="center">

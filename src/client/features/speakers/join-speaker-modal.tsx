@@ -112,7 +112,6 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
       size="lg"
       radius="lg"
       centered
-      closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
     >
       <form onSubmit={submit} noValidate>
@@ -172,7 +171,6 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
                 multiple={false}
                 role="button"
                 aria-label="Choose a picture"
-                inputProps={{ 'aria-hidden': true }}
                 radius="md"
               >
                 <Group justify="center" gap="sm" mih={96} style={{ pointerEvents: 'none' }}>
@@ -194,7 +192,7 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
           </Input.Wrapper>
           {mutation.isError && (
             <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
-              <Text c="red" size="sm" fw={600}>
+              <Text c="var(--mantine-color-error)" size="sm" fw={600}>
                 {errorMessage(mutation.error, 'The bio could not be uploaded. Try again.')}
               </Text>
             </Alert>

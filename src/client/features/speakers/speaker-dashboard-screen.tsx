@@ -105,12 +105,12 @@ export default function SpeakerDashboardScreen() {
   if (!speaker) {
     return (
       <Center mih="50vh">
-        <EmptyState
-          icon={<IconMoodSad size={28} />}
-          withIndicatorBackground
-          title={QA_TEXTS.speakerNotFound}
-          description="Check the username you got when you added your bio."
-        >
+        <EmptyState icon={<IconMoodSad size={28} />} withIndicatorBackground>
+          {/* The screen's heading: what the dashboard would have been titled is unknown. */}
+          <EmptyState.Title order={1}>{QA_TEXTS.speakerNotFound}</EmptyState.Title>
+          <EmptyState.Description>
+            Check the username you got when you added your bio.
+          </EmptyState.Description>
           <EmptyState.Actions>
             <Button component={Link} to={CLIENT_PATHS.speakerLogin} variant="light">
               Speaker login

@@ -53,7 +53,7 @@ export default function SpeakerLoginScreen() {
             />
             {mutation.isError && (
               <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
-                <Text c="red" size="sm" fw={600}>
+                <Text c="var(--mantine-color-error)" size="sm" fw={600}>
                   {mutation.error instanceof ApiError && mutation.error.status > 0
                     ? mutation.error.message
                     : QA_TEXTS.loginFailed}

@@ -31,7 +31,6 @@ export function UploadedModal({
       title={QA_TEXTS.uploadedTitle}
       centered
       radius="lg"
-      closeButtonProps={{ 'aria-label': 'Close' }}
       styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
     >
       {speaker && (
