@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { VirtualGrid } from '../../components/virtual-grid.tsx';
+import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { useGallery } from './api/get-memories.ts';
 import { DownloadMemoryModal } from './download-memory-modal.tsx';
 import { MemoryTile } from './memory-tile.tsx';
@@ -70,8 +70,11 @@ export function MemoryGallery() {
 
   const open = useCallback((memory: Memory) => setSelected(memory), []);
   const close = useCallback(() => setSelected(null), []);
+  // The first row is what a visitor sees first: its thumbnails load at once, with priority.
   const renderTile = useCallback(
-    (memory: Memory) => <MemoryTile memory={memory} onOpen={open} />,
+    (memory: Memory, { row }: GridPlace) => (
+      <MemoryTile memory={memory} onOpen={open} priority={row === 0} />
+    ),
     [open],
   );
 
