@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, join, startServer, test } from './fixtures.ts';
 import { chooseFiles, png } from './memory-helpers.ts';
+import { seedMemoriesInto } from './seed.ts';
 
 interface ApiMemory {
   _id: string;
@@ -274,10 +275,93 @@ test.describe('memories on a server of their own', () => {
         );
       }
       await join(page, 'ivan');
-      await expect(page.getByRole('article')).toHaveCount(60);
-      await page.getByRole('article').last().scrollIntoViewIfNeeded();
-      await expect(page.getByRole('article')).toHaveCount(70);
-      await expect(page.getByText('Batch 0').first()).toBeAttached();
+      await expect(page.getByText('Batch 6').first()).toBeVisible();
+      // The first page holds 60 of the 70: the oldest post is not there yet.
+      await expect(page.getByText('Batch 0')).toHaveCount(0);
+      await expect(async () => {
+        await page.keyboard.press('End');
+        await expect(page.getByText('Batch 0').first()).toBeVisible({ timeout: 1_000 });
+      }).toPass();
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+
+  test('a gallery of 1,500 memories keeps only the rows near the viewport in the DOM', async ({
+    browser,
+  }) => {
+    test.setTimeout(300_000);
+    const total = 1_500;
+    const server = await startServer();
+    const context = await browser.newContext({ baseURL: server.url });
+    const colours = ['#e64980', '#12b886', '#5c7cfa', '#fab005', '#7950f2', '#15aabf'];
+    const name = (n: number) => `guest-${String(n).padStart(4, '0')}`;
+    const openButton = (page: Page, n: number | string) =>
+      page.getByRole('button', {
+        name: `Open memory by ${typeof n === 'number' ? name(n) : n}`,
+        exact: true,
+      });
+    try {
+      // Stored oldest first: guest-1500 is the newest, at the top; guest-0001 is at the very end.
+      await seedMemoriesInto(
+        server.dataDir,
+        Array.from({ length: total }, (_, i) => ({
+          username: name(i + 1),
+          text: `Moment ${i + 1}`,
+          color: colours[i % colours.length],
+        })),
+      );
+      const page = await context.newPage();
+      await join(page, 'scroller');
+      await expect(openButton(page, total)).toBeVisible();
+
+      // Tabbing from the first tile reaches tiles that were not in the DOM when it started
+      // (three stops a tile: the picture, the caption, the download icon).
+      await expect(openButton(page, total - 30)).toHaveCount(0);
+      await openButton(page, total).focus();
+      for (let stop = 0; stop < 30 * 3; stop += 1) await page.keyboard.press('Tab');
+      await expect(openButton(page, total - 30)).toBeFocused();
+
+      // Scrolling to the end loads page after page until the oldest memory shows.
+      await expect(async () => {
+        await page.keyboard.press('End');
+        await expect(openButton(page, 1)).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 180_000 });
+      await expect(page.getByRole('button', { name: 'Load older memories' })).toHaveCount(0);
+      await expect(page.getByText('Moment 1', { exact: true })).toBeVisible();
+
+      // All 1,500 are loaded, but only the rows near the viewport are in the DOM.
+      const tilesInDom = await page.getByRole('article').count();
+      test.info().annotations.push({
+        type: 'tiles in the DOM',
+        description: `${tilesInDom} of ${total} loaded`,
+      });
+      expect(tilesInDom).toBeGreaterThan(0);
+      expect(tilesInDom).toBeLessThan(100);
+      await expect(openButton(page, total)).toHaveCount(0);
+
+      // Back at the top, the first tile is rendered again and still opens its modal.
+      await page.keyboard.press('Home');
+      await openButton(page, total).click();
+      const modal = page.getByRole('dialog', { name: 'Download Memory' });
+      await expect(modal.getByText(`Moment ${total}`, { exact: true })).toBeVisible();
+      await expect(modal.getByRole('link', { name: 'Download' })).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(modal).toBeHidden();
+
+      // A memory posted now still appears at the top, brought by the socket alone.
+      await page.route(/\/api\/memory\?/, (route) => route.abort());
+      await postMemory(
+        server.url,
+        'Fresh from the closing keynote',
+        [{ name: 'fresh.png', data: await png('#fa5252') }],
+        'latecomer',
+      );
+      await expect(page.getByRole('article').first()).toContainText(
+        'Fresh from the closing keynote',
+      );
+      await expect(openButton(page, 'latecomer')).toBeVisible();
     } finally {
       await context.close();
       await server.stop();

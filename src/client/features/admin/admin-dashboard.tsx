@@ -19,6 +19,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ADMIN_LIMITS, ADMIN_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
+import { VirtualGrid } from '../../components/virtual-grid.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
 import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
@@ -30,7 +31,8 @@ import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { useAdminLiveUpdates } from './use-admin-live-updates.ts';
 import classes from './admin-screen.module.css';
 
-const GRID_COLS = { base: 2, sm: 3, md: 4 } as const;
+const GRID_COLS = { base: 2, sm: 3, md: 4 };
+const memoryKey = (memory: Memory) => memory._id;
 
 function GridSkeleton() {
   return (
@@ -42,7 +44,10 @@ function GridSkeleton() {
   );
 }
 
-/** Search, the grid of memories with Delete, and the moderation log. */
+/**
+ * Search, the grid of memories with Delete, and the moderation log. The grid keeps only the rows
+ * near the viewport in the DOM: "Load more" can page through every memory of the event.
+ */
 export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
@@ -80,6 +85,11 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
       return true;
     });
   }, [media.data, hidden]);
+
+  const renderCard = useCallback(
+    (memory: Memory) => <AdminMemoryCard memory={memory} onDelete={setConfirming} />,
+    [],
+  );
 
   const confirmDelete = (memory: Memory) => {
     setConfirming(null);
@@ -177,11 +187,13 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
                 {media.hasNextPage ? '+' : ''} {memories.length === 1 ? 'memory' : 'memories'}
                 {query ? ` matching “${query}”` : ''}
               </Text>
-              <SimpleGrid cols={GRID_COLS} spacing="sm">
-                {memories.map((memory) => (
-                  <AdminMemoryCard key={memory._id} memory={memory} onDelete={setConfirming} />
-                ))}
-              </SimpleGrid>
+              <VirtualGrid
+                items={memories}
+                cols={GRID_COLS}
+                spacing="sm"
+                getKey={memoryKey}
+                renderItem={renderCard}
+              />
               {media.hasNextPage && (
                 <Group justify="center">
                   <Button

@@ -1,14 +1,19 @@
-import { Alert, Button, Center, Image, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Button, Center, Image, Loader, Stack, Text } from '@mantine/core';
 import { useIntersection } from '@mantine/hooks';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { useGallery } from './api/get-memories.ts';
 import { DownloadMemoryModal } from './download-memory-modal.tsx';
 import { MemoryTile } from './memory-tile.tsx';
 import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
+
+const GALLERY_COLUMNS = { base: 2, sm: 3, md: 4 };
+const GALLERY_SPACING = { base: 'xs', sm: 'md' } as const;
+const memoryKey = (memory: Memory) => memory._id;
 
 function GalleryLoading() {
   return (
@@ -40,6 +45,7 @@ function GalleryEmpty() {
 /**
  * The live gallery: 2 to 4 columns by width, newest first. New and deleted memories arrive by
  * socket (polling every 3 s stays as the fallback); older pages load as the end comes near.
+ * Only the rows near the viewport are in the DOM, so thousands of memories stay light.
  */
 export function MemoryGallery() {
   useMemoryEvents();
@@ -64,6 +70,13 @@ export function MemoryGallery() {
 
   const open = useCallback((memory: Memory) => setSelected(memory), []);
   const close = useCallback(() => setSelected(null), []);
+  // The first row is what a visitor sees first: its thumbnails load at once, with priority.
+  const renderTile = useCallback(
+    (memory: Memory, { row }: GridPlace) => (
+      <MemoryTile memory={memory} onOpen={open} priority={row === 0} />
+    ),
+    [open],
+  );
 
   if (gallery.isPending) return <GalleryLoading />;
   if (gallery.isError && memories.length === 0) {
@@ -94,11 +107,13 @@ export function MemoryGallery() {
 
   return (
     <>
-      <SimpleGrid cols={{ base: 2, sm: 3, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
-        {memories.map((memory) => (
-          <MemoryTile key={memory._id} memory={memory} onOpen={open} />
-        ))}
-      </SimpleGrid>
+      <VirtualGrid
+        items={memories}
+        cols={GALLERY_COLUMNS}
+        spacing={GALLERY_SPACING}
+        getKey={memoryKey}
+        renderItem={renderTile}
+      />
       <div ref={sentinelRef} className={classes.sentinel} />
       {isFetchingNextPage ? (
         <GalleryLoading />

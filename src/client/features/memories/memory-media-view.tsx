@@ -24,16 +24,17 @@ function ImageWithFallback({
   src,
   alt,
   className,
-  lazy,
+  loading,
   width,
   height,
 }: {
   src: string;
   alt: string;
   className: string | undefined;
-  lazy: boolean;
-  width?: number | null;
-  height?: number | null;
+  /** `lazy` waits until the image nears the viewport; `priority` fetches it first, at once. */
+  loading: 'lazy' | 'eager' | 'priority';
+  width: number | null;
+  height: number | null;
 }) {
   const [failed, setFailed] = useState(false);
   return (
@@ -41,7 +42,8 @@ function ImageWithFallback({
       src={failed ? FALLBACK_IMAGE : src}
       alt={failed ? `${alt} (image unavailable)` : alt}
       className={className}
-      loading={lazy ? 'lazy' : 'eager'}
+      loading={loading === 'lazy' ? 'lazy' : 'eager'}
+      fetchPriority={loading === 'priority' ? 'high' : undefined}
       decoding="async"
       width={width ?? undefined}
       height={height ?? undefined}
@@ -51,10 +53,20 @@ function ImageWithFallback({
 }
 
 /**
- * A memory's picture or video. `thumb` is the gallery tile (thumbnail, lazy, cropped to the
- * tile), `full` the display rendition at its own shape; anything else: "No media available".
+ * A memory's picture or video. `thumb` is the gallery tile (thumbnail, lazy unless `priority`,
+ * cropped to the tile), `full` the display rendition at its own shape; anything else: "No media
+ * available". Both carry the picture's width and height, so the browser knows its shape before
+ * it arrives.
  */
-export function MemoryMediaView({ memory, size }: { memory: Memory; size: 'thumb' | 'full' }) {
+export function MemoryMediaView({
+  memory,
+  size,
+  priority = false,
+}: {
+  memory: Memory;
+  size: 'thumb' | 'full';
+  priority?: boolean;
+}) {
   if (isImage(memory)) {
     const thumb = size === 'thumb';
     return (
@@ -62,9 +74,9 @@ export function MemoryMediaView({ memory, size }: { memory: Memory; size: 'thumb
         src={thumb ? (memory.thumbnail ?? memory.media) : memory.media}
         alt={mediaLabel(memory)}
         className={thumb ? classes.tileMedia : classes.fullMedia}
-        lazy={thumb}
-        width={thumb ? undefined : memory.width}
-        height={thumb ? undefined : memory.height}
+        loading={!thumb ? 'eager' : priority ? 'priority' : 'lazy'}
+        width={memory.width}
+        height={memory.height}
       />
     );
   }

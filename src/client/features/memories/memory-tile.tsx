@@ -8,14 +8,16 @@ import classes from './memories.module.css';
 /**
  * One gallery tile: the thumbnail in a square that keeps its place while loading (or the video
  * with its controls), the author and caption, and a download icon. Opening it shows the
- * "Download Memory" modal.
+ * "Download Memory" modal. A `priority` tile (the first row) loads its thumbnail at once.
  */
 export const MemoryTile = memo(function MemoryTile({
   memory,
   onOpen,
+  priority = false,
 }: {
   memory: Memory;
   onOpen: (memory: Memory) => void;
+  priority?: boolean;
 }) {
   const href = downloadUrl(memory);
   const open = () => onOpen(memory);
@@ -30,7 +32,7 @@ export const MemoryTile = memo(function MemoryTile({
             onClick={open}
             aria-label={`Open memory by ${memory.username}`}
           >
-            <MemoryMediaView memory={memory} size="thumb" />
+            <MemoryMediaView memory={memory} size="thumb" priority={priority} />
           </UnstyledButton>
         )}
       </AspectRatio>
