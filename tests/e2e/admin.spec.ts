@@ -221,8 +221,8 @@ test.describe('moderation', () => {
       adminServer.dataDir,
       Array.from({ length: total }, (_, i) => ({ username: name(i + 1), text: `Bulk ${i + 1}` })),
     );
-    await logIn(page);
-    await searchBox(page).fill(tag);
+    await logInAsAdmin(page);
+    await adminSearchBox(page).fill(tag);
     await expect(page.getByText(`60+ memories matching “${tag}”`)).toBeVisible();
     for (const loaded of [120, 180]) {
       await page.getByRole('button', { name: 'Load more' }).click();
@@ -232,19 +232,19 @@ test.describe('moderation', () => {
     await expect(page.getByText(`${total} memories matching “${tag}”`)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
     expect(await page.getByRole('article').count()).toBeLessThan(total / 2);
-    await expect(card(page, name(1))).toHaveCount(0);
+    await expect(adminCard(page, name(1))).toHaveCount(0);
 
     // The oldest, at the very end, comes into the DOM when scrolled to and can be deleted there.
     await page.mouse.wheel(0, 100_000);
-    await card(page, name(1)).getByRole('button', { name: 'Delete' }).click();
+    await adminCard(page, name(1)).getByRole('button', { name: 'Delete' }).click();
     await page
       .getByRole('dialog', { name: 'Delete this memory?' })
       .getByRole('button', { name: 'Delete' })
       .click();
     await expect(page.getByText(`Deleted the memory by ${name(1)}.`)).toBeVisible();
-    await expect(card(page, name(1))).toHaveCount(0);
+    await expect(adminCard(page, name(1))).toHaveCount(0);
     await expect(page.getByText(`${total - 1} memories matching “${tag}”`)).toBeVisible();
-    await expect(card(page, name(2))).toBeVisible();
+    await expect(adminCard(page, name(2))).toBeVisible();
   });
 
   test('on a phone the screen fits and every control is reachable', async ({
