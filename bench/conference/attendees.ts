@@ -336,7 +336,8 @@ async function run(job: AttendeesJob): Promise<void> {
         if (write.next === 0) write.next = now;
         while (write.next <= now) {
           void write.task();
-          write.next += write.every;
+          // People post at random moments: exponential gaps with the profile's mean.
+          write.next += -Math.log(1 - Math.random()) * write.every;
         }
       }
     }

@@ -7,7 +7,7 @@ import { seededDataDir } from './gallery.ts';
 const AUDIENCES = (process.env.BENCH_ATTENDEES ?? '1000,5000,10000').split(',').map(Number);
 /** Seconds of steady load per audience (after arrival); `BENCH_PROFILE_SECONDS` shortens it. */
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 60);
-const ARRIVALS_PER_SECOND = 1000;
+const ARRIVALS_PER_SECOND = 500;
 const CEILING_SECONDS = 15;
 const CEILING_CONCURRENCY = 64;
 
