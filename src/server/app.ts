@@ -163,7 +163,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
-  await registerClientApp(app, config.clientDir, { pageHead: memoryPageHead(deps) });
+  await registerClientApp(app, config.clientDir, {
+    applicationName: config.eventName,
+    pageHead: memoryPageHead(deps),
+  });
 
   return app as unknown as App;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
+import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
@@ -20,6 +21,8 @@ export interface PageHead {
 export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | undefined>;
 
 export interface ClientAppOptions {
+  /** The event's name, written into every page as `<meta name="application-name">`. */
+  applicationName?: string;
   /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
 }
@@ -52,8 +55,21 @@ export function withPageHead(html: string, head: PageHead): string {
 }
 
 /**
- * Serves the built client: hashed assets cached for a year, `index.html` revalidated, and the
- * app for every client route (history fallback). Everything else is a JSON 404.
+ * The built page naming the event: `<meta name="application-name">` carries `EVENT_NAME`, so the
+ * client shows it at its first render without a call (decision 070). The value is escaped.
+ */
+export function withApplicationName(html: string, name: string): string {
+  const tag = `<meta name="application-name" content="${escapeHtml(name)}" />`;
+  const existing = /<meta\s+name="application-name"[^>]*>/;
+  return existing.test(html)
+    ? html.replace(existing, () => tag)
+    : html.replace('</head>', () => `  ${tag}\n  </head>`);
+}
+
+/**
+ * Serves the built client: hashed assets cached for a year, the other files revalidated, and the
+ * page (`index.html` with the event's name) for every client route (history fallback), from
+ * memory, revalidated with its ETag. Everything else is a JSON 404.
  */
 export async function registerClientApp(
   app: FastifyInstance,
@@ -62,14 +78,22 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
-  let indexHtml: string | undefined;
+  let page: { html: string; etag: string } | undefined;
 
-  if (hasClient && clientDir) {
+  if (hasClient && clientDir && indexFile) {
+    const built = await fs.promises.readFile(indexFile, 'utf8');
+    const html =
+      options.applicationName === undefined
+        ? built
+        : withApplicationName(built, options.applicationName);
+    page = { html, etag: versionTag([html]) };
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
       index: false,
       serveDotFiles: false,
+      // The page is served below, with the event's name.
+      allowedPath: (pathname) => pathname !== '/index.html',
       setHeaders: (reply, filePath) => {
         const relative = path.relative(clientDir, filePath);
         reply.header(
@@ -95,8 +119,9 @@ export async function registerClientApp(
       if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
+      if (!page) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
-      if (renderHead && indexFile && request.method === 'GET') {
+      if (renderHead && request.method === 'GET') {
         let head: PageHead | undefined;
         try {
           head = await renderHead(request);
@@ -104,16 +129,19 @@ export async function registerClientApp(
           request.log.warn({ err: error }, 'page head could not be rendered');
         }
         if (head) {
-          indexHtml ??= await fs.promises.readFile(indexFile, 'utf8');
           return reply
             .code(200)
             .type('text/html; charset=utf-8')
             .header('cache-control', 'no-cache')
-            .send(withPageHead(indexHtml, head));
+            .send(withPageHead(page.html, head));
         }
       }
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
-      return reply.code(isClientRoute ? 200 : 404).sendFile('index.html');
+      if (!isClientRoute) return reply.code(404).send(page.html);
+      reply.header('etag', page.etag);
+      if (matchesIfNoneMatch(request, page.etag)) return reply.code(304).send();
+      return reply.code(200).send(page.html);
     },
   );
 }

@@ -5,7 +5,7 @@ import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { usernameSchema } from '../../../shared/schemas/common.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
 import classes from './join-screen.module.css';
 
