@@ -18,6 +18,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    // Browsers without <link rel="modulepreload"> still load every chunk, one hop later.
+    modulePreload: { polyfill: false },
   },
   server: {
     port: Number(process.env.PORT ?? 5173),
