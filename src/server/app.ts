@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
   await app.register(rateLimit, { global: false });
+  await registerCompression(app);
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });

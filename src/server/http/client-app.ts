@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
+import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
 
@@ -26,6 +27,11 @@ export interface ClientAppOptions {
   /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
 }
+
+/** Hashed build output: its name changes with its content, so it never needs revalidating. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files of `public/` (logo, pictures, the colour-scheme script): revalidated every time. */
+const PUBLIC_FILE = 'public, max-age=0, must-revalidate';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -67,9 +73,10 @@ export function withApplicationName(html: string, name: string): string {
 }
 
 /**
- * Serves the built client: hashed assets cached for a year, the other files revalidated, and the
- * page (`index.html` with the event's name) for every client route (history fallback), from
- * memory, revalidated with its ETag. Everything else is a JSON 404.
+ * Serves the built client: hashed assets cached for a year, the other files of `public/`
+ * revalidated, both precompressed (brotli, gzip) when the build made `.br`/`.gz` siblings; and the page
+ * (`index.html` with the event's name) for every client route (history fallback), from memory,
+ * revalidated with its ETag. Everything else is a JSON 404.
  */
 export async function registerClientApp(
   app: FastifyInstance,
@@ -78,7 +85,7 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
-  let page: { html: string; etag: string } | undefined;
+  let page: { html: string; etag: string; compressed: CompressedText } | undefined;
 
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
@@ -86,21 +93,21 @@ export async function registerClientApp(
       options.applicationName === undefined
         ? built
         : withApplicationName(built, options.applicationName);
-    page = { html, etag: versionTag([html]) };
+    page = { html, etag: versionTag([html]), compressed: new CompressedText(html, { keep: true }) };
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
       index: false,
       serveDotFiles: false,
-      // The page is served below, with the event's name.
-      allowedPath: (pathname) => pathname !== '/index.html',
+      // `x.js` is answered with `x.js.br` or `x.js.gz` when the browser takes it (and Vary says so).
+      preCompressed: true,
+      // The page is served below, with the event's name; the compressed siblings only as `x.js`.
+      allowedPath: (pathname) => pathname !== '/index.html' && !/\.(br|gz)$/.test(pathname),
       setHeaders: (reply, filePath) => {
         const relative = path.relative(clientDir, filePath);
         reply.header(
           'cache-control',
-          relative.startsWith(`assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=0, must-revalidate',
+          relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : PUBLIC_FILE,
         );
       },
     });
@@ -129,19 +136,19 @@ export async function registerClientApp(
           request.log.warn({ err: error }, 'page head could not be rendered');
         }
         if (head) {
-          return reply
-            .code(200)
-            .type('text/html; charset=utf-8')
-            .header('cache-control', 'no-cache')
-            .send(withPageHead(page.html, head));
+          reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+          return new CompressedText(withPageHead(page.html, head), { keep: false }).send(
+            request,
+            reply,
+          );
         }
       }
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
-      if (!isClientRoute) return reply.code(404).send(page.html);
+      if (!isClientRoute) return page.compressed.send(request, reply.code(404));
       reply.header('etag', page.etag);
       if (matchesIfNoneMatch(request, page.etag)) return reply.code(304).send();
-      return reply.code(200).send(page.html);
+      return page.compressed.send(request, reply.code(200));
     },
   );
 }

@@ -26,7 +26,12 @@ export function answerMatchingPollsFirst(
     if (condition && request.method === 'GET' && request.url) {
       const tag = tagFor(request.url);
       if (tag && ifNoneMatchNames(condition, tag)) {
-        response.writeHead(304, { ...headers, etag: tag, 'cache-control': 'no-cache' });
+        response.writeHead(304, {
+          ...headers,
+          etag: tag,
+          'cache-control': 'no-cache',
+          vary: 'accept-encoding',
+        });
         response.end();
         return;
       }
