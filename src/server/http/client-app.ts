@@ -30,8 +30,8 @@ export interface ClientAppOptions {
 
 /** Hashed build output: its name changes with its content, so it never needs revalidating. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Files of `public/` (logo, pictures, the colour-scheme script): revalidated every time. */
-const PUBLIC_FILE = 'public, max-age=0, must-revalidate';
+/** Files of `public/` (logo, pictures, the colour-scheme script): kept an hour, then revalidated. */
+const PUBLIC_FILE = 'public, max-age=3600, must-revalidate';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -73,8 +73,8 @@ export function withApplicationName(html: string, name: string): string {
 }
 
 /**
- * Serves the built client: hashed assets cached for a year, the other files of `public/`
- * revalidated, both precompressed (brotli, gzip) when the build made `.br`/`.gz` siblings; and the page
+ * Serves the built client: hashed assets cached for a year, the other files of `public/` for an
+ * hour, both precompressed (brotli, gzip) when the build made `.br`/`.gz` siblings; and the page
  * (`index.html` with the event's name) for every client route (history fallback), from memory,
  * revalidated with its ETag. Everything else is a JSON 404.
  */

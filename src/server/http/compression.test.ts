@@ -222,4 +222,15 @@ describe('compressed answers and HTTP caching', () => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(decode(gzip).toString()).toBe(html);
   });
+
+  it('keeps the files of public/ an hour, then revalidates them', async () => {
+    const logo = await rawGet(`${t.url}/logo.svg`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
+    const etag = String(logo.headers.etag);
+    expect(etag).not.toBe('undefined');
+    const again = await rawGet(`${t.url}/logo.svg`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expectSecurityHeaders(again, 'public file 304');
+  });
 });
