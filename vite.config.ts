@@ -64,6 +64,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     target: 'es2022',
+    // The page weight benchmark (bench/suites/client.ts) reads what each route loads from it.
+    manifest: true,
     // Browsers without <link rel="modulepreload"> still load every chunk, one hop later.
     modulePreload: { polyfill: false },
   },
