@@ -2,6 +2,7 @@
 // from this process, and prints each figure beside the reference measured in the same run.
 import os from 'node:os';
 import { type Row, printTable } from './lib/report.ts';
+import { clientWeight } from './suites/client.ts';
 import { conferenceProfile } from './suites/conference.ts';
 import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
@@ -15,6 +16,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   uploads: { title: 'Uploads (memories)', run: uploads },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
+  client: { title: 'Client weight (before first render)', run: clientWeight },
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
 };
 

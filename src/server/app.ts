@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
@@ -165,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
   await app.register(rateLimit, { global: false });
+  await registerCompression(app);
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });
@@ -172,7 +174,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
-  await registerClientApp(app, config.clientDir, { pageHead: memoryPageHead(deps) });
+  await registerClientApp(app, config.clientDir, {
+    applicationName: config.eventName,
+    pageHead: memoryPageHead(deps),
+  });
 
   return app as unknown as App;
 }

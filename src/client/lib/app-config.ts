@@ -17,8 +17,3 @@ export const appConfigQueryOptions = () =>
   });
 
 export const useAppConfig = () => useQuery(appConfigQueryOptions());
-
-/** The event's name as the texts say it ({product}); the default until the config arrives. */
-export function useEventName(): string {
-  return useAppConfig().data?.eventName ?? 'Confab';
-}

@@ -3,6 +3,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
+import { CompressedText } from './compression.ts';
+import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
@@ -20,9 +22,16 @@ export interface PageHead {
 export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | undefined>;
 
 export interface ClientAppOptions {
+  /** The event's name, written into every page as `<meta name="application-name">`. */
+  applicationName?: string;
   /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
 }
+
+/** Hashed build output: its name changes with its content, so it never needs revalidating. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Files of `public/` (logo, pictures, the colour-scheme script): kept an hour, then revalidated. */
+const PUBLIC_FILE = 'public, max-age=3600, must-revalidate';
 
 const escapeHtml = (text: string) =>
   text.replace(
@@ -52,8 +61,22 @@ export function withPageHead(html: string, head: PageHead): string {
 }
 
 /**
- * Serves the built client: hashed assets cached for a year, `index.html` revalidated, and the
- * app for every client route (history fallback). Everything else is a JSON 404.
+ * The built page naming the event: `<meta name="application-name">` carries `EVENT_NAME`, so the
+ * client shows it at its first render without a call (decision 070). The value is escaped.
+ */
+export function withApplicationName(html: string, name: string): string {
+  const tag = `<meta name="application-name" content="${escapeHtml(name)}" />`;
+  const existing = /<meta\s+name="application-name"[^>]*>/;
+  return existing.test(html)
+    ? html.replace(existing, () => tag)
+    : html.replace('</head>', () => `  ${tag}\n  </head>`);
+}
+
+/**
+ * Serves the built client: hashed assets cached for a year, the other files of `public/` for an
+ * hour, both precompressed (brotli, gzip) when the build made `.br`/`.gz` siblings; and the page
+ * (`index.html` with the event's name) for every client route (history fallback), from memory,
+ * revalidated with its ETag. Everything else is a JSON 404.
  */
 export async function registerClientApp(
   app: FastifyInstance,
@@ -62,21 +85,29 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
-  let indexHtml: string | undefined;
+  let page: { html: string; etag: string; compressed: CompressedText } | undefined;
 
-  if (hasClient && clientDir) {
+  if (hasClient && clientDir && indexFile) {
+    const built = await fs.promises.readFile(indexFile, 'utf8');
+    const html =
+      options.applicationName === undefined
+        ? built
+        : withApplicationName(built, options.applicationName);
+    page = { html, etag: versionTag([html]), compressed: new CompressedText(html, { keep: true }) };
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
       index: false,
       serveDotFiles: false,
+      // `x.js` is answered with `x.js.br` or `x.js.gz` when the browser takes it (and Vary says so).
+      preCompressed: true,
+      // The page is served below, with the event's name; the compressed siblings only as `x.js`.
+      allowedPath: (pathname) => pathname !== '/index.html' && !/\.(br|gz)$/.test(pathname),
       setHeaders: (reply, filePath) => {
         const relative = path.relative(clientDir, filePath);
         reply.header(
           'cache-control',
-          relative.startsWith(`assets${path.sep}`)
-            ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=0, must-revalidate',
+          relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : PUBLIC_FILE,
         );
       },
     });
@@ -95,8 +126,9 @@ export async function registerClientApp(
       if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
+      if (!page) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
-      if (renderHead && indexFile && request.method === 'GET') {
+      if (renderHead && request.method === 'GET') {
         let head: PageHead | undefined;
         try {
           head = await renderHead(request);
@@ -104,16 +136,19 @@ export async function registerClientApp(
           request.log.warn({ err: error }, 'page head could not be rendered');
         }
         if (head) {
-          indexHtml ??= await fs.promises.readFile(indexFile, 'utf8');
-          return reply
-            .code(200)
-            .type('text/html; charset=utf-8')
-            .header('cache-control', 'no-cache')
-            .send(withPageHead(indexHtml, head));
+          reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+          return new CompressedText(withPageHead(page.html, head), { keep: false }).send(
+            request,
+            reply,
+          );
         }
       }
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
-      return reply.code(isClientRoute ? 200 : 404).sendFile('index.html');
+      if (!isClientRoute) return page.compressed.send(request, reply.code(404));
+      reply.header('etag', page.etag);
+      if (matchesIfNoneMatch(request, page.etag)) return reply.code(304).send();
+      return page.compressed.send(request, reply.code(200));
     },
   );
 }

@@ -3,7 +3,6 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../test/seed-memories.ts';
 import { type TestApp, startTestApp } from '../test/test-app.ts';
-import { pickEncoding } from './hot-lists.ts';
 
 /** A GET with exactly these headers, answering the raw bytes (no automatic decompression). */
 function rawGet(url: string, headers: Record<string, string>) {
@@ -25,17 +24,6 @@ function rawGet(url: string, headers: Record<string, string>) {
     },
   );
 }
-
-describe('pickEncoding', () => {
-  it('prefers brotli, then gzip, and honours q=0', () => {
-    expect(pickEncoding('gzip, deflate, br')).toBe('br');
-    expect(pickEncoding('gzip')).toBe('gzip');
-    expect(pickEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
-    expect(pickEncoding('br;q=0.0, gzip;q=0')).toBe('identity');
-    expect(pickEncoding(undefined)).toBe('identity');
-    expect(pickEncoding('identity')).toBe('identity');
-  });
-});
 
 describe('hot lists (the polled gallery page and speakers list)', () => {
   let t: TestApp;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { COMPRESSION_THRESHOLD, acceptedEncoding } from './compression.ts';
 import { ifNoneMatchNames } from './conditional-get.ts';
 
 /**
@@ -14,25 +15,10 @@ export interface HotList {
   load(): Promise<string>;
 }
 
-/** Answers smaller than this go as they are: compressing them saves nothing worth the time. */
-const COMPRESS_FROM_BYTES = 1024;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 type Encoding = 'br' | 'gzip' | 'identity';
-
-/** The best encoding the client accepts (`q=0` refuses one). */
-export function pickEncoding(header: string | string[] | undefined): Encoding {
-  const accepted = new Set<string>();
-  for (const item of String(header ?? '').split(',')) {
-    const [name = '', ...params] = item.trim().toLowerCase().split(';');
-    const refused = params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
-    if (name && !refused) accepted.add(name);
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip')) return 'gzip';
-  return 'identity';
-}
 
 interface Entry {
   tag: string;
@@ -63,7 +49,7 @@ class ListAnswer {
       });
     }
     const identity = await entry.identity;
-    if (encoding === 'identity' || identity.length < COMPRESS_FROM_BYTES) {
+    if (encoding === 'identity' || identity.length < COMPRESSION_THRESHOLD) {
       return { tag, body: identity, encoding: 'identity' };
     }
     if (encoding === 'br') {
@@ -116,7 +102,7 @@ export function answerHotListsFirst(
       response.end();
       return;
     }
-    hot.answer.body(pickEncoding(request.headers['accept-encoding'])).then(
+    hot.answer.body(acceptedEncoding(request.headers['accept-encoding']) ?? 'identity').then(
       ({ tag: current, body, encoding }) => {
         if (response.destroyed) return;
         response.writeHead(200, {

@@ -41,6 +41,7 @@ describe('overload', () => {
     })();
     let shed: Response | undefined;
     let pageWhileShedding: number | undefined;
+    let scriptWhileShedding: number | undefined;
     try {
       for (let attempt = 0; attempt < 200 && !shed; attempt += 1) {
         const response = await fetch(work);
@@ -50,6 +51,10 @@ describe('overload', () => {
           const page = await fetch(`${t.url}/home`, { headers: { accept: 'text/html' } });
           await page.arrayBuffer();
           pageWhileShedding = page.status;
+          // So do the files of public/ the page loads first (the colour-scheme script).
+          const script = await fetch(`${t.url}/color-scheme.js`);
+          await script.arrayBuffer();
+          scriptWhileShedding = script.status;
         } else {
           expect(response.status).toBe(200);
           await response.arrayBuffer();
@@ -61,6 +66,7 @@ describe('overload', () => {
     }
     if (!shed) throw new Error('The server never shed load');
     expect(pageWhileShedding).toBe(404); // no client built in this test: not a 503
+    expect(scriptWhileShedding).toBe(404);
     expect(Number(shed.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(shed.headers.get('content-type')).toMatch(/application\/json/);
     expect(shed.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);

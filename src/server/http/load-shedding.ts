@@ -6,13 +6,17 @@ const SAMPLE_INTERVAL_MS = 250;
 
 const SHED_PREFIXES = ['/api', '/media/', '/socket.io/'];
 
-/** A page or asset request: GET/HEAD outside the API, media and socket paths. */
+/**
+ * A page or a file of the client (a hashed asset, or one of `public/` such as the logo and the
+ * colour-scheme script the page loads first): GET/HEAD outside the API, media and socket paths.
+ */
 const isAppShell = (request: FastifyRequest): boolean => {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const pathname = request.url.split('?', 1)[0] ?? '';
   if (pathname.startsWith('/assets/')) return true;
+  if (SHED_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return false;
   const isPage = (request.headers.accept ?? '').includes('text/html');
-  return isPage && !SHED_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+  return isPage || /^\/[\w.-]+\.[a-z0-9]+$/i.test(pathname);
 };
 
 /** Seconds to wait before retrying: the lag seen, rounded up, between 1 and 30. */

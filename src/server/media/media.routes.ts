@@ -50,6 +50,8 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app, { media }) => {
   app.get<{ Params: { '*': string }; Querystring: { download?: string } }>(
     `${API_PATHS.mediaPrefix}/*`,
+    // Pictures and videos are compressed already, and ranges count the stored bytes.
+    { compress: false },
     async (request, reply) => {
       const key = request.params['*'];
       const ext = key.slice(key.lastIndexOf('.') + 1);

@@ -12,7 +12,10 @@ describe.each(testDatabases)('system routes on %s', (database) => {
   beforeAll(async () => {
     clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
     await fs.mkdir(path.join(clientDir, 'assets'));
-    await fs.writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>app</title>');
+    await fs.writeFile(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body></body></html>',
+    );
     await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
     t = await startTestApp({
       database,
@@ -96,6 +99,22 @@ describe.each(testDatabases)('system routes on %s', (database) => {
       expect(await response.text(), route).toContain('<title>app</title>');
       expect(response.headers.get('cache-control'), route).not.toMatch(/immutable/);
     }
+  });
+
+  it('every page names the event, and a page the browser holds is answered 304', async () => {
+    const page = await fetch(`${t.url}/speakerscard`, { headers: { accept: 'text/html' } });
+    const html = await page.text();
+    expect(html).toContain('<meta name="application-name" content="DevFest" />');
+    expect(html.match(/application-name/g)).toHaveLength(1);
+    const etag = page.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const again = await fetch(`${t.url}/home`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(etag);
+    // The built file is not served as it is, without the name.
+    expect((await fetch(`${t.url}/index.html`)).status).toBe(404);
   });
 
   it('an unknown page gets the app with a 404 status; an unknown asset a JSON 404', async () => {

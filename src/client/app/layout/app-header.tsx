@@ -3,7 +3,7 @@ import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import classes from './app-header.module.css';

@@ -3,7 +3,7 @@ import { TEXTS } from '../../../shared/constants.ts';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
 import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import classes from './home-route.module.css';
 
 /** /home: the hero, the two main actions and the memory gallery. */

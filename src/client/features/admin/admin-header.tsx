@@ -2,7 +2,7 @@ import { Badge, Box, Button, Group, Image, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { TEXTS } from '../../../shared/constants.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import classes from './admin-screen.module.css';
 
 /**

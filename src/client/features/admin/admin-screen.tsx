@@ -4,7 +4,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { ADMIN_TEXTS } from '../../../shared/constants.ts';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAdminCheck } from './api/admin-check.ts';
 import { isUnauthorized } from './api/errors.ts';

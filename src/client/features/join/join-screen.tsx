@@ -1,18 +1,21 @@
 import { Button, Center, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useField } from '@mantine/form';
+import { type SyntheticEvent, useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
-import { usernameSchema } from '../../../shared/schemas/common.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
 import classes from './join-screen.module.css';
 
+// The shared schema (zod) is not needed to show the page: it loads once the page is up.
+const loadSchemas = () => import('../../../shared/schemas/common.ts');
+
 /** The username check of the spec: empty or blank shows "Enter your username!!". */
-export function validateUsername(value: string): string | null {
+export async function validateUsername(value: string): Promise<string | null> {
   if (!value.trim()) return TEXTS.joinEmptyUsername;
-  const parsed = usernameSchema.safeParse(value);
+  const parsed = (await loadSchemas()).usernameSchema.safeParse(value);
   return parsed.success ? null : (parsed.error.issues[0]?.message ?? TEXTS.joinEmptyUsername);
 }
 
@@ -21,19 +24,23 @@ export default function JoinScreen() {
   const navigate = useNavigate();
   const eventName = useEventName();
   const stored = useStoredUsername();
-  const form = useForm({
-    mode: 'uncontrolled',
-    initialValues: { username: '' },
-    validate: { username: validateUsername },
-    validateInputOnBlur: false,
-  });
+  const field = useField({ mode: 'uncontrolled', initialValue: '' });
+
+  useEffect(() => {
+    void loadSchemas();
+  }, []);
 
   if (stored) return <Navigate to={CLIENT_PATHS.home} replace />;
 
-  const join = form.onSubmit(({ username }) => {
+  const join = async (event: SyntheticEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const username = field.getValue();
+    const error = await validateUsername(username);
+    field.setError(error);
+    if (error) return;
     setStoredUsername(username.trim());
     void navigate(CLIENT_PATHS.home);
-  });
+  };
 
   return (
     <main className={classes.page}>
@@ -53,7 +60,7 @@ export default function JoinScreen() {
                 questions.
               </Text>
             </Stack>
-            <form onSubmit={join} noValidate>
+            <form onSubmit={(event) => void join(event)} noValidate>
               <Stack gap="md">
                 <TextInput
                   label="Username"
@@ -62,8 +69,8 @@ export default function JoinScreen() {
                   autoCapitalize="none"
                   spellCheck={false}
                   maxLength={80}
-                  key={form.key('username')}
-                  {...form.getInputProps('username')}
+                  key={field.key}
+                  {...field.getInputProps()}
                 />
                 <Button type="submit" fullWidth size="lg">
                   {TEXTS.joinButton}

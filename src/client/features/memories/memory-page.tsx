@@ -5,7 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { ApiError } from '../../lib/api-client.ts';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useMemory } from './api/get-memory.ts';
 import { formatDateTime, formatWhen } from './format.ts';

@@ -2,7 +2,7 @@ import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
 

@@ -5,7 +5,7 @@ import { IconBrandX, IconCircleCheck, IconSparkles } from '@tabler/icons-react';
 import { type SubmitEvent, useState } from 'react';
 import { LIMITS, MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateMemory } from './api/create-memory.ts';

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
-import { useEventName } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { JoinSpeakerModal } from './join-speaker-modal.tsx';
 import { UploadedModal } from './uploaded-modal.tsx';
 

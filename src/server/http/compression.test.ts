@@ -1,0 +1,234 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMemories } from '../test/seed-memories.ts';
+import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { acceptedEncoding } from './compression.ts';
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body as sent, before any decoding. */
+  body: Buffer;
+}
+
+/** A GET whose body is read as it comes over the wire (fetch would decode it). */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        response.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+const decode = (answer: RawAnswer): Buffer => {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'br') return zlib.brotliDecompressSync(answer.body);
+  if (encoding === 'gzip') return zlib.gunzipSync(answer.body);
+  return answer.body;
+};
+
+const varies = (answer: RawAnswer) =>
+  (answer.headers.vary ?? '').toLowerCase().includes('accept-encoding');
+
+function expectSecurityHeaders(answer: RawAnswer, what: string): void {
+  expect(answer.headers['content-security-policy'], what).toMatch(/frame-ancestors 'none'/);
+  expect(answer.headers['x-content-type-options'], what).toBe('nosniff');
+}
+
+/** A built client: the page, a hashed script with its compressed siblings, a public file. */
+async function writeClient(dir: string): Promise<{ script: Buffer }> {
+  await fs.mkdir(path.join(dir, 'assets'));
+  await fs.writeFile(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><head><meta charset="UTF-8" /><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(80)}</body></html>`,
+  );
+  const script = Buffer.from(
+    Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n'),
+  );
+  await fs.writeFile(path.join(dir, 'assets', 'main-abc123.js'), script);
+  await fs.writeFile(
+    path.join(dir, 'assets', 'main-abc123.js.br'),
+    zlib.brotliCompressSync(script),
+  );
+  await fs.writeFile(path.join(dir, 'assets', 'main-abc123.js.gz'), zlib.gzipSync(script));
+  await fs.writeFile(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return { script };
+}
+
+describe('acceptedEncoding', () => {
+  it('prefers brotli, then gzip, and respects q=0', () => {
+    expect(acceptedEncoding('gzip, deflate, br')).toBe('br');
+    expect(acceptedEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(acceptedEncoding('*')).toBe('br');
+    expect(acceptedEncoding('identity')).toBeUndefined();
+    expect(acceptedEncoding(undefined)).toBeUndefined();
+  });
+});
+
+describe('compressed answers and HTTP caching', () => {
+  let t: TestApp;
+  let clientDir: string;
+  let script: Buffer;
+  let videoPath: string;
+
+  beforeAll(async () => {
+    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
+    ({ script } = await writeClient(clientDir));
+    t = await startTestApp({ clientDir, env: { EVENT_NAME: 'DevFest <Berlin> & "friends"' } });
+    const seeded = await seedMemories(
+      t.app.deps,
+      Array.from({ length: 40 }, (_, i) => ({
+        username: `attendee-${i}`,
+        text: `Memory ${i}: the keynote, the hallway track and the coffee queue.`,
+        kind: 'video' as const,
+      })),
+    );
+    await t.app.deps.memoryListVersion.refresh();
+    videoPath = seeded[0]?.media ?? '';
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await fs.rm(clientDir, { recursive: true, force: true });
+  });
+
+  it('compresses a large JSON answer with brotli or gzip, as asked, and says it varies', async () => {
+    const plain = await rawGet(`${t.url}/api/memory`);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(4096);
+    expect(varies(plain)).toBe(true);
+    for (const [accept, encoding] of [
+      ['gzip, deflate, br', 'br'],
+      ['gzip', 'gzip'],
+    ] as const) {
+      const answer = await rawGet(`${t.url}/api/memory`, { 'accept-encoding': accept });
+      expect(answer.status, accept).toBe(200);
+      expect(answer.headers['content-encoding'], accept).toBe(encoding);
+      expect(answer.body.length, accept).toBeLessThan(plain.body.length / 3);
+      expect(JSON.parse(decode(answer).toString())).toEqual(JSON.parse(plain.body.toString()));
+      expect(varies(answer), accept).toBe(true);
+      // One version in several encodings: the same (weak) validator.
+      expect(answer.headers.etag, accept).toBe(plain.headers.etag);
+      expectSecurityHeaders(answer, accept);
+    }
+  });
+
+  it('still answers a matching poll with an empty 304 that varies on the encoding', async () => {
+    const first = await rawGet(`${t.url}/api/memory`, { 'accept-encoding': 'br' });
+    const etag = String(first.headers.etag);
+    for (const url of ['/api/memory', '/api/memory?limit=60']) {
+      const answer = await rawGet(`${t.url}${url}`, {
+        'accept-encoding': 'br, gzip',
+        'if-none-match': etag,
+      });
+      expect(answer.status, url).toBe(304);
+      expect(answer.body.length, url).toBe(0);
+      expect(answer.headers['content-encoding'], url).toBeUndefined();
+      expect(answer.headers.etag, url).toBe(etag);
+      expect(varies(answer), url).toBe(true);
+      expectSecurityHeaders(answer, url);
+    }
+  });
+
+  it('leaves small answers as they are, still saying they vary', async () => {
+    const answer = await rawGet(`${t.url}/api/health`, { 'accept-encoding': 'br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(varies(answer)).toBe(true);
+  });
+
+  it('sends a script precompressed by the build, cached for a year', async () => {
+    for (const [accept, encoding, file] of [
+      ['br, gzip', 'br', 'main-abc123.js.br'],
+      ['gzip', 'gzip', 'main-abc123.js.gz'],
+    ] as const) {
+      const answer = await rawGet(`${t.url}/assets/main-abc123.js`, { 'accept-encoding': accept });
+      expect(answer.status, accept).toBe(200);
+      expect(answer.headers['content-encoding'], accept).toBe(encoding);
+      expect(answer.headers['content-type'], accept).toMatch(/javascript/);
+      expect(answer.body.equals(await fs.readFile(path.join(clientDir, 'assets', file)))).toBe(
+        true,
+      );
+      expect(decode(answer).equals(script)).toBe(true);
+      expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(varies(answer), accept).toBe(true);
+      expectSecurityHeaders(answer, accept);
+    }
+    const plain = await rawGet(`${t.url}/assets/main-abc123.js`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(script)).toBe(true);
+    // The compressed siblings are not files of their own.
+    expect((await rawGet(`${t.url}/assets/main-abc123.js.br`)).status).toBe(404);
+  });
+
+  it('never compresses media, whole or in ranges', async () => {
+    const whole = await rawGet(`${t.url}${videoPath}`, { 'accept-encoding': 'br, gzip' });
+    expect(whole.status).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.headers['content-encoding']).toBeUndefined();
+    const range = await rawGet(`${t.url}${videoPath}`, {
+      'accept-encoding': 'br, gzip',
+      range: 'bytes=0-99',
+    });
+    expect(range.status).toBe(206);
+    expect(range.headers['content-encoding']).toBeUndefined();
+    expect(range.body.equals(whole.body.subarray(0, 100))).toBe(true);
+    expectSecurityHeaders(range, 'media range');
+  });
+
+  it('serves the page with the event name, compressed, revalidated with its ETag', async () => {
+    const page = await rawGet(`${t.url}/home`, { accept: 'text/html', 'accept-encoding': 'br' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(varies(page)).toBe(true);
+    const html = decode(page).toString();
+    expect(html).toContain(
+      '<meta name="application-name" content="DevFest &lt;Berlin&gt; &amp; &quot;friends&quot;" />',
+    );
+    expect(html.match(/application-name/g)).toHaveLength(1);
+    expectSecurityHeaders(page, 'page');
+
+    const etag = String(page.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await rawGet(`${t.url}/speakerscard`, {
+      accept: 'text/html',
+      'if-none-match': etag,
+    });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(varies(again)).toBe(true);
+    expectSecurityHeaders(again, 'page 304');
+
+    const gzip = await rawGet(`${t.url}/`, { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(decode(gzip).toString()).toBe(html);
+  });
+
+  it('keeps the files of public/ an hour, then revalidates them', async () => {
+    const logo = await rawGet(`${t.url}/logo.svg`);
+    expect(logo.status).toBe(200);
+    expect(logo.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
+    const etag = String(logo.headers.etag);
+    expect(etag).not.toBe('undefined');
+    const again = await rawGet(`${t.url}/logo.svg`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expectSecurityHeaders(again, 'public file 304');
+  });
+});

@@ -1,0 +1,97 @@
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Below this, compressing costs more than the bytes it saves (about one TCP packet). */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/** The text types compressed on the fly: JSON, HTML, CSS, JavaScript, SVG and other text. */
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)|\+(json|xml)\b/;
+
+const isCompressible = (reply: FastifyReply): boolean =>
+  COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''));
+
+/** Adds `accept-encoding` to the answer's `Vary`, once. */
+export function varyOnAcceptEncoding(reply: FastifyReply): void {
+  const vary = String(reply.getHeader('vary') ?? '');
+  if (/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) return;
+  reply.header('vary', vary ? `${vary}, accept-encoding` : 'accept-encoding');
+}
+
+/**
+ * Compresses dynamic text answers (JSON, the page) with brotli or gzip, as the request accepts,
+ * above COMPRESSION_THRESHOLD bytes. Built files come precompressed from the build (see
+ * `client-app.ts`) and media are never compressed (binary, served in ranges). Every text answer
+ * and every 304 says `Vary: Accept-Encoding`, compressed or not, so a cache never hands one
+ * encoding to a client that asked for another; ETags stay weak (one version, several encodings).
+ */
+export async function registerCompression(app: FastifyInstance): Promise<void> {
+  await app.register(compress, {
+    globalCompression: true,
+    // Request bodies stay as sent: nothing here accepts a compressed upload.
+    globalDecompression: false,
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESSION_THRESHOLD,
+    customTypes: COMPRESSIBLE,
+  });
+  // A 304 names the same Vary as the 200 it stands for (RFC 9110 §15.4.5).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === 304 || isCompressible(reply)) varyOnAcceptEncoding(reply);
+    return payload;
+  });
+}
+
+type Encoding = 'br' | 'gzip';
+
+/** Brotli when the request takes it, else gzip, else nothing (a `q=0` refuses an encoding). */
+export function acceptedEncoding(header: string | undefined): Encoding | undefined {
+  const accepted = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
+    accepted.set(name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const takes = (name: Encoding) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  return takes('br') ? 'br' : takes('gzip') ? 'gzip' : undefined;
+}
+
+/** Compresses once and for all (`best`) or for one answer (the plugin's fast settings). */
+function compressText(body: Buffer, encoding: Encoding, best: boolean): Buffer {
+  if (encoding === 'gzip') return zlib.gzipSync(body, { level: best ? 9 : 6 });
+  return zlib.brotliCompressSync(body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: best ? zlib.constants.BROTLI_MAX_QUALITY : 4,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+}
+
+/**
+ * A text answer outside @fastify/compress's reach (the not-found handler serves the pages),
+ * compressed as the request accepts. A text that does not change (the built page) keeps each
+ * encoding once made, at the best setting.
+ */
+export class CompressedText {
+  private readonly body: Buffer;
+  private readonly encoded = new Map<Encoding, Buffer>();
+
+  constructor(
+    text: string,
+    private readonly options: { keep: boolean },
+  ) {
+    this.body = Buffer.from(text);
+  }
+
+  /** Sends the text with the headers already set, compressed as the request accepts. */
+  send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    varyOnAcceptEncoding(reply);
+    const encoding = acceptedEncoding(request.headers['accept-encoding']);
+    if (!encoding || this.body.length < COMPRESSION_THRESHOLD) return reply.send(this.body);
+    let encoded = this.encoded.get(encoding);
+    if (!encoded) {
+      encoded = compressText(this.body, encoding, this.options.keep);
+      if (this.options.keep) this.encoded.set(encoding, encoded);
+    }
+    return reply.header('content-encoding', encoding).send(encoded);
+  }
+}
