@@ -47,7 +47,9 @@ function styledParts(component: string): Set<string> {
   return parts;
 }
 
-const sources = walk(clientDir).filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.test.ts'));
+const sources = walk(clientDir).filter(
+  (file) => /\.tsx?$/.test(file) && !file.endsWith('.test.ts'),
+);
 
 /** Per-component stylesheets imported by a source file, in order. */
 const styleImports = (file: string) =>
