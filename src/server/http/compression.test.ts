@@ -1,39 +1,12 @@
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../test/seed-memories.ts';
+import { type RawAnswer, rawGet } from '../test/raw-http.ts';
 import { type TestApp, startTestApp } from '../test/test-app.ts';
 import { acceptedEncoding } from './compression.ts';
-
-interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  /** The body as sent, before any decoding. */
-  body: Buffer;
-}
-
-/** A GET whose body is read as it comes over the wire (fetch would decode it). */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-        response.on('error', reject);
-      })
-      .on('error', reject);
-  });
-}
 
 const decode = (answer: RawAnswer): Buffer => {
   const encoding = answer.headers['content-encoding'];

@@ -1,29 +1,8 @@
-import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../test/seed-memories.ts';
+import { rawGet } from '../test/raw-http.ts';
 import { type TestApp, startTestApp } from '../test/test-app.ts';
-
-/** A GET with exactly these headers, answering the raw bytes (no automatic decompression). */
-function rawGet(url: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      http
-        .get(url, { headers }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-        })
-        .on('error', reject);
-    },
-  );
-}
 
 describe('hot lists (the polled gallery page and speakers list)', () => {
   let t: TestApp;
