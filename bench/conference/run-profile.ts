@@ -30,8 +30,10 @@ export async function runProfile(
   job: Omit<AttendeesJob, 'url'>,
   onWindow?: (load: LoadFigures, server: ServerFigures) => void,
 ): Promise<ProfileResult> {
+  // BENCH_GENERATOR_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the generator.
+  const extraArgs = process.env.BENCH_GENERATOR_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = fork(path.join(import.meta.dirname, 'attendees.ts'), [], {
-    execArgv: ['--import', 'tsx', '--max-old-space-size=8192'],
+    execArgv: ['--import', 'tsx', '--max-old-space-size=8192', ...extraArgs],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let peakRss = await server.rss();

@@ -3,8 +3,11 @@ import { startAppServer, startConferenceReference } from '../lib/processes.ts';
 import { type Row, fmt, mb } from '../lib/report.ts';
 import { seededDataDir } from './gallery.ts';
 
-/** Attendee counts of the profile; `BENCH_ATTENDEES=1000,5000` runs fewer. */
-const AUDIENCES = (process.env.BENCH_ATTENDEES ?? '1000,5000,10000').split(',').map(Number);
+/** Attendee counts of the profile; `BENCH_ATTENDEES=1000,5000` runs fewer, `0` only the ceiling. */
+const AUDIENCES = (process.env.BENCH_ATTENDEES ?? '1000,5000,10000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 /** Seconds of steady load per audience (after arrival); `BENCH_PROFILE_SECONDS` shortens it. */
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 60);
 const ARRIVALS_PER_SECOND = 500;

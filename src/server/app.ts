@@ -32,7 +32,9 @@ import { mediaRoutes } from './media/media.routes.ts';
 import { memoriesVersion } from './memories/memory.repository.ts';
 import { galleryHotList, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { sweepOrphanMedia } from './memories/orphan-media.ts';
-import { questionRoutes } from './questions/question.routes.ts';
+import { questionsVersion } from './questions/question.repository.ts';
+import { questionRoutes, questionsHotList } from './questions/question.routes.ts';
+import { QuestionVersions } from './questions/question-versions.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
 import { ListVersion } from './realtime/list-version.ts';
 import { createRealtime } from './realtime/realtime.ts';
@@ -145,6 +147,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     changes,
   );
   await Promise.all([memoryListVersion.refresh(), speakerListVersion.refresh()]);
+  const questionVersions = new QuestionVersions(
+    (scope) => questionsVersion(database.db, scope),
+    changes,
+  );
 
   const deps: AppDeps = {
     config,
@@ -155,13 +161,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
     memoryListVersion,
     speakerListVersion,
+    questionVersions,
   };
   app.decorate('deps', deps);
 
   const securityHeaders = helmetHeaders();
   registerSecurityHeaders(app, securityHeaders);
   // The lists every open screen polls, answered before the request cycle (see the module).
-  answerHotListsFirst(app.server, securityHeaders, [galleryHotList(deps), speakersHotList(deps)]);
+  answerHotListsFirst(app.server, securityHeaders, [
+    galleryHotList(deps),
+    speakersHotList(deps),
+    questionsHotList(deps),
+  ]);
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);

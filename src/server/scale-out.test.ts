@@ -65,6 +65,36 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
     }
   });
 
+  it('a question asked through one instance changes the question lists the other answers 304 to', async () => {
+    const speaker = await addSpeaker(a.url, 'Frances Allen');
+    const other = await addSpeaker(a.url, 'Jean Sammet');
+    const poll = `${b.url}/api/questions/realtime?speakerId=${speaker._id}`;
+    const otherPoll = `${b.url}/api/questions/realtime?speakerId=${other._id}`;
+    const first = await fetch(poll);
+    const tag = first.headers.get('etag') ?? '';
+    const otherTag = (await fetch(otherPoll)).headers.get('etag') ?? '';
+    // Known in memory now: answered 304 until something changes anywhere.
+    expect((await fetch(poll, { headers: { 'if-none-match': tag } })).status).toBe(304);
+
+    const question = await askQuestion(a.url, {
+      speakerId: speaker._id,
+      question: 'What should a compiler optimise first?',
+      askerUsername: 'fran',
+    });
+    await vi.waitFor(
+      async () => {
+        const changed = await fetch(poll, { headers: { 'if-none-match': tag } });
+        expect(changed.status).toBe(200);
+        expect(((await changed.json()) as { _id: string }[]).map((q) => q._id)).toEqual([
+          question._id,
+        ]);
+      },
+      { timeout: 5000 },
+    );
+    // Another speaker's list keeps its version.
+    expect((await fetch(otherPoll, { headers: { 'if-none-match': otherTag } })).status).toBe(304);
+  });
+
   it('a memory uploaded through one is listed, revalidated and served by the other; a deletion through one reaches the other', async () => {
     // Instance B's gallery answers 304 until something changes anywhere.
     const before = await fetch(`${b.url}/api/memory`);

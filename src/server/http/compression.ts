@@ -1,3 +1,4 @@
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -41,7 +42,7 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
   });
 }
 
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 
 /** Brotli when the request takes it, else gzip, else nothing (a `q=0` refuses an encoding). */
 export function acceptedEncoding(header: string | undefined): Encoding | undefined {
@@ -55,15 +56,40 @@ export function acceptedEncoding(header: string | undefined): Encoding | undefin
   return takes('br') ? 'br' : takes('gzip') ? 'gzip' : undefined;
 }
 
-/** Compresses once and for all (`best`) or for one answer (the plugin's fast settings). */
-function compressText(body: Buffer, encoding: Encoding, best: boolean): Buffer {
-  if (encoding === 'gzip') return zlib.gzipSync(body, { level: best ? 9 : 6 });
-  return zlib.brotliCompressSync(body, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: best ? zlib.constants.BROTLI_MAX_QUALITY : 4,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-    },
-  });
+/**
+ * How hard to compress: `answer` for one answer (the plugin's fast settings), `version` for a
+ * polled list made once per version and sent many times, `forever` for a text that never
+ * changes (the built page).
+ */
+type Effort = 'answer' | 'version' | 'forever';
+
+const BROTLI_QUALITY: Record<Effort, number> = {
+  answer: 4,
+  version: 5,
+  forever: zlib.constants.BROTLI_MAX_QUALITY,
+};
+const GZIP_LEVEL: Record<Effort, number> = { answer: 6, version: 6, forever: 9 };
+
+const brotliOptions = (body: Buffer, effort: Effort): zlib.BrotliOptions => ({
+  params: {
+    [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY[effort],
+    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+  },
+});
+
+function compressText(body: Buffer, encoding: Encoding, effort: Effort): Buffer {
+  if (encoding === 'gzip') return zlib.gzipSync(body, { level: GZIP_LEVEL[effort] });
+  return zlib.brotliCompressSync(body, brotliOptions(body, effort));
+}
+
+const brotliAsync = promisify(zlib.brotliCompress);
+const gzipAsync = promisify(zlib.gzip);
+
+/** The same, off the event loop (zlib's thread pool): for an answer made once per version. */
+export function compressTextAsync(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'gzip'
+    ? gzipAsync(body, { level: GZIP_LEVEL.version })
+    : brotliAsync(body, brotliOptions(body, 'version'));
 }
 
 /**
@@ -89,7 +115,7 @@ export class CompressedText {
     if (!encoding || this.body.length < COMPRESSION_THRESHOLD) return reply.send(this.body);
     let encoded = this.encoded.get(encoding);
     if (!encoded) {
-      encoded = compressText(this.body, encoding, this.options.keep);
+      encoded = compressText(this.body, encoding, this.options.keep ? 'forever' : 'answer');
       if (this.options.keep) this.encoded.set(encoding, encoded);
     }
     return reply.header('content-encoding', encoding).send(encoded);

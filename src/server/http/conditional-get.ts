@@ -1,18 +1,25 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/** Tags made lately: the same few lists are polled thousands of times per version. */
+const recentTags = new Map<string, string>();
+const MAX_RECENT_TAGS = 4096;
+
 /**
  * A weak ETag from the few values that decide a list (its newest id, its row count, the query),
  * so a poll can be answered before any row is read or serialised.
  */
 export function versionTag(parts: readonly (string | number | null | undefined)[]): string {
-  const hash = createHash('sha1')
-    .update(
-      parts.map((part) => (part === null || part === undefined ? '' : String(part))).join('\u0000'),
-    )
-    .digest('base64url')
-    .slice(0, 22);
-  return `W/"${hash}"`;
+  const text = parts
+    .map((part) => (part === null || part === undefined ? '' : String(part)))
+    .join('\u0000');
+  let tag = recentTags.get(text);
+  if (tag === undefined) {
+    tag = `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 22)}"`;
+    if (recentTags.size >= MAX_RECENT_TAGS) recentTags.clear();
+    recentTags.set(text, tag);
+  }
+  return tag;
 }
 
 const opaque = (tag: string) => tag.replace(/^W\//, '');

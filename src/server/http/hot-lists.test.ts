@@ -1,7 +1,11 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../test/seed-memories.ts';
+import type { Question } from '../../shared/schemas/question.ts';
+import { newId } from '../lib/ids.ts';
+import { insertQuestion } from '../questions/question.repository.ts';
 import { rawGet } from '../test/raw-http.ts';
+import { addSpeaker, askQuestion } from '../test/speakers.ts';
 import { type TestApp, startTestApp } from '../test/test-app.ts';
 
 describe('hot lists (the polled gallery page and speakers list)', () => {
@@ -73,5 +77,58 @@ describe('hot lists (the polled gallery page and speakers list)', () => {
     expect(routedSpeakers.status).toBe(200);
     expect(routedSpeakers.headers.etag).toBe(speakers.headers.etag);
     expect(routedSpeakers.body.toString()).toBe(speakers.body.toString());
+  });
+
+  it('answers a question list from memory once its version is known, and a bad query through the app', async () => {
+    const speaker = await addSpeaker(t.url, 'Radia Perlman');
+    for (let i = 0; i < 30; i += 1) {
+      await askQuestion(t.url, {
+        speakerId: speaker._id,
+        question: `How does spanning tree ${i} converge, and what does it cost?`,
+        askerUsername: 'net',
+      });
+    }
+    const poll = `${t.url}/api/questions/realtime?speakerId=${speaker._id}&limit=200`;
+    // The first poll learns the version through the app; the next are answered before it.
+    const routed = await rawGet(poll, {});
+    const hot = await rawGet(poll, {});
+    expect(hot.status).toBe(200);
+    expect(hot.headers.etag).toBe(routed.headers.etag);
+    expect(hot.body.toString()).toBe(routed.body.toString());
+    expect(hot.headers['x-content-type-options']).toBe('nosniff');
+    const br = await rawGet(poll, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).equals(hot.body)).toBe(true);
+    // The same query spelt otherwise is the same list.
+    const reordered = await rawGet(
+      `${t.url}/api/questions/realtime?limit=200&speakerId=${speaker._id.toUpperCase()}`,
+      {},
+    );
+    expect(reordered.headers.etag).toBe(hot.headers.etag);
+
+    // The version is kept in memory: a row written behind the app's back goes unseen…
+    const tag = String(hot.headers.etag);
+    const [held] = JSON.parse(hot.body.toString()) as Question[];
+    if (!held) throw new Error('no question listed');
+    await insertQuestion(t.app.deps.db, { ...held, _id: newId(), question: 'Written directly' });
+    expect((await rawGet(poll, { 'if-none-match': tag })).status).toBe(304);
+    // …until a question is asked through the app, which changes that speaker's lists.
+    await askQuestion(t.url, {
+      speakerId: speaker._id,
+      question: 'And IS-IS?',
+      askerUsername: 'n',
+    });
+    const changed = await rawGet(poll, { 'if-none-match': tag });
+    expect(changed.status).toBe(200);
+    expect(
+      (JSON.parse(changed.body.toString()) as Question[]).slice(-2).map((q) => q.question),
+    ).toEqual(['Written directly', 'And IS-IS?']);
+
+    // A repeated or invalid parameter is the app's to refuse.
+    for (const query of [`speakerId=${speaker._id}&speakerId=${speaker._id}`, 'limit=abc']) {
+      const refused = await rawGet(`${t.url}/api/questions/realtime?${query}`, {});
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body.toString())).toHaveProperty('error');
+    }
   });
 });

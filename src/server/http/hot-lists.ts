@@ -1,24 +1,40 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
-import { COMPRESSION_THRESHOLD, acceptedEncoding } from './compression.ts';
+import {
+  COMPRESSION_THRESHOLD,
+  type Encoding,
+  acceptedEncoding,
+  compressTextAsync,
+} from './compression.ts';
 import { ifNoneMatchNames } from './conditional-get.ts';
 
-/**
- * A list every open screen polls every few seconds (the gallery's first page, the speakers):
- * the URLs that ask for it exactly, its current tag (kept in memory), and its JSON answer.
- */
-export interface HotList {
-  urls: readonly string[];
-  tag(): string;
-  /** The JSON of the list as it is now; read from the database once per tag. */
+/** One view of a polled list that a request asks for, with its current tag. */
+export interface HotView {
+  /** Names the view: every request with this key gets the same answer for the same tag. */
+  key: string;
+  tag: string;
+  /** The JSON of the view as it is now; read from the database once per tag. */
   load(): Promise<string>;
 }
 
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
+/**
+ * A list every open screen polls every few seconds: the view a `GET` of this URL asks for, when
+ * the URL is one of the list's plain forms and the list's version is known in memory; otherwise
+ * undefined, and the app answers the request.
+ */
+export type HotList = (url: string) => HotView | undefined;
 
-type Encoding = 'br' | 'gzip' | 'identity';
+/** A list asked for at fixed URLs, whose tag is always in memory (the gallery, the speakers). */
+export function fixedUrlList(
+  key: string,
+  urls: readonly string[],
+  view: { tag: () => string; load: () => Promise<string> },
+): HotList {
+  const asked = new Set(urls);
+  return (url) => (asked.has(url) ? { key, tag: view.tag(), load: view.load } : undefined);
+}
+
+/** Views whose answers are kept; past it the least recently asked for is dropped. */
+const MAX_VIEWS = 512;
 
 interface Entry {
   tag: string;
@@ -27,21 +43,19 @@ interface Entry {
   gzip?: Promise<Buffer>;
 }
 
-/** One list's answer for its current tag, with each encoding made once, when first asked for. */
-class ListAnswer {
-  readonly #list: HotList;
+/** The answers of one view: the current tag's, with each encoding made once, when first asked. */
+class ViewAnswer {
   #entry: Entry | undefined;
 
-  constructor(list: HotList) {
-    this.#list = list;
-  }
-
-  async body(encoding: Encoding): Promise<{ tag: string; body: Buffer; encoding: Encoding }> {
+  async body(
+    view: HotView,
+    encoding: Encoding | undefined,
+  ): Promise<{ tag: string; body: Buffer; encoding: Encoding | undefined }> {
     // The tag is read before the rows: a change in between only costs one more full answer.
-    const tag = this.#list.tag();
+    const { tag } = view;
     let entry = this.#entry;
     if (entry?.tag !== tag) {
-      entry = { tag, identity: this.#list.load().then((json) => Buffer.from(json)) };
+      entry = { tag, identity: view.load().then((json) => Buffer.from(json)) };
       this.#entry = entry;
       // A failed read is not kept: the next poll tries again.
       entry.identity.catch(() => {
@@ -49,17 +63,11 @@ class ListAnswer {
       });
     }
     const identity = await entry.identity;
-    if (encoding === 'identity' || identity.length < COMPRESSION_THRESHOLD) {
-      return { tag, body: identity, encoding: 'identity' };
+    if (!encoding || identity.length < COMPRESSION_THRESHOLD) {
+      return { tag, body: identity, encoding: undefined };
     }
-    if (encoding === 'br') {
-      entry.br ??= brotli(identity, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
-      });
-      return { tag, body: await entry.br, encoding };
-    }
-    entry.gzip ??= gzip(identity, { level: 6 });
-    return { tag, body: await entry.gzip, encoding };
+    const encoded = (entry[encoding] ??= compressTextAsync(identity, encoding));
+    return { tag, body: await encoded, encoding };
   }
 }
 
@@ -67,7 +75,7 @@ class ListAnswer {
  * Answers the requests every open screen makes every few seconds — a plain `GET` of a hot list —
  * straight from the HTTP server, before the framework's request cycle: a 304 when
  * `If-None-Match` names the current version (no database, nothing serialised), otherwise the
- * list's JSON, read once per version and compressed once per encoding. With the app's security
+ * view's JSON, read once per version and compressed once per encoding. With the app's security
  * headers. Every other request, and any that fails here, goes on to the app unchanged.
  */
 export function answerHotListsFirst(
@@ -75,49 +83,65 @@ export function answerHotListsFirst(
   headers: Readonly<Record<string, string>>,
   lists: readonly HotList[],
 ): void {
-  const byUrl = new Map<string, { list: HotList; answer: ListAnswer }>();
-  for (const list of lists) {
-    const answer = new ListAnswer(list);
-    for (const url of list.urls) byUrl.set(url, { list, answer });
-  }
+  const answers = new Map<string, ViewAnswer>();
+  const answerOf = (key: string): ViewAnswer => {
+    let answer = answers.get(key);
+    if (answer) {
+      answers.delete(key);
+    } else {
+      answer = new ViewAnswer();
+      if (answers.size >= MAX_VIEWS) answers.delete(answers.keys().next().value ?? '');
+    }
+    answers.set(key, answer);
+    return answer;
+  };
+  const viewOf = (url: string): HotView | undefined => {
+    for (const list of lists) {
+      const view = list(url);
+      if (view) return view;
+    }
+    return undefined;
+  };
+
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   const passOn = (request: IncomingMessage, response: ServerResponse) => {
     for (const listener of listeners) listener.call(server, request, response);
   };
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const hot = request.method === 'GET' && request.url ? byUrl.get(request.url) : undefined;
-    if (!hot) {
+    const view = request.method === 'GET' && request.url ? viewOf(request.url) : undefined;
+    if (!view) {
       passOn(request, response);
       return;
     }
-    const tag = hot.list.tag();
-    if (ifNoneMatchNames(request.headers['if-none-match'], tag)) {
+    if (ifNoneMatchNames(request.headers['if-none-match'], view.tag)) {
       response.writeHead(304, {
         ...headers,
-        etag: tag,
+        etag: view.tag,
         'cache-control': 'no-cache',
         vary: 'Accept-Encoding',
       });
       response.end();
       return;
     }
-    hot.answer.body(acceptedEncoding(request.headers['accept-encoding']) ?? 'identity').then(
-      ({ tag: current, body, encoding }) => {
-        if (response.destroyed) return;
-        response.writeHead(200, {
-          ...headers,
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': String(body.length),
-          etag: current,
-          'cache-control': 'no-cache',
-          vary: 'Accept-Encoding',
-          ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-        });
-        response.end(body);
-      },
-      // The database is down, say: the app answers with its own error handling.
-      () => passOn(request, response),
-    );
+    answerOf(view.key)
+      .body(view, acceptedEncoding(request.headers['accept-encoding']))
+      .then(
+        ({ tag, body, encoding }) => {
+          if (response.destroyed) return;
+          response.writeHead(200, {
+            ...headers,
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': String(body.length),
+            etag: tag,
+            'cache-control': 'no-cache',
+            vary: 'Accept-Encoding',
+            ...(encoding ? { 'content-encoding': encoding } : {}),
+          });
+          response.end(body);
+        },
+        // The database is down, say: the app answers with its own error handling.
+        () => passOn(request, response),
+      );
   });
 }

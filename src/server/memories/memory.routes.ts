@@ -18,7 +18,7 @@ import { idSchema } from '../../shared/schemas/common.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
 import { answerNotModified } from '../http/conditional-get.ts';
-import type { HotList } from '../http/hot-lists.ts';
+import { type HotList, fixedUrlList } from '../http/hot-lists.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { createLimiter } from '../lib/limiter.ts';
@@ -30,12 +30,16 @@ import type { UploadContext } from './memory-upload.ts';
 export const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
 
 /** The gallery's first page, which every open gallery polls every 3 s (see http/hot-lists.ts). */
-export const galleryHotList = (deps: Pick<AppDeps, 'db' | 'memoryListVersion'>): HotList => ({
-  urls: [API_PATHS.memoryList, `${API_PATHS.memoryList}?limit=${DEFAULT_MEMORY_PAGE.limit}`],
-  tag: () => deps.memoryListVersion.etag(DEFAULT_MEMORY_PAGE.limit, DEFAULT_MEMORY_PAGE.before),
-  load: async () =>
-    JSON.stringify(memoryListSchema.parse(await listMemories(deps.db, DEFAULT_MEMORY_PAGE))),
-});
+export const galleryHotList = (deps: Pick<AppDeps, 'db' | 'memoryListVersion'>): HotList =>
+  fixedUrlList(
+    'gallery',
+    [API_PATHS.memoryList, `${API_PATHS.memoryList}?limit=${DEFAULT_MEMORY_PAGE.limit}`],
+    {
+      tag: () => deps.memoryListVersion.etag(DEFAULT_MEMORY_PAGE.limit, DEFAULT_MEMORY_PAGE.before),
+      load: async () =>
+        JSON.stringify(memoryListSchema.parse(await listMemories(deps.db, DEFAULT_MEMORY_PAGE))),
+    },
+  );
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {

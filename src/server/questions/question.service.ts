@@ -26,7 +26,7 @@ export function idAfter(since: string): string {
  * name the client sent along.
  */
 export async function askQuestion(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'questionVersions'>,
   input: QuestionCreateRequest,
 ): Promise<Question> {
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
@@ -39,6 +39,8 @@ export async function askQuestion(
     question: input.question,
     createdAt: deps.clock.now().toISOString(),
   });
+  // Before the answer, so the asker's next poll already finds it.
+  await deps.questionVersions.added(question);
   deps.realtime.newQuestion(question);
   return question;
 }

@@ -14,7 +14,7 @@ import {
 } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
 import { answerNotModified, versionTag } from '../http/conditional-get.ts';
-import type { HotList } from '../http/hot-lists.ts';
+import { type HotList, fixedUrlList } from '../http/hot-lists.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { listSpeakers } from './speaker.repository.ts';
 import {
@@ -26,11 +26,11 @@ import {
 import { readSpeakerForm } from './speaker-form.ts';
 
 /** The speakers list, which every open dropdown polls every 3 s (see http/hot-lists.ts). */
-export const speakersHotList = (deps: Pick<AppDeps, 'db' | 'speakerListVersion'>): HotList => ({
-  urls: [API_PATHS.speakers, API_PATHS.speakersCard],
-  tag: () => deps.speakerListVersion.etag(),
-  load: async () => JSON.stringify(speakerListSchema.parse(await listSpeakers(deps.db))),
-});
+export const speakersHotList = (deps: Pick<AppDeps, 'db' | 'speakerListVersion'>): HotList =>
+  fixedUrlList('speakers', [API_PATHS.speakers, API_PATHS.speakersCard], {
+    tag: () => deps.speakerListVersion.etag(),
+    load: async () => JSON.stringify(speakerListSchema.parse(await listSpeakers(deps.db))),
+  });
 
 /** Speakers: sign-up with a picture, the two list paths of the spec, login and dashboard. */
 export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -92,7 +92,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     },
     async (request, reply) => {
       const { speaker, version } = await speakerDashboardVersion(deps, request.params.username);
-      const tag = versionTag(['dashboard', speaker._id, version.newestId, version.count]);
+      const tag = versionTag(['dashboard', speaker._id, version]);
       if (answerNotModified(request, reply, tag)) return reply;
       return speakerDashboard(deps, speaker);
     },

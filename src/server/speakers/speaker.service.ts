@@ -4,7 +4,7 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { type Rendition, renderImage, sniffType } from '../media/images.ts';
-import { listQuestions, questionsVersion } from '../questions/question.repository.ts';
+import { listQuestions } from '../questions/question.repository.ts';
 import {
   findSpeakerByUsername,
   insertSpeaker,
@@ -106,12 +106,12 @@ export async function loginSpeaker(deps: Pick<AppDeps, 'db'>, username: string):
 
 /** The speaker with their latest questions (oldest first), and the version for the ETag. */
 export async function speakerDashboardVersion(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<AppDeps, 'db' | 'questionVersions'>,
   username: string,
-): Promise<{ speaker: Speaker; version: { newestId: string | null; count: number } }> {
+): Promise<{ speaker: Speaker; version: string }> {
   const speaker = await findSpeakerByUsername(deps.db, username);
   if (!speaker) throw new HttpError(404, 'Speaker not found');
-  const version = await questionsVersion(deps.db, { speakerId: speaker._id });
+  const version = await deps.questionVersions.version({ speakerId: speaker._id });
   return { speaker, version };
 }
 
