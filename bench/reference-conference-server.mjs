@@ -1,11 +1,24 @@
 // The reference of the conference profile and the ceiling: bare node:http + socket.io answering
 // fixed responses by path (304 when If-None-Match names the fixed tag), taking posts without
-// storing anything and sending the same socket events the app sends.
+// storing anything and sending the same socket events the app sends. The fixed bodies are
+// compressed once at start, as the client accepts, so the same bytes cross the wire as from the
+// app (which compresses each list once per version).
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { Server } from 'socket.io';
 
 /** { [path]: { etag, body } } for the polled lists. */
 const responses = JSON.parse(process.env.RESPONSES ?? '{}');
+for (const answer of Object.values(responses)) {
+  const body = Buffer.from(answer.body);
+  answer.identity = body;
+  answer.br = zlib.brotliCompressSync(body, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+  });
+  answer.gzip = zlib.gzipSync(body, { level: 6 });
+}
+const encodingOf = (header = '') =>
+  /\bbr\b/.test(header) ? 'br' : /\bgzip\b/.test(header) ? 'gzip' : 'identity';
 
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?')[0];
@@ -45,12 +58,16 @@ const server = http.createServer((request, response) => {
     response.end();
     return;
   }
+  const encoding =
+    answer.identity.length < 1024 ? 'identity' : encodingOf(request.headers['accept-encoding']);
   response.writeHead(200, {
     'content-type': 'application/json',
     etag: answer.etag,
     'cache-control': 'no-cache',
+    vary: 'Accept-Encoding',
+    ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
   });
-  response.end(answer.body);
+  response.end(answer[encoding]);
 });
 const io = new Server(server, { serveClient: false });
 io.on('connection', (socket) => {

@@ -1,7 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
-import { freePort } from '../../src/server/test/free-port.ts';
+import { startConferenceReference } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
 import { seededServer } from './gallery.ts';
 
@@ -67,28 +65,12 @@ async function measure(
 /** 1,000 socket clients watching one speaker (200 speakers, 20,000 questions stored). */
 export async function questionFanout(): Promise<Row[]> {
   const { server, seeded } = await seededServer({ memories: 0, speakers: 200, questions: 20_000 });
-  const port = await freePort();
-  const reference = spawn(
-    process.execPath,
-    [path.join(import.meta.dirname, '..', 'reference-socket-server.mjs')],
-    {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const referenceUrl = `http://127.0.0.1:${port}`;
+  // Bare node:http + socket.io: a posted question is only sent to the room, nothing stored.
+  const reference = await startConferenceReference({});
   try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        await fetch(referenceUrl);
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
     const speakerId = seeded.speakerIds[100] ?? '';
-    const ref = await measure(referenceUrl, speakerId, (question) =>
-      fetch(`${referenceUrl}/emit`, {
+    const ref = await measure(reference.url, speakerId, (question) =>
+      fetch(`${reference.url}/questions`, {
         method: 'POST',
         body: JSON.stringify({ speakerId, question }),
       }),
@@ -124,7 +106,7 @@ export async function questionFanout(): Promise<Row[]> {
       },
     ];
   } finally {
-    reference.kill('SIGTERM');
+    await reference.stop();
     await server.stop();
   }
 }
