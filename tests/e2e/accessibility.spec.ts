@@ -4,7 +4,13 @@ import { COLOR_SCHEME_STORAGE_KEY } from '../../src/shared/constants.ts';
 import { ADMIN_PASSWORD, adminCard, adminSearchBox, logInAsAdmin } from './admin-helpers.ts';
 import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
 import { chooseFiles, png } from './memory-helpers.ts';
-import { askViaApi, createSpeaker, portraitPng, uniqueName } from './qa-helpers.ts';
+import {
+  askViaApi,
+  chooseSpeakerPicture,
+  createSpeaker,
+  fillSpeakerForm,
+  uniqueName,
+} from './qa-helpers.ts';
 import { seedMemoriesInto } from './seed.ts';
 
 /**
@@ -281,14 +287,12 @@ for (const mode of ['light', 'dark'] as const) {
       await expect(form.getByText('Picture is required')).toBeVisible();
       await expectAccessible(page, 'Join as Speaker with its errors', mode);
 
-      await form.getByLabel('Full Name').fill(uniqueName('Hedy'));
-      await form.getByLabel('Stack').fill('Radio');
-      await form.getByLabel('Bio').fill('Frequency hopping.');
-      const chooser = page.waitForEvent('filechooser');
-      await form.getByRole('button', { name: 'Choose a picture' }).click();
-      await (
-        await chooser
-      ).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: await portraitPng() });
+      await fillSpeakerForm(form, {
+        name: uniqueName('Hedy'),
+        stack: 'Radio',
+        bio: 'Frequency hopping.',
+      });
+      await chooseSpeakerPicture(page, form);
       await expect(form.getByRole('img', { name: 'Chosen picture' })).toBeVisible();
       await expectAccessible(page, 'Join as Speaker filled in', mode);
       await form.getByRole('button', { name: 'Upload Bio' }).click();

@@ -1,4 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect } from './fixtures.ts';
 
@@ -62,4 +62,27 @@ export async function expectNoHorizontalScroll(page: Page): Promise<void> {
     () => document.documentElement.scrollWidth - window.innerWidth,
   );
   expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/** Types the text fields of the "Join as Speaker" form. */
+export async function fillSpeakerForm(
+  form: Locator,
+  fields: { name: string; stack: string; bio: string },
+): Promise<void> {
+  await form.getByLabel('Full Name').fill(fields.name);
+  await form.getByLabel('Stack').fill(fields.stack);
+  await form.getByLabel('Bio').fill(fields.bio);
+}
+
+/** Picks a picture in the "Join as Speaker" form through its file chooser (a portrait PNG). */
+export async function chooseSpeakerPicture(
+  page: Page,
+  form: Locator,
+  file?: { name: string; mimeType: string; buffer: Buffer },
+): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await form.getByRole('button', { name: 'Choose a picture' }).click();
+  await (
+    await chooser
+  ).setFiles(file ?? { name: 'me.png', mimeType: 'image/png', buffer: await portraitPng() });
 }

@@ -1,8 +1,10 @@
 import { expect, join, test } from './fixtures.ts';
 import {
   askViaApi,
+  chooseSpeakerPicture,
   createSpeaker,
   expectNoHorizontalScroll,
+  fillSpeakerForm,
   portraitPng,
   uniqueName,
 } from './qa-helpers.ts';
@@ -25,14 +27,16 @@ test.describe('live Q&A', () => {
       await speakerPage.goto('/Speakerform');
       await speakerPage.getByRole('button', { name: 'Add Speaker Bio' }).click();
       const form = speakerPage.getByRole('dialog', { name: 'Join as Speaker' });
-      await form.getByLabel('Full Name').fill(name);
-      await form.getByLabel('Stack').fill('Analytical engines');
-      await form.getByLabel('Bio').fill('Wrote the first program.\nLikes <b>bold</b> ideas.');
-      const chooser = speakerPage.waitForEvent('filechooser');
-      await form.getByRole('button', { name: 'Choose a picture' }).click();
-      await (
-        await chooser
-      ).setFiles({ name: 'ada.png', mimeType: 'image/png', buffer: await portraitPng() });
+      await fillSpeakerForm(form, {
+        name,
+        stack: 'Analytical engines',
+        bio: 'Wrote the first program.\nLikes <b>bold</b> ideas.',
+      });
+      await chooseSpeakerPicture(speakerPage, form, {
+        name: 'ada.png',
+        mimeType: 'image/png',
+        buffer: await portraitPng(),
+      });
       await expect(form.getByRole('img', { name: 'Chosen picture' })).toBeVisible();
       await form.getByRole('button', { name: 'Upload Bio' }).click();
 

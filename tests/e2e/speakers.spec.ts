@@ -1,9 +1,10 @@
 import { expect, join, test } from './fixtures.ts';
 import {
   askViaApi,
+  chooseSpeakerPicture,
   createSpeaker,
   expectNoHorizontalScroll,
-  portraitPng,
+  fillSpeakerForm,
   uniqueName,
 } from './qa-helpers.ts';
 
@@ -18,15 +19,17 @@ test.describe('speaker sign-up', () => {
     await expect(form.getByText('Bio is required')).toBeVisible();
     await expect(form.getByText('Picture is required')).toBeVisible();
 
-    await form.getByLabel('Full Name').fill(uniqueName('Mallory'));
-    await form.getByLabel('Stack').fill('Forgery');
-    await form.getByLabel('Bio').fill('Not a picture person.');
+    await fillSpeakerForm(form, {
+      name: uniqueName('Mallory'),
+      stack: 'Forgery',
+      bio: 'Not a picture person.',
+    });
     // Claims to be a PNG; the server reads the bytes and refuses it.
-    const chooser = page.waitForEvent('filechooser');
-    await form.getByRole('button', { name: 'Choose a picture' }).click();
-    await (
-      await chooser
-    ).setFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+    await chooseSpeakerPicture(page, form, {
+      name: 'fake.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not an image'),
+    });
     await form.getByRole('button', { name: 'Upload Bio' }).click();
     const error = form.getByRole('alert');
     await expect(error).toContainText('The picture must be an image');
@@ -40,11 +43,7 @@ test.describe('speaker sign-up', () => {
 
     // Another picture, and it works; "View Memories" goes home.
     await form.getByRole('button', { name: 'Remove the picture' }).click();
-    const again = page.waitForEvent('filechooser');
-    await form.getByRole('button', { name: 'Choose a picture' }).click();
-    await (
-      await again
-    ).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: await portraitPng() });
+    await chooseSpeakerPicture(page, form);
     await form.getByRole('button', { name: 'Upload Bio' }).click();
     const uploaded = page.getByRole('dialog', { name: 'Uploaded Succesfully' });
     await expect(uploaded.getByLabel('Your username')).toHaveText(/^mallory-[a-z]+$/);
@@ -55,14 +54,12 @@ test.describe('speaker sign-up', () => {
     await page.goto('/Speakerform');
     await page.getByRole('button', { name: 'Add Speaker Bio' }).click();
     const form = page.getByRole('dialog', { name: 'Join as Speaker' });
-    await form.getByLabel('Full Name').fill(uniqueName('Hedy'));
-    await form.getByLabel('Stack').fill('Radio');
-    await form.getByLabel('Bio').fill('Frequency hopping.');
-    const chooser = page.waitForEvent('filechooser');
-    await form.getByRole('button', { name: 'Choose a picture' }).click();
-    await (
-      await chooser
-    ).setFiles({ name: 'me.png', mimeType: 'image/png', buffer: await portraitPng() });
+    await fillSpeakerForm(form, {
+      name: uniqueName('Hedy'),
+      stack: 'Radio',
+      bio: 'Frequency hopping.',
+    });
+    await chooseSpeakerPicture(page, form);
     await form.getByRole('button', { name: 'Upload Bio' }).click();
     await page
       .getByRole('dialog', { name: 'Uploaded Succesfully' })
