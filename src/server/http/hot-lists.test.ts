@@ -1,5 +1,10 @@
+import path from 'node:path';
 import zlib from 'node:zlib';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../db/database.ts';
+import { DiskMediaStore } from '../media/disk-media-store.ts';
 import { seedMemories } from '../test/seed-memories.ts';
 import { rawGet } from '../test/raw-http.ts';
 import { type TestApp, startTestApp } from '../test/test-app.ts';
@@ -73,5 +78,35 @@ describe('hot lists (the polled gallery page and speakers list)', () => {
     expect(routedSpeakers.status).toBe(200);
     expect(routedSpeakers.headers.etag).toBe(speakers.headers.etag);
     expect(routedSpeakers.body.toString()).toBe(speakers.body.toString());
+  });
+
+  it('sees rows another connection committed to the SQLite file, even with no write here', async () => {
+    const before = await rawGet(gallery, {});
+    const tag = String(before.headers.etag);
+    expect((await rawGet(gallery, { 'if-none-match': tag })).status).toBe(304);
+
+    // Another process on the same file (a maintenance script, a test's seeding): the server
+    // is not told, and its version in memory has not moved.
+    const sqlite = new SQLite(path.join(t.dataDir, 'confab.sqlite'));
+    const other = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    try {
+      await seedMemories({ db: other, media: new DiskMediaStore(path.join(t.dataDir, 'media')) }, [
+        { username: 'elsewhere', text: 'Stored by another process' },
+      ]);
+    } finally {
+      await other.destroy();
+    }
+
+    const polled = await rawGet(gallery, { 'if-none-match': tag });
+    expect(polled.status).toBe(200);
+    expect(polled.headers.etag).not.toBe(tag);
+    const list = JSON.parse(polled.body.toString()) as { text: string }[];
+    expect(list[0]?.text).toBe('Stored by another process');
+    // A first visit (no tag held) gets the new list too, not the one kept for the old version.
+    const fresh = JSON.parse((await rawGet(gallery, {})).body.toString()) as { text: string }[];
+    expect(fresh[0]?.text).toBe('Stored by another process');
+    expect((await rawGet(`${t.url}/api/memory?limit=60&`, {})).headers.etag).toBe(
+      polled.headers.etag,
+    );
   });
 });
