@@ -261,6 +261,39 @@ test.describe('memories on a server of their own', () => {
     }
   });
 
+  test('memories stored behind the server, after its gallery was served, all show on a phone', async ({
+    browser,
+  }) => {
+    const server = await startServer();
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 360, height: 640 },
+    });
+    try {
+      const page = await context.newPage();
+      await seedMemoriesInto(server.dataDir, [{ username: 'grace', text: 'Hallway track' }]);
+      await join(page, 'reader');
+      await expect(page.getByRole('button', { name: 'Open memory by grace' })).toBeVisible();
+
+      // Another process stores three more in the same file; the server is not told. The
+      // gallery's first page was already answered (and kept) for the version before them.
+      await seedMemoriesInto(server.dataDir, [
+        { username: 'ada', text: 'Opening keynote', color: '#e64980' },
+        { username: 'linus', text: 'Demo clip', kind: 'video' },
+        { username: 'barbara', text: 'Closing panel', color: '#5c7cfa' },
+      ]);
+      await page.reload();
+      // Two columns: four tiles make two rows, and both are rendered.
+      await expect(page.getByRole('article')).toHaveCount(4);
+      for (const caption of ['Closing panel', 'Demo clip', 'Opening keynote', 'Hallway track']) {
+        await expect(tiles(page, caption)).toBeVisible();
+      }
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+
   test('older memories load as the gallery is scrolled', async ({ browser }) => {
     const server = await startServer();
     const context = await browser.newContext({ baseURL: server.url });

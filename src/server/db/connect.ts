@@ -16,6 +16,11 @@ export interface DatabaseHandle {
   schema: string | undefined;
   /** Runs a trivial query; throws when the database cannot answer. */
   check(): Promise<void>;
+  /**
+   * SQLite only: a number that moves whenever another connection commits to the file (its
+   * `data_version`), never for this process's own writes. A synchronous read of shared memory.
+   */
+  commitsElsewhere?: () => number;
   close(): Promise<void>;
 }
 
@@ -64,12 +69,24 @@ export function openDatabase(config: DbConfig): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let commits = 0;
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
   return {
     db,
     dialect: 'sqlite',
     schema: undefined,
     check: async () => {
       await sql`select 1`.execute(db);
+    },
+    commitsElsewhere: () => {
+      // Asked on every poll, from the raw request listener too, so it never throws. Once the
+      // file is closed (or cannot be read), the last count stands: a poll needs no database.
+      try {
+        if (sqlite.open) commits = dataVersion.get() as number;
+      } catch {
+        // the last count stands
+      }
+      return commits;
     },
     close: () => db.destroy(),
   };
