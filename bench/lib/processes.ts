@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,23 +64,33 @@ function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolea
 export async function startAppServer(env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-')));
   const port = await freePort();
-  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server.
+  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server;
+  // BENCH_SERVER_STDOUT=file keeps what it prints (e.g. with "--trace-gc").
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/server/main.js'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // As `npm start` runs it: fewer malloc arenas keep image work from bloating memory.
-      MALLOC_ARENA_MAX: '2',
-      WRITE_RATE_LIMIT: '1000000',
-      WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
-      ...env,
+  const stdout = process.env.BENCH_SERVER_STDOUT
+    ? openSync(process.env.BENCH_SERVER_STDOUT, 'a')
+    : 'ignore';
+  // As `npm start` runs it (decision 091).
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=64', ...nodeArgs, 'dist/server/main.js'],
+    {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        // As `npm start` runs it: fewer malloc arenas keep image work from bloating memory.
+        MALLOC_ARENA_MAX: '2',
+        WRITE_RATE_LIMIT: '1000000',
+        WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
+        ...env,
+      },
+      stdio: ['ignore', stdout, 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
+  if (typeof stdout === 'number') closeSync(stdout);
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/api/health`, child);
   return wrap(child, url, dataDir, env.DATA_DIR === undefined);
