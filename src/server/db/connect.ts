@@ -18,11 +18,15 @@ export interface DatabaseHandle {
   check(): Promise<void>;
   /**
    * SQLite only: a number that moves whenever another connection commits to the file (its
-   * `data_version`), never for this process's own writes. A synchronous read of shared memory.
+   * `data_version`), never for this process's own writes. A synchronous read of shared memory,
+   * made at most every 10 ms (thousands of polls a second ask for it).
    */
   commitsElsewhere?: () => number;
   close(): Promise<void>;
 }
+
+/** How stale `commitsElsewhere` may be: a commit by another process is seen this much later. */
+const COMMITS_READ_INTERVAL_MS = 10;
 
 type DbConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema' | 'databasePoolSize'>;
 
@@ -70,6 +74,7 @@ export function openDatabase(config: DbConfig): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   let commits = 0;
+  let commitsReadAt = -Infinity;
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   return {
     db,
@@ -81,6 +86,9 @@ export function openDatabase(config: DbConfig): DatabaseHandle {
     commitsElsewhere: () => {
       // Asked on every poll, from the raw request listener too, so it never throws. Once the
       // file is closed (or cannot be read), the last count stands: a poll needs no database.
+      const now = performance.now();
+      if (now - commitsReadAt < COMMITS_READ_INTERVAL_MS) return commits;
+      commitsReadAt = now;
       try {
         if (sqlite.open) commits = dataVersion.get() as number;
       } catch {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../db/database.ts';
 import { DiskMediaStore } from '../media/disk-media-store.ts';
 import { seedMemories } from '../test/seed-memories.ts';
@@ -155,8 +155,15 @@ describe('hot lists (the polled gallery page, speakers list and question lists)'
       await other.destroy();
     }
 
-    const polled = await rawGet(gallery, { 'if-none-match': tag });
-    expect(polled.status).toBe(200);
+    // Seen by a poll at most 10 ms later (the file's commit count is read that often).
+    const polled = await vi.waitFor(
+      async () => {
+        const answer = await rawGet(gallery, { 'if-none-match': tag });
+        expect(answer.status).toBe(200);
+        return answer;
+      },
+      { timeout: 2000, interval: 20 },
+    );
     expect(polled.headers.etag).not.toBe(tag);
     const list = JSON.parse(polled.body.toString()) as { text: string }[];
     expect(list[0]?.text).toBe('Stored by another process');
@@ -188,11 +195,17 @@ describe('hot lists (the polled gallery page, speakers list and question lists)'
       await other.destroy();
     }
 
-    const polled = await rawGet(poll, { 'if-none-match': tag });
-    expect(polled.status).toBe(200);
-    expect((JSON.parse(polled.body.toString()) as Question[]).map((q) => q.question)).toEqual([
-      'How many transistors?',
-      'Stored elsewhere',
-    ]);
+    // Seen by a poll at most 10 ms later (the file's commit count is read that often).
+    await vi.waitFor(
+      async () => {
+        const polled = await rawGet(poll, { 'if-none-match': tag });
+        expect(polled.status).toBe(200);
+        expect((JSON.parse(polled.body.toString()) as Question[]).map((q) => q.question)).toEqual([
+          'How many transistors?',
+          'Stored elsewhere',
+        ]);
+      },
+      { timeout: 2000, interval: 20 },
+    );
   });
 });
