@@ -6,6 +6,7 @@ import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
+import { RouteHints, withHints } from './route-hints.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
 
@@ -85,7 +86,27 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
-  let page: { html: string; etag: string; compressed: CompressedText } | undefined;
+  type Page = { html: string; etag: string; compressed: CompressedText };
+  let page: Page | undefined;
+  let hints: RouteHints | undefined;
+  // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
+  // with the speaker asked for, so the map is emptied when it grows).
+  const hinted = new Map<string, Page>();
+  const pageWithHints = (base: Page, tags: string): Page => {
+    if (!tags) return base;
+    let variant = hinted.get(tags);
+    if (!variant) {
+      const html = withHints(base.html, tags);
+      variant = {
+        html,
+        etag: versionTag([html]),
+        compressed: new CompressedText(html, { keep: true }),
+      };
+      if (hinted.size >= 100) hinted.clear();
+      hinted.set(tags, variant);
+    }
+    return variant;
+  };
 
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
@@ -94,6 +115,7 @@ export async function registerClientApp(
         ? built
         : withApplicationName(built, options.applicationName);
     page = { html, etag: versionTag([html]), compressed: new CompressedText(html, { keep: true }) };
+    hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
@@ -146,9 +168,11 @@ export async function registerClientApp(
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
       if (!isClientRoute) return page.compressed.send(request, reply.code(404));
-      reply.header('etag', page.etag);
-      if (matchesIfNoneMatch(request, page.etag)) return reply.code(304).send();
-      return page.compressed.send(request, reply.code(200));
+      const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+      const answer = pageWithHints(page, hints?.tags(pathname, search) ?? '');
+      reply.header('etag', answer.etag);
+      if (matchesIfNoneMatch(request, answer.etag)) return reply.code(304).send();
+      return answer.compressed.send(request, reply.code(200));
     },
   );
 }
