@@ -141,7 +141,19 @@ async function auditMedian(
   username?: string,
 ): Promise<PageRun & { runs: PageRun[] }> {
   const runs: PageRun[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await audit(browser, url, username));
+  for (let i = 0; i < RUNS; i++) {
+    // Lighthouse now and then fails to record a trace (NO_NAVSTART, NO_FCP on a busy machine):
+    // such a run is done again, up to twice, and the failure reported if it persists.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        runs.push(await audit(browser, url, username));
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        console.error(`Lighthouse run ${i + 1} of ${url} failed (${String(error)}); again.`);
+      }
+    }
+  }
   const of = (key: Exclude<keyof PageRun, 'failing' | 'version'>) =>
     median(runs.map((run) => run[key]));
   const failing = [...new Set(runs.flatMap((run) => run.failing))];
