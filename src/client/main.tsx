@@ -9,7 +9,7 @@ if (!container) throw new Error('The page has no #root element');
 
 const root = createRoot(container);
 // As a transition, React renders the app in slices and gives the main thread back between them,
-// so a slow phone can take a tap or paint while the first screen renders (decision 071).
+// so a slow phone can take a tap or paint while the first screen renders (decision 074).
 startTransition(() => {
   root.render(
     <StrictMode>

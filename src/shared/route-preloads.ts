@@ -3,7 +3,7 @@ import { API_PATHS } from './routes.ts';
 
 /**
  * What a client route loads before its first render, so the server can name it in the page and
- * the browser fetches it at once, beside the entry, instead of after it (decision 071):
+ * the browser fetches it at once, beside the entry, instead of after it (decision 072):
  * `modules` are the route's lazily imported source modules, as Vite's build manifest keys them
  * (relative to src/client, the same paths as the router's `import()` calls); `data` gives the
  * GET calls the screen makes first, exactly as the client makes them.

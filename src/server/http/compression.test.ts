@@ -204,4 +204,20 @@ describe('compressed answers and HTTP caching', () => {
     expect(again.status).toBe(304);
     expectSecurityHeaders(again, 'public file 304');
   });
+
+  it("preloads the newest memory's thumbnail from /home, none for a video or on the join page", async () => {
+    const preloads = async (page: string) =>
+      (await (await fetch(`${t.url}${page}`, { headers: { accept: 'text/html' } })).text()).match(
+        /<link rel="preload" as="image"[^>]*>/g,
+      ) ?? [];
+    // The newest memory is a video: nothing to preload.
+    expect(await preloads('/home')).toEqual([]);
+    const [photo] = await seedMemories(t.app.deps, [{ username: 'ada', text: 'A photo' }]);
+    expect(photo?.thumbnail).toMatch(/^\/media\//);
+    expect(await preloads('/home')).toEqual([
+      `<link rel="preload" as="image" fetchpriority="high" href="${photo?.thumbnail}" />`,
+    ]);
+    expect(await preloads('/memories')).toHaveLength(1);
+    expect(await preloads('/')).toEqual([]);
+  });
 });

@@ -20,7 +20,7 @@ const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c
 
 /**
  * Reads the build manifest and answers, for a client path, the `<link>` tags that let the browser
- * fetch the route's code and first data while it still loads the entry (decision 071):
+ * fetch the route's code and first data while it still loads the entry (decision 072):
  * `modulepreload` for the route's chunks, `preload` for their stylesheets (Vite's loader adds
  * them when the route is imported; this only starts the download) and for the screen's first
  * GET calls. Without a manifest (a build without one, or tests) it answers nothing.

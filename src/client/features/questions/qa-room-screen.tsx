@@ -117,7 +117,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
   const viewport = useRef<HTMLDivElement>(null);
   const [olderState, setOlderState] = useState<'idle' | 'loading' | 'done'>('idle');
   // The questions render in slices, between which the page stays responsive: a hundred of them
-  // arriving at once would otherwise hold the main thread in one long task (decision 071).
+  // arriving at once would otherwise hold the main thread in one long task (decision 074).
   const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
   const newestId = list.at(-1)?._id;
 
