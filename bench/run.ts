@@ -7,6 +7,7 @@ import { conferenceProfile } from './suites/conference.ts';
 import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
 import { galleryPolls } from './suites/gallery.ts';
+import { lighthouseScores } from './suites/lighthouse.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { uploads } from './suites/uploads.ts';
 
@@ -17,6 +18,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
   client: { title: 'Client weight (before first render)', run: clientWeight },
+  lighthouse: { title: 'Lighthouse (mobile)', run: lighthouseScores },
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
 };
 

@@ -9,6 +9,10 @@ export interface SeedCounts {
   questions: number;
 }
 
+/** Seeded memories' picture: one file for both renditions, or a display picture and a thumbnail. */
+export type SeedMedia =
+  Buffer | { display: Buffer; thumbnail: Buffer; width: number; height: number };
+
 export interface Seeded {
   speakerIds: string[];
   speakerUsernames: string[];
@@ -18,7 +22,11 @@ export interface Seeded {
  * Writes rows straight into a migrated SQLite database (start the server once first so it
  * migrates, stop it, seed, start it again). Memory rows point at small real image files.
  */
-export function seedSqlite(dataDir: string, counts: SeedCounts, imageBytes: Buffer): Seeded {
+export function seedSqlite(dataDir: string, counts: SeedCounts, media: SeedMedia): Seeded {
+  const photo = Buffer.isBuffer(media)
+    ? { display: media, thumbnail: undefined, width: 640, height: 480 }
+    : media;
+  const imageBytes = photo.display;
   const db = new SQLite(path.join(dataDir, 'confab.sqlite'));
   db.pragma('journal_mode = WAL');
   const mediaDir = path.join(dataDir, 'media', 'memories');
@@ -67,6 +75,11 @@ export function seedSqlite(dataDir: string, counts: SeedCounts, imageBytes: Buff
     for (let i = 0; i < counts.memories; i++) {
       const key = `memories/seed-${i}.jpg`;
       fs.writeFileSync(path.join(dataDir, 'media', key), imageBytes);
+      let thumbnailKey = key;
+      if (photo.thumbnail) {
+        thumbnailKey = `memories/seed-${i}-thumb.webp`;
+        fs.writeFileSync(path.join(dataDir, 'media', thumbnailKey), photo.thumbnail);
+      }
       insertMemory.run(
         uuidv7(),
         uuidv7(),
@@ -74,9 +87,9 @@ export function seedSqlite(dataDir: string, counts: SeedCounts, imageBytes: Buff
         `Memory ${i} from the main stage, what a keynote!`,
         'image/jpeg',
         key,
-        key,
-        640,
-        480,
+        thumbnailKey,
+        photo.width,
+        photo.height,
         imageBytes.length,
         new Date(start + i).toISOString(),
       );

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { routePreload } from '../../src/shared/route-preloads.ts';
 import { startAppServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
 
@@ -17,16 +18,23 @@ type Manifest = Record<string, ManifestChunk | undefined>;
 
 /**
  * The pages measured, with the lazy modules (manifest keys, relative to src/client) their route
- * loads before it can render: the join page is part of the entry; every other screen loads with
- * `app/screen-providers.tsx` (router.tsx). What a screen loads later (a modal's code on a click,
- * the toasts beside it, zod for the join form's check) is not counted.
+ * loads before it can render: the join page is part of the entry; the other screens load with
+ * `app/screen-providers.tsx` (router.tsx), as the server's preload hints name them
+ * (src/shared/route-preloads.ts). What a screen loads later (a modal's code when it opens, the
+ * toasts beside it, zod for the join form's check) is not counted.
  */
 const PAGES = [
   { path: '/', label: 'join page /', lazy: [], budgetKb: 120 },
   {
     path: '/home',
     label: '/home',
-    lazy: ['app/screen-providers.tsx', 'app/routes/home-route.tsx'],
+    lazy: routePreload('/home')?.modules ?? [],
+    budgetKb: undefined,
+  },
+  {
+    path: '/speakerscard',
+    label: 'Q&A room /speakerscard',
+    lazy: routePreload('/speakerscard')?.modules ?? [],
     budgetKb: undefined,
   },
 ] as const;

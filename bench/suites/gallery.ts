@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { runLoad } from '../lib/load.ts';
 import { startAppServer, startReferenceServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
-import { type SeedCounts, seedSqlite } from '../lib/seed.ts';
+import { type SeedCounts, type SeedMedia, seedSqlite } from '../lib/seed.ts';
 
 /** A small real JPEG for seeded rows. */
 export const seedImage = () =>
@@ -14,18 +14,18 @@ export const seedImage = () =>
     .toBuffer();
 
 /** A seeded, migrated data directory: start once to migrate, stop, seed. */
-export async function seededDataDir(counts: SeedCounts) {
+export async function seededDataDir(counts: SeedCounts, media?: SeedMedia) {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-'));
   const first = await startAppServer({ DATA_DIR: dataDir });
   await first.stop();
-  const seeded = seedSqlite(dataDir, counts, await seedImage());
+  const seeded = seedSqlite(dataDir, counts, media ?? (await seedImage()));
   const cleanup = () => fs.rm(dataDir, { recursive: true, force: true });
   return { dataDir, seeded, cleanup };
 }
 
 /** A server on a seeded data directory, which it removes when it stops. */
-export async function seededServer(counts: SeedCounts) {
-  const { dataDir, seeded, cleanup } = await seededDataDir(counts);
+export async function seededServer(counts: SeedCounts, media?: SeedMedia) {
+  const { dataDir, seeded, cleanup } = await seededDataDir(counts, media);
   const started = await startAppServer({ DATA_DIR: dataDir });
   const server = {
     ...started,

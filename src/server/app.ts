@@ -30,7 +30,12 @@ import { DiskMediaStore } from './media/disk-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { memoriesVersion } from './memories/memory.repository.ts';
-import { galleryHotList, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
+import {
+  galleryHotList,
+  galleryPageImages,
+  memoryPageHead,
+  memoryRoutes,
+} from './memories/memory.routes.ts';
 import { sweepOrphanMedia } from './memories/orphan-media.ts';
 import { questionsVersion } from './questions/question.repository.ts';
 import { questionRoutes, questionsHotList } from './questions/question.routes.ts';
@@ -191,6 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerClientApp(app, config.clientDir, {
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),
+    pageImages: galleryPageImages(deps),
   });
 
   return app as unknown as App;

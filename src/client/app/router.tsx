@@ -1,4 +1,3 @@
-import { Center, Loader } from '@mantine/core';
 import { type ComponentType, Suspense, lazy } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { CLIENT_PATHS } from '../../shared/routes.ts';
@@ -6,6 +5,7 @@ import JoinScreen from '../features/join/join-screen.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
 import { RequireUsername } from './layout/require-username.tsx';
 import { RouteErrorBoundary } from './layout/route-error-boundary.tsx';
+import { RouteFallback } from './layout/route-fallback.tsx';
 import { WithToasts } from './layout/with-toasts.tsx';
 
 /**
@@ -44,14 +44,6 @@ const SpeakerDashboardScreen = lazyScreen(
   () => import('../features/speakers/speaker-dashboard-screen.tsx'),
 );
 const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
-
-function RouteFallback() {
-  return (
-    <Center mih="50vh" aria-busy="true">
-      <Loader aria-label="Loading" />
-    </Center>
-  );
-}
 
 /** Every route of the spec's section 2. */
 export function AppRouter() {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { type WatchRequest, roomFor } from '../../shared/events.ts';
-import { getSocket } from './socket.ts';
+import { loadSocket, withSocket } from './socket.ts';
 
 /** The rooms this page watches, counted, so two screens watching one room share it. */
 const watched = new Map<string, { request: WatchRequest; count: number }>();
@@ -10,23 +10,29 @@ let resubscribing = false;
 function resubscribeOnConnect(): void {
   if (resubscribing) return;
   resubscribing = true;
-  const socket = getSocket();
-  socket.on('connect', () => {
-    for (const { request } of watched.values()) socket.emit('watch', request);
-  });
+  void loadSocket().then((socket) =>
+    socket.on('connect', () => {
+      for (const { request } of watched.values()) socket.emit('watch', request);
+    }),
+  );
 }
+
+/** Sends a watch or unwatch now if the socket is connected (else the next connect sends them). */
+const send = (event: 'watch' | 'unwatch', request: WatchRequest) =>
+  void loadSocket().then((socket) => {
+    if (socket.connected) socket.emit(event, request);
+  });
 
 /** Starts watching a room; the answer stops watching it (the last one out leaves the room). */
 export function watchRoom(request: WatchRequest): () => void {
   resubscribeOnConnect();
-  const socket = getSocket();
   const key = roomFor(request);
   const entry = watched.get(key);
   if (entry) {
     entry.count += 1;
   } else {
     watched.set(key, { request, count: 1 });
-    if (socket.connected) socket.emit('watch', request);
+    send('watch', request);
   }
   let released = false;
   return () => {
@@ -37,7 +43,7 @@ export function watchRoom(request: WatchRequest): () => void {
     current.count -= 1;
     if (current.count > 0) return;
     watched.delete(key);
-    if (socket.connected) socket.emit('unwatch', request);
+    send('unwatch', request);
   };
 }
 
@@ -59,11 +65,14 @@ export function useWatchAllQuestions(): void {
  * and the screen should catch up.
  */
 export function useSocketReconnect(onReconnect: () => void): void {
-  useEffect(() => {
-    const manager = getSocket().io;
-    manager.on('reconnect', onReconnect);
-    return () => {
-      manager.off('reconnect', onReconnect);
-    };
-  }, [onReconnect]);
+  useEffect(
+    () =>
+      withSocket((socket) => {
+        socket.io.on('reconnect', onReconnect);
+        return () => {
+          socket.io.off('reconnect', onReconnect);
+        };
+      }),
+    [onReconnect],
+  );
 }

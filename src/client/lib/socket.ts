@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../shared/events.ts';
 import {
   SOCKET_CONNECT_TIMEOUT,
@@ -8,19 +8,39 @@ import {
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-let socket: AppSocket | undefined;
+let socket: Promise<AppSocket> | undefined;
 
 /**
- * The one socket connection of the app (same origin), opened on first use. Features subscribe
- * to its events and merge them into their query caches; polling stays as the fallback.
+ * The one socket connection of the app (same origin), opened on first use. Its library loads
+ * then, after the screen that uses it has rendered, not with the screen's code (decision 070).
+ * Features subscribe to its events and merge them into their query caches; polling stays as the
+ * fallback, and covers the moment before the socket is there.
  */
-export function getSocket(): AppSocket {
-  socket ??= io({
-    path: '/socket.io',
-    transports: ['websocket', 'polling'],
-    reconnectionDelay: SOCKET_RECONNECT_DELAY_MIN,
-    reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX,
-    timeout: SOCKET_CONNECT_TIMEOUT,
-  });
+export function loadSocket(): Promise<AppSocket> {
+  socket ??= import('socket.io-client').then(({ io }) =>
+    io({
+      path: '/socket.io',
+      transports: ['websocket', 'polling'],
+      reconnectionDelay: SOCKET_RECONNECT_DELAY_MIN,
+      reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX,
+      timeout: SOCKET_CONNECT_TIMEOUT,
+    }),
+  );
   return socket;
+}
+
+/**
+ * Runs `subscribe` with the socket as soon as it is there; the answer undoes the subscription,
+ * or cancels it if the socket has not come yet. Made for `useEffect`.
+ */
+export function withSocket(subscribe: (socket: AppSocket) => () => void): () => void {
+  let unsubscribe: (() => void) | undefined;
+  let cancelled = false;
+  void loadSocket().then((loaded) => {
+    if (!cancelled) unsubscribe = subscribe(loaded);
+  });
+  return () => {
+    cancelled = true;
+    unsubscribe?.();
+  };
 }

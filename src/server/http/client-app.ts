@@ -6,6 +6,7 @@ import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
+import { RouteHints, withHints } from './route-hints.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
 
@@ -26,6 +27,11 @@ export interface ClientAppOptions {
   applicationName?: string;
   /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
+  /**
+   * Images a page shows first, by exact client path, preloaded from the page (decision 072):
+   * the browser fetches them with the code and data instead of after the first render.
+   */
+  pageImages?: Partial<Record<string, (request: FastifyRequest) => Promise<string[]>>>;
 }
 
 /** Hashed build output: its name changes with its content, so it never needs revalidating. */
@@ -38,6 +44,12 @@ const escapeHtml = (text: string) =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
+
+/** A preload of an image the page shows first; only same-origin paths are taken. */
+const imagePreload = (url: string) =>
+  url.startsWith('/') && !url.startsWith('//')
+    ? `<link rel="preload" as="image" fetchpriority="high" href="${escapeHtml(url)}" />`
+    : '';
 
 /** The built page with a head's title and meta tags put in; every value is escaped. */
 export function withPageHead(html: string, head: PageHead): string {
@@ -85,7 +97,27 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
-  let page: { html: string; etag: string; compressed: CompressedText } | undefined;
+  type Page = { html: string; etag: string; compressed: CompressedText };
+  let page: Page | undefined;
+  let hints: RouteHints | undefined;
+  // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
+  // with the speaker asked for, so the map is emptied when it grows).
+  const hinted = new Map<string, Page>();
+  const pageWithHints = (base: Page, tags: string): Page => {
+    if (!tags) return base;
+    let variant = hinted.get(tags);
+    if (!variant) {
+      const html = withHints(base.html, tags);
+      variant = {
+        html,
+        etag: versionTag([html]),
+        compressed: new CompressedText(html, { keep: true }),
+      };
+      if (hinted.size >= 100) hinted.clear();
+      hinted.set(tags, variant);
+    }
+    return variant;
+  };
 
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
@@ -94,6 +126,7 @@ export async function registerClientApp(
         ? built
         : withApplicationName(built, options.applicationName);
     page = { html, etag: versionTag([html]), compressed: new CompressedText(html, { keep: true }) };
+    hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
@@ -146,9 +179,23 @@ export async function registerClientApp(
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
       if (!isClientRoute) return page.compressed.send(request, reply.code(404));
-      reply.header('etag', page.etag);
-      if (matchesIfNoneMatch(request, page.etag)) return reply.code(304).send();
-      return page.compressed.send(request, reply.code(200));
+      const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+      let images: string[] = [];
+      const findImages = options.pageImages?.[pathname.replace(/(.)\/$/, '$1')];
+      if (findImages && request.method === 'GET') {
+        try {
+          images = await findImages(request);
+        } catch (error) {
+          request.log.warn({ err: error }, 'page images could not be found');
+        }
+      }
+      const tags = [hints?.tags(pathname, search) ?? '', ...images.map(imagePreload)]
+        .filter(Boolean)
+        .join('\n    ');
+      const answer = pageWithHints(page, tags);
+      reply.header('etag', answer.etag);
+      if (matchesIfNoneMatch(request, answer.etag)) return reply.code(304).send();
+      return answer.compressed.send(request, reply.code(200));
     },
   );
 }

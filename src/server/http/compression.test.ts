@@ -180,7 +180,7 @@ describe('compressed answers and HTTP caching', () => {
 
     const etag = String(page.headers.etag);
     expect(etag).toMatch(/^W\/"/);
-    const again = await rawGet(`${t.url}/speakerscard`, {
+    const again = await rawGet(`${t.url}/home`, {
       accept: 'text/html',
       'if-none-match': etag,
     });
@@ -189,7 +189,7 @@ describe('compressed answers and HTTP caching', () => {
     expect(varies(again)).toBe(true);
     expectSecurityHeaders(again, 'page 304');
 
-    const gzip = await rawGet(`${t.url}/`, { accept: 'text/html', 'accept-encoding': 'gzip' });
+    const gzip = await rawGet(`${t.url}/home`, { accept: 'text/html', 'accept-encoding': 'gzip' });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(decode(gzip).toString()).toBe(html);
   });
@@ -203,5 +203,21 @@ describe('compressed answers and HTTP caching', () => {
     const again = await rawGet(`${t.url}/logo.svg`, { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expectSecurityHeaders(again, 'public file 304');
+  });
+
+  it("preloads the newest memory's thumbnail from /home, none for a video or on the join page", async () => {
+    const preloads = async (page: string) =>
+      (await (await fetch(`${t.url}${page}`, { headers: { accept: 'text/html' } })).text()).match(
+        /<link rel="preload" as="image"[^>]*>/g,
+      ) ?? [];
+    // The newest memory is a video: nothing to preload.
+    expect(await preloads('/home')).toEqual([]);
+    const [photo] = await seedMemories(t.app.deps, [{ username: 'ada', text: 'A photo' }]);
+    expect(photo?.thumbnail).toMatch(/^\/media\//);
+    expect(await preloads('/home')).toEqual([
+      `<link rel="preload" as="image" fetchpriority="high" href="${photo?.thumbnail}" />`,
+    ]);
+    expect(await preloads('/memories')).toHaveLength(1);
+    expect(await preloads('/')).toEqual([]);
   });
 });

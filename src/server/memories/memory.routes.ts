@@ -141,6 +141,20 @@ const clip = (text: string, max: number) =>
  * The Open Graph and `twitter:card` tags of `/memory?id=…`, so a shared link shows the photo,
  * the caption and the author. Undefined (the page as it is) for a missing or unknown id.
  */
+/**
+ * The gallery's first picture, which is what a phone's screen shows largest on /home and
+ * /memories: the newest memory's thumbnail, preloaded from the page (decision 072).
+ */
+export function galleryPageImages(deps: Pick<AppDeps, 'db'>) {
+  const newestThumbnail = async (): Promise<string[]> => {
+    const [newest] = await listMemories(deps.db, { ...DEFAULT_MEMORY_PAGE, limit: 1 });
+    if (!newest || !newest.contentType.startsWith('image/')) return [];
+    const url = newest.thumbnail ?? newest.media;
+    return url ? [url] : [];
+  };
+  return { [CLIENT_PATHS.home]: newestThumbnail, [CLIENT_PATHS.memories]: newestThumbnail };
+}
+
 export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
   return {
     [CLIENT_PATHS.memory]: async (request: FastifyRequest): Promise<PageHead | undefined> => {

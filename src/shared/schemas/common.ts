@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
 
+// In the browser the page's Content-Security-Policy (script-src 'self') forbids eval, so zod's
+// compiled parsers can never run there; `jitless` also skips the `new Function` probe zod makes
+// to find out, which the browser reports as a CSP violation (decision 074). The server keeps them.
+if ('document' in globalThis) z.config({ jitless: true });
+
 /** Ids are UUIDv7, made in code, so they sort by creation time. */
 export const idSchema = z.uuid({ error: 'Invalid id' });
 

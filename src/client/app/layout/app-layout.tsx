@@ -1,7 +1,9 @@
 import { Box, Button, Center, Stack, Text, Title } from '@mantine/core';
+import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { AppHeader } from './app-header.tsx';
+import { RouteFallback } from './route-fallback.tsx';
 
 /** The frame of every screen but the join page. */
 export function AppLayout({ notFound = false }: { notFound?: boolean }) {
@@ -20,7 +22,10 @@ export function AppLayout({ notFound = false }: { notFound?: boolean }) {
             </Stack>
           </Center>
         ) : (
-          <Outlet />
+          // The header shows at once; only the screen below it waits for its code.
+          <Suspense fallback={<RouteFallback />}>
+            <Outlet />
+          </Suspense>
         )}
       </Box>
     </>

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Stack } from '@mantine/core';
+import { Button, Center, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
@@ -20,12 +20,18 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode }, State
 
   override render() {
     if (!this.state.error) return this.props.children;
+    // Plain text and a button, no Alert: this shows when a screen's code failed to download, so
+    // it must need nothing but what the entry has, and the entry carries no more than it needs.
     return (
       <Center mih="60vh" p="md">
-        <Stack maw={420}>
-          <Alert color="red" title="Something went wrong" icon={<IconAlertTriangle />}>
-            This screen could not be shown. Check your connection and reload the page.
-          </Alert>
+        <Stack maw={420} role="alert">
+          <Group gap="xs" wrap="nowrap">
+            <IconAlertTriangle color="var(--mantine-color-red-text)" aria-hidden />
+            <Title order={1} fz="lg">
+              Something went wrong
+            </Title>
+          </Group>
+          <Text>This screen could not be shown. Check your connection and reload the page.</Text>
           <Button onClick={() => window.location.reload()}>Reload</Button>
         </Stack>
       </Center>

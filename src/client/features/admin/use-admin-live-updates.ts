@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { memoryCreatedEventSchema, memoryDeletedEventSchema } from '../../../shared/events.ts';
-import { getSocket } from '../../lib/socket.ts';
+import { withSocket } from '../../lib/socket.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
 import { ADMIN_MEDIA_KEY, addToAdminMedia, removeFromAdminMedia } from './api/admin-media.ts';
 
@@ -12,7 +12,6 @@ import { ADMIN_MEDIA_KEY, addToAdminMedia, removeFromAdminMedia } from './api/ad
 export function useAdminLiveUpdates(onDeleted: (id: string) => void): void {
   const queryClient = useQueryClient();
   useEffect(() => {
-    const socket = getSocket();
     const created = (payload: unknown) => {
       const parsed = memoryCreatedEventSchema.safeParse(payload);
       if (parsed.success) addToAdminMedia(queryClient, parsed.data.memory);
@@ -27,13 +26,15 @@ export function useAdminLiveUpdates(onDeleted: (id: string) => void): void {
     const reconnected = () => {
       void queryClient.invalidateQueries({ queryKey: ADMIN_MEDIA_KEY });
     };
-    socket.on('memoryCreated', created);
-    socket.on('memoryDeleted', deleted);
-    socket.io.on('reconnect', reconnected);
-    return () => {
-      socket.off('memoryCreated', created);
-      socket.off('memoryDeleted', deleted);
-      socket.io.off('reconnect', reconnected);
-    };
+    return withSocket((socket) => {
+      socket.on('memoryCreated', created);
+      socket.on('memoryDeleted', deleted);
+      socket.io.on('reconnect', reconnected);
+      return () => {
+        socket.off('memoryCreated', created);
+        socket.off('memoryDeleted', deleted);
+        socket.io.off('reconnect', reconnected);
+      };
+    });
   }, [queryClient, onDeleted]);
 }

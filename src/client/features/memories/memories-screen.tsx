@@ -1,7 +1,7 @@
 import { Group, Stack, Title } from '@mantine/core';
 import { MemoryGallery } from './memory-gallery.tsx';
 import { ShareMemoryAction } from './share-memory-action.tsx';
-import { ShareMomentsButton } from './share-moments-dialog.tsx';
+import { ShareMomentsButton } from './share-moments-button.tsx';
 
 /**
  * /memories (and /memoryForm, the same screen with the memory form opened on arrival): the

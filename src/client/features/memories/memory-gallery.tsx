@@ -6,10 +6,15 @@ import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { useGallery } from './api/get-memories.ts';
-import { DownloadMemoryModal } from './download-memory-modal.tsx';
+import { lazyModal } from '../../components/lazy-modal.tsx';
 import { MemoryTile } from './memory-tile.tsx';
 import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
+
+const DownloadMemoryModal = lazyModal(
+  async () => (await import('./download-memory-modal.tsx')).DownloadMemoryModal,
+  (props) => props.memory !== null,
+);
 
 const GALLERY_COLUMNS = { base: 2, sm: 3, md: 4 };
 const GALLERY_SPACING = { base: 'xs', sm: 'md' } as const;

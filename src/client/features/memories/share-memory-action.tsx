@@ -4,8 +4,16 @@ import { IconCameraPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
-import { MemoryFormModal } from './memory-form-modal.tsx';
-import { MemorySharedModal } from './memory-shared-modal.tsx';
+import { lazyModal } from '../../components/lazy-modal.tsx';
+
+const MemoryFormModal = lazyModal(
+  async () => (await import('./memory-form-modal.tsx')).MemoryFormModal,
+  (props) => props.opened,
+);
+const MemorySharedModal = lazyModal(
+  async () => (await import('./memory-shared-modal.tsx')).MemorySharedModal,
+  (props) => props.result !== null,
+);
 
 /** "SHARE A MEMORY": opens the memory form; a successful post opens "Memory Shared". */
 export function ShareMemoryAction({ openOnMount = false }: { openOnMount?: boolean }) {

@@ -1,7 +1,6 @@
 import { Button, Modal, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBrandX, IconCircleCheck, IconSparkles } from '@tabler/icons-react';
+import { IconCircleCheck, IconSparkles } from '@tabler/icons-react';
 import { type SubmitEvent, useState } from 'react';
 import { LIMITS, MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
@@ -160,18 +159,5 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
         </form>
       )}
     </Modal>
-  );
-}
-
-/** Opens the share dialog: the gallery's way to post moments on X. */
-export function ShareMomentsButton() {
-  const [opened, dialog] = useDisclosure(false);
-  return (
-    <>
-      <Button variant="light" leftSection={<IconBrandX size={18} />} onClick={dialog.open}>
-        Share your moments
-      </Button>
-      <ShareMomentsDialog opened={opened} onClose={dialog.close} />
-    </>
   );
 }

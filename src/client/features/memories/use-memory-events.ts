@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { memoryCreatedEventSchema, memoryDeletedEventSchema } from '../../../shared/events.ts';
-import { getSocket } from '../../lib/socket.ts';
+import { withSocket } from '../../lib/socket.ts';
 import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
 import { memoryQueryKey } from './api/get-memory.ts';
 import { mergeMemories, removeMemory } from './memory-cache.ts';
@@ -13,7 +13,6 @@ import { mergeMemories, removeMemory } from './memory-cache.ts';
 export function useMemoryEvents(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
-    const socket = getSocket();
     const onCreated = (payload: unknown) => {
       const parsed = memoryCreatedEventSchema.safeParse(payload);
       if (!parsed.success) return;
@@ -32,13 +31,15 @@ export function useMemoryEvents(): void {
     const onReconnect = () => {
       void queryClient.invalidateQueries({ queryKey: galleryQueryKey });
     };
-    socket.on('memoryCreated', onCreated);
-    socket.on('memoryDeleted', onDeleted);
-    socket.io.on('reconnect', onReconnect);
-    return () => {
-      socket.off('memoryCreated', onCreated);
-      socket.off('memoryDeleted', onDeleted);
-      socket.io.off('reconnect', onReconnect);
-    };
+    return withSocket((socket) => {
+      socket.on('memoryCreated', onCreated);
+      socket.on('memoryDeleted', onDeleted);
+      socket.io.on('reconnect', onReconnect);
+      return () => {
+        socket.off('memoryCreated', onCreated);
+        socket.off('memoryDeleted', onDeleted);
+        socket.io.off('reconnect', onReconnect);
+      };
+    });
   }, [queryClient]);
 }

@@ -2,8 +2,16 @@ import { Button, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMessageQuestion } from '@tabler/icons-react';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import { AskQuestionModal } from './ask-question-modal.tsx';
-import { ThankYouModal } from './thank-you-modal.tsx';
+import { lazyModal } from '../../components/lazy-modal.tsx';
+
+const AskQuestionModal = lazyModal(
+  async () => (await import('./ask-question-modal.tsx')).AskQuestionModal,
+  (props) => props.opened,
+);
+const ThankYouModal = lazyModal(
+  async () => (await import('./thank-you-modal.tsx')).ThankYouModal,
+  (props) => props.opened,
+);
 
 export interface AskQuestionButtonProps extends ButtonProps {
   /** Chooses this speaker in the dialog. */

@@ -1,4 +1,4 @@
-import { Avatar, Tooltip } from '@mantine/core';
+import { Avatar } from '@mantine/core';
 import type { Question } from '../../../shared/schemas/question.ts';
 
 const SHOWN = 4;
@@ -18,7 +18,9 @@ export function distinctAskers(questions: readonly Question[]): string[] {
 
 /**
  * The avatar group of the Q&A room: the latest askers' initials and "+N" for the real number of
- * other people who asked (the spec's "+19" placeholder, counted).
+ * other people who asked (the spec's "+19" placeholder, counted). The count shows on hover as
+ * the browser's own tooltip: a Mantine Tooltip would bring its positioning library (40 KB) to the
+ * room's first render.
  */
 export function AskerAvatars({ questions }: { questions: readonly Question[] }) {
   const askers = distinctAskers(questions);
@@ -27,19 +29,17 @@ export function AskerAvatars({ questions }: { questions: readonly Question[] }) 
   const others = askers.length - shown.length;
   const label = `${askers.length} ${askers.length === 1 ? 'person' : 'people'} asked`;
   return (
-    <Tooltip label={label} withArrow>
-      <Avatar.Group spacing="sm" role="group" aria-label={label}>
-        {shown.map((asker) => (
-          <Avatar key={asker} name={asker} color="initials" size="md" title={asker}>
-            {Array.from(asker.trim())[0]?.toUpperCase() ?? '?'}
-          </Avatar>
-        ))}
-        {others > 0 && (
-          <Avatar size="md" aria-label={`${others} more`}>
-            +{others}
-          </Avatar>
-        )}
-      </Avatar.Group>
-    </Tooltip>
+    <Avatar.Group spacing="sm" role="group" aria-label={label} title={label}>
+      {shown.map((asker) => (
+        <Avatar key={asker} name={asker} color="initials" size="md" title={asker}>
+          {Array.from(asker.trim())[0]?.toUpperCase() ?? '?'}
+        </Avatar>
+      ))}
+      {others > 0 && (
+        <Avatar size="md" aria-label={`${others} more`}>
+          +{others}
+        </Avatar>
+      )}
+    </Avatar.Group>
   );
 }

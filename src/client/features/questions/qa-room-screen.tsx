@@ -22,11 +22,12 @@ import {
   IconMicrophone,
   IconUsers,
 } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LIMITS, TEXTS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useWatchSpeaker } from '../../lib/socket-rooms.ts';
@@ -38,6 +39,8 @@ import { AskerAvatars } from './asker-avatars.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
+
+const NO_QUESTIONS: Question[] = [];
 
 const initialOf = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
 
@@ -113,7 +116,9 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
   const questions = useQuestions(scope);
   const viewport = useRef<HTMLDivElement>(null);
   const [olderState, setOlderState] = useState<'idle' | 'loading' | 'done'>('idle');
-  const list = questions.data ?? [];
+  // The questions render in slices, between which the page stays responsive: a hundred of them
+  // arriving at once would otherwise hold the main thread in one long task (decision 074).
+  const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
   const newestId = list.at(-1)?._id;
 
   // New questions arrive at the bottom, as in a chat: keep the newest in view.
@@ -163,7 +168,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
               </Text>
             </Box>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" className={classes.headerActions}>
             <AskerAvatars questions={list} />
             {username && (
               <AskQuestionButton speakerId={speaker._id} label="Ask" size="sm" variant="light" />
@@ -179,7 +184,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
         type="auto"
       >
         <Stack gap="sm" className={classes.messages}>
-          {questions.isPending ? (
+          {questions.isPending || (list.length === 0 && (questions.data?.length ?? 0) > 0) ? (
             <Center p="xl">
               <Loader aria-label="Loading the questions" />
             </Center>

@@ -4,7 +4,7 @@ import { newQuestionEventSchema, speakerCreatedEventSchema } from '../../../shar
 import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { mergeById } from '../../lib/merge-by-id.ts';
-import { getSocket } from '../../lib/socket.ts';
+import { withSocket } from '../../lib/socket.ts';
 import { useSocketReconnect } from '../../lib/socket-rooms.ts';
 import { type QuestionsScope, inScope } from './api/get-questions.ts';
 
@@ -45,7 +45,6 @@ export function useLiveQuestions(): void {
   const client = useQueryClient();
 
   useEffect(() => {
-    const socket = getSocket();
     const onQuestion = (payload: unknown) => {
       const parsed = newQuestionEventSchema.safeParse(payload);
       if (parsed.success) mergeQuestionIntoCaches(client, parsed.data.question);
@@ -54,12 +53,14 @@ export function useLiveQuestions(): void {
       const parsed = speakerCreatedEventSchema.safeParse(payload);
       if (parsed.success) mergeSpeakerIntoCaches(client, parsed.data.speaker);
     };
-    socket.on('newQuestion', onQuestion);
-    socket.on('speakerCreated', onSpeaker);
-    return () => {
-      socket.off('newQuestion', onQuestion);
-      socket.off('speakerCreated', onSpeaker);
-    };
+    return withSocket((socket) => {
+      socket.on('newQuestion', onQuestion);
+      socket.on('speakerCreated', onSpeaker);
+      return () => {
+        socket.off('newQuestion', onQuestion);
+        socket.off('speakerCreated', onSpeaker);
+      };
+    });
   }, [client]);
 
   const catchUp = useCallback(() => {

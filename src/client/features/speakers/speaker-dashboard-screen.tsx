@@ -23,7 +23,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { getSocket } from '../../lib/socket.ts';
+import { withSocket } from '../../lib/socket.ts';
 import { useSocketReconnect, useWatchSpeaker } from '../../lib/socket-rooms.ts';
 import {
   dashboardKey,
@@ -70,15 +70,16 @@ export default function SpeakerDashboardScreen() {
   useWatchSpeaker(speaker?._id);
 
   useEffect(() => {
-    const socket = getSocket();
     const onQuestion = (payload: unknown) => {
       const parsed = newQuestionEventSchema.safeParse(payload);
       if (parsed.success) mergeDashboardQuestions(client, username, [parsed.data.question]);
     };
-    socket.on('newQuestion', onQuestion);
-    return () => {
-      socket.off('newQuestion', onQuestion);
-    };
+    return withSocket((socket) => {
+      socket.on('newQuestion', onQuestion);
+      return () => {
+        socket.off('newQuestion', onQuestion);
+      };
+    });
   }, [client, username]);
 
   const catchUp = useCallback(() => {
