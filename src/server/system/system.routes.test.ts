@@ -109,10 +109,14 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     const etag = page.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/".+"$/);
     expect(page.headers.get('cache-control')).toBe('no-cache');
-    const again = await fetch(`${t.url}/home`, { headers: { 'if-none-match': etag } });
+    const again = await fetch(`${t.url}/speakerscard`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
     expect(again.headers.get('etag')).toBe(etag);
+    // Another route is another page: it names its own first data call (decision 072).
+    const home = await fetch(`${t.url}/home`, { headers: { 'if-none-match': etag } });
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('href="/api/memory?limit=60"');
     // The built file is not served as it is, without the name.
     expect((await fetch(`${t.url}/index.html`)).status).toBe(404);
   });
