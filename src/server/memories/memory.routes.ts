@@ -138,23 +138,38 @@ const clip = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 
 /**
- * The Open Graph and `twitter:card` tags of `/memory?id=…`, so a shared link shows the photo,
- * the caption and the author. Undefined (the page as it is) for a missing or unknown id.
- */
-/**
  * The gallery's first picture, which is what a phone's screen shows largest on /home and
- * /memories: the newest memory's thumbnail, preloaded from the page (decision 072).
+ * /memories: the newest memory's thumbnail, preloaded from the page (decision 072). Read once
+ * per version of the gallery, as its first page is.
  */
-export function galleryPageImages(deps: Pick<AppDeps, 'db'>) {
-  const newestThumbnail = async (): Promise<string[]> => {
+export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'memoryListVersion'>) {
+  let known: { tag: string; images: Promise<string[]> } | undefined;
+  const readNewest = async (): Promise<string[]> => {
     const [newest] = await listMemories(deps.db, { ...DEFAULT_MEMORY_PAGE, limit: 1 });
     if (!newest || !newest.contentType.startsWith('image/')) return [];
     const url = newest.thumbnail ?? newest.media;
     return url ? [url] : [];
   };
+  const newestThumbnail = (): Promise<string[]> => {
+    // The tag is read before the row: a change in between only costs one more read.
+    const tag = deps.memoryListVersion.etag(DEFAULT_MEMORY_PAGE.limit, DEFAULT_MEMORY_PAGE.before);
+    if (known?.tag !== tag) {
+      const entry = { tag, images: readNewest() };
+      known = entry;
+      // A failed read is not kept: the next page load tries again.
+      entry.images.catch(() => {
+        if (known === entry) known = undefined;
+      });
+    }
+    return known.images;
+  };
   return { [CLIENT_PATHS.home]: newestThumbnail, [CLIENT_PATHS.memories]: newestThumbnail };
 }
 
+/**
+ * The Open Graph and `twitter:card` tags of `/memory?id=…`, so a shared link shows the photo,
+ * the caption and the author. Undefined (the page as it is) for a missing or unknown id.
+ */
 export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
   return {
     [CLIENT_PATHS.memory]: async (request: FastifyRequest): Promise<PageHead | undefined> => {
