@@ -2,19 +2,12 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Manifest } from '../../src/server/http/route-hints.ts';
 import { routePreload } from '../../src/shared/route-preloads.ts';
 import { startAppServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
 
 const CLIENT_DIR = path.join(import.meta.dirname, '..', '..', 'dist', 'client');
-
-/** One chunk of Vite's build manifest (`build.manifest`), keyed by source path. */
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  css?: string[];
-}
-type Manifest = Record<string, ManifestChunk | undefined>;
 
 /**
  * The pages measured, with the lazy modules (manifest keys, relative to src/client) their route

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { type RoutePreload, routePreload } from '../../shared/route-preloads.ts';
 
 /** One chunk of Vite's build manifest (`build.manifest`), keyed by source path. */
-interface ManifestChunk {
+export interface ManifestChunk {
   file: string;
   imports?: string[];
   css?: string[];
 }
-type Manifest = Record<string, ManifestChunk | undefined>;
+export type Manifest = Record<string, ManifestChunk | undefined>;
 
 /** The route's files, each once: JavaScript chunks (with their static imports) and stylesheets. */
 interface RouteFiles {
