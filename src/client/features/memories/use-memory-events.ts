@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { memoryCreatedEventSchema, memoryDeletedEventSchema } from '../../../shared/events.ts';
-import { withSocket } from '../../lib/socket.ts';
+import { withMemoryEvents } from '../../lib/memory-events.ts';
 import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
 import { memoryQueryKey } from './api/get-memory.ts';
 import { mergeMemories, removeMemory } from './memory-cache.ts';
@@ -12,34 +11,21 @@ import { mergeMemories, removeMemory } from './memory-cache.ts';
  */
 export function useMemoryEvents(): void {
   const queryClient = useQueryClient();
-  useEffect(() => {
-    const onCreated = (payload: unknown) => {
-      const parsed = memoryCreatedEventSchema.safeParse(payload);
-      if (!parsed.success) return;
-      queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
-        mergeMemories(data, [parsed.data.memory]),
-      );
-    };
-    const onDeleted = (payload: unknown) => {
-      const parsed = memoryDeletedEventSchema.safeParse(payload);
-      if (!parsed.success) return;
-      queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
-        removeMemory(data, parsed.data.id),
-      );
-      void queryClient.invalidateQueries({ queryKey: memoryQueryKey(parsed.data.id) });
-    };
-    const onReconnect = () => {
-      void queryClient.invalidateQueries({ queryKey: galleryQueryKey });
-    };
-    return withSocket((socket) => {
-      socket.on('memoryCreated', onCreated);
-      socket.on('memoryDeleted', onDeleted);
-      socket.io.on('reconnect', onReconnect);
-      return () => {
-        socket.off('memoryCreated', onCreated);
-        socket.off('memoryDeleted', onDeleted);
-        socket.io.off('reconnect', onReconnect);
-      };
-    });
-  }, [queryClient]);
+  useEffect(
+    () =>
+      withMemoryEvents({
+        created: (memory) =>
+          queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
+            mergeMemories(data, [memory]),
+          ),
+        deleted: (id) => {
+          queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) => removeMemory(data, id));
+          void queryClient.invalidateQueries({ queryKey: memoryQueryKey(id) });
+        },
+        reconnected: () => {
+          void queryClient.invalidateQueries({ queryKey: galleryQueryKey });
+        },
+      }),
+    [queryClient],
+  );
 }
