@@ -96,6 +96,19 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
 
+  it('sends events for everybody to every client once, in the order they were sent', async () => {
+    const t = await startTestApp({ database });
+    apps.push(t);
+    // More clients than the server's slices of everybody, so that every slice holds some.
+    const clients = await Promise.all(Array.from({ length: 40 }, () => connect(t.url)));
+    sockets.push(...clients);
+    const received = clients.map((client) => collect(client, 'memoryDeleted', 500));
+    const ids = [newId(), newId(), newId()];
+    for (const id of ids) t.app.deps.realtime.memoryDeleted(id);
+
+    for (const got of received) expect((await got).map((p) => p.id)).toEqual(ids);
+  });
+
   it('refuses socket connections from another origin', async () => {
     const t = await startTestApp({ database });
     apps.push(t);
@@ -124,17 +137,20 @@ describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances on Post
     apps.push(second);
     const speakerId = newId();
     const onSecond = await connect(second.url);
-    sockets.push(onSecond);
+    const othersOnSecond = await Promise.all(Array.from({ length: 20 }, () => connect(second.url)));
+    sockets.push(onSecond, ...othersOnSecond);
     onSecond.emit('watch', { room: 'speaker', speakerId });
     await settle();
 
     const questions = collect(onSecond, 'newQuestion', 1000);
     const deletions = collect(onSecond, 'memoryDeleted', 1000);
+    const othersDeletions = othersOnSecond.map((other) => collect(other, 'memoryDeleted', 1000));
     first.app.deps.realtime.newQuestion(question(speakerId, 'from the first instance'));
     const deletedId = newId();
     first.app.deps.realtime.memoryDeleted(deletedId);
 
     expect((await questions).map((p) => p.question.question)).toEqual(['from the first instance']);
     expect(await deletions).toEqual([{ id: deletedId }]);
+    for (const got of othersDeletions) expect(await got).toEqual([{ id: deletedId }]);
   });
 });

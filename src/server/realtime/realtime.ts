@@ -14,7 +14,70 @@ import type { Question } from '../../shared/schemas/question.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
+/** An event for every client, as it travels from the instance that sends it to the others. */
+type ForEveryone =
+  | { event: 'memoryCreated'; payload: Parameters<ServerToClientEvents['memoryCreated']>[0] }
+  | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
+  | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] };
+
+interface InterServerEvents {
+  everyone: (message: ForEveryone) => void;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents>;
+type Broadcast = ReturnType<RealtimeServer['to']>;
+
+function emit(to: Broadcast, message: ForEveryone): void {
+  switch (message.event) {
+    case 'memoryCreated':
+      to.emit('memoryCreated', message.payload);
+      break;
+    case 'memoryDeleted':
+      to.emit('memoryDeleted', message.payload);
+      break;
+    case 'speakerCreated':
+      to.emit('speakerCreated', message.payload);
+      break;
+  }
+}
+
+/** Every socket joins one of these rooms (decision 092). */
+const EVERYONE_SLICES = 64;
+const everyoneSlice = (k: number) => `everyone:${k}`;
+/** Between two slices of one event: the event reaches everybody in 64 × 10 ms. */
+const SLICE_GAP_MS = 10;
+
+/**
+ * Sends events for every client of this instance a slice of its sockets at a time. Writing one
+ * event to 10,000 sockets at once takes the event loop for about 150 ms, which every request
+ * arriving meanwhile would wait out, and 10,000 phones would then fetch the new picture in the
+ * same moment. Each tick sends every event in flight to its next slice, so events keep their
+ * order on every socket and a burst of events does not queue behind itself.
+ */
+function everyoneInSlices(io: RealtimeServer) {
+  /** Oldest first; an older event is always further along. */
+  const sending: { message: ForEveryone; slice: number }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    for (const event of sending) emit(io.local.to(everyoneSlice(event.slice++)), event.message);
+    while (sending[0] && sending[0].slice === EVERYONE_SLICES) sending.shift();
+    timer = sending.length > 0 ? setTimeout(tick, SLICE_GAP_MS) : undefined;
+  };
+  let joined = 0;
+  return {
+    join: (socket: { join(room: string): unknown }) =>
+      void socket.join(everyoneSlice(joined++ % EVERYONE_SLICES)),
+    deliver(message: ForEveryone) {
+      sending.push({ message, slice: 0 });
+      timer ??= setTimeout(tick, 0);
+    },
+    stop() {
+      sending.length = 0;
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
 
 /** Typed emit helpers: the only way the services talk to connected clients. */
 export interface Realtime {
@@ -79,7 +142,15 @@ export async function createRealtime(
     );
   }
 
+  const everyone = everyoneInSlices(io);
+  // Each instance paces its own sockets; the others hear of the event once.
+  io.on('everyone', (message) => everyone.deliver(message));
+  const toEveryone = (message: ForEveryone) => {
+    if (fanOut) io.serverSideEmit('everyone', message);
+    everyone.deliver(message);
+  };
   io.on('connection', (socket) => {
+    everyone.join(socket);
     socket.on('watch', (request) => {
       const parsed = watchRequestSchema.safeParse(request);
       if (parsed.success) void socket.join(roomFor(parsed.data));
@@ -99,11 +170,12 @@ export async function createRealtime(
         roomFor({ room: 'questions' }),
       ]).emit('newQuestion', { speakerId: question.speakerId, question });
     },
-    memoryCreated: (memory) => io.emit('memoryCreated', { memory }),
-    memoryDeleted: (id) => io.emit('memoryDeleted', { id }),
-    speakerCreated: (speaker) => io.emit('speakerCreated', { speaker }),
+    memoryCreated: (memory) => toEveryone({ event: 'memoryCreated', payload: { memory } }),
+    memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
+    speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
     close: () =>
       new Promise<void>((resolve) => {
+        everyone.stop();
         // Disconnect sockets; the HTTP server itself is closed by Fastify.
         io.disconnectSockets(true);
         void io.close(() => resolve());
