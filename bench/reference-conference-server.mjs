@@ -1,6 +1,7 @@
 // The reference of the conference profile and the ceiling: bare node:http + socket.io answering
 // fixed responses by path (304 when If-None-Match names the fixed tag), taking posts without
-// storing anything and sending the same socket events the app sends. The fixed bodies are
+// storing anything and sending the same socket events the app sends, the same way: events for
+// everybody a slice of the sockets per turn of the event loop (decision 092). The fixed bodies are
 // compressed once at start, as the client accepts, so the same bytes cross the wire as from the
 // app (which compresses each list once per version).
 import http from 'node:http';
@@ -40,7 +41,7 @@ const server = http.createServer((request, response) => {
           },
         });
       } else {
-        io.emit('memoryCreated', { memory: { _id: 'x' } });
+        toEveryone('memoryCreated', { memory: { _id: 'x' } });
       }
       response.writeHead(201, { 'content-type': 'application/json' });
       response.end('{"message":"ok"}');
@@ -70,7 +71,14 @@ const server = http.createServer((request, response) => {
   response.end(answer[encoding]);
 });
 const io = new Server(server, { serveClient: false });
+const SLICES = 64;
+let joined = 0;
+function toEveryone(event, payload, slice = 0) {
+  io.to(`everyone:${slice}`).emit(event, payload);
+  if (slice + 1 < SLICES) setImmediate(toEveryone, event, payload, slice + 1);
+}
 io.on('connection', (socket) => {
+  void socket.join(`everyone:${joined++ % SLICES}`);
   socket.on('watch', (watch) => {
     if (watch?.room === 'speaker') void socket.join(`speaker:${watch.speakerId}`);
   });

@@ -1,14 +1,22 @@
 // The load generator of the conference profile, run as its own process (forked by
-// bench/conference/run-profile.ts): N attendees, each with a socket connection and the polls of the
-// app's own client, plus the audience's memory posts and questions. Reports figures per window
-// to the parent over IPC.
+// bench/conference/run-profile.ts): N attendees, each with the polls of the app's own client and a
+// socket connection (held by bench/conference/attendee-sockets.ts, a process of its own), plus the
+// audience's memory posts and questions. Reports figures per window to the parent over IPC.
+import { fork } from 'node:child_process';
+import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { io, type Socket } from 'socket.io-client';
 import { Pool } from 'undici';
 import { QUESTIONS_POLL_OVERLAP_MS } from '../../src/shared/qa-constants.ts';
-import { type AttendeesJob, type GeneratorMessage, type LoadFigures, PROFILE } from './profile.ts';
+import {
+  type AttendeesJob,
+  type GeneratorMessage,
+  type LoadFigures,
+  PROFILE,
+  type SocketCounters,
+  type SocketsJob,
+} from './profile.ts';
 
 /** Latencies in 0.05 ms buckets up to 60 s: constant memory however long the run. */
 class Histogram {
@@ -36,12 +44,16 @@ class Histogram {
   }
 }
 
+const NO_SOCKETS: SocketCounters = { open: 0, connectErrors: 0, drops: 0, events: 0 };
+
 class Window {
   readonly started = performance.now();
   readonly latencies = new Histogram();
   readonly statuses: Record<string, number> = {};
   errors = 0;
-  socketEvents = 0;
+
+  /** `sockets`: the sockets' counters when the window starts. */
+  constructor(readonly sockets: SocketCounters = NO_SOCKETS) {}
 
   record(ms: number, status: number): void {
     this.latencies.add(ms);
@@ -49,8 +61,11 @@ class Window {
     if (!((status >= 200 && status < 300) || status === 304)) this.errors++;
   }
 
-  figures(sockets: number, lagP99: number): LoadFigures {
+  /** `sockets`: the sockets' counters now; failed and dropped sockets count as errors. */
+  figures(sockets: SocketCounters, lagP99: number): LoadFigures {
     const seconds = (performance.now() - this.started) / 1000;
+    const socketErrors =
+      sockets.connectErrors + sockets.drops - this.sockets.connectErrors - this.sockets.drops;
     const requests = this.latencies.count;
     return {
       seconds,
@@ -60,10 +75,10 @@ class Window {
       p95: this.latencies.percentile(95),
       p99: this.latencies.percentile(99),
       max: this.latencies.max,
-      errors: this.errors,
+      errors: this.errors + socketErrors,
       statuses: this.statuses,
-      socketEvents: this.socketEvents,
-      sockets,
+      socketEvents: sockets.events - this.sockets.events,
+      sockets: sockets.open,
       generatorLagP99: lagP99,
     };
   }
@@ -76,7 +91,6 @@ interface Attendee {
   speakerId?: string | undefined;
   questionsPath?: string | undefined;
   questionsTag?: string | undefined;
-  socket?: Socket | undefined;
 }
 
 /** What a browser sends with every request that matters here. */
@@ -106,7 +120,6 @@ async function run(job: AttendeesJob): Promise<void> {
   let window = new Window();
   const total = new Window();
   let measuring = false;
-  let openSockets = 0;
   const image = await sharp({
     create: { width: 640, height: 480, channels: 3, background: '#e8590c' },
   })
@@ -243,7 +256,7 @@ async function run(job: AttendeesJob): Promise<void> {
         }
       }),
     );
-    send({ type: 'done', figures: window.figures(0, lag.percentile(99) / 1e6) });
+    send({ type: 'done', figures: window.figures(NO_SOCKETS, lag.percentile(99) / 1e6) });
     await pool.close();
     return;
   }
@@ -266,7 +279,21 @@ async function run(job: AttendeesJob): Promise<void> {
   ];
   let running = true;
   let arrived = 0;
-  let connectErrors = 0;
+
+  // The sockets arrive at the same rate in their own process, which reports its counters.
+  const socketsProcess = fork(path.join(import.meta.dirname, 'attendee-sockets.ts'), [], {
+    execArgv: ['--import', 'tsx', '--max-old-space-size=8192'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let sockets = NO_SOCKETS;
+  socketsProcess.on('message', (counters: SocketCounters) => {
+    sockets = counters;
+  });
+  socketsProcess.send({
+    url: job.url,
+    arrivalPerSecond: job.arrivalPerSecond,
+    watching: attendees.map((a) => a.speakerId ?? null),
+  } satisfies SocketsJob);
 
   const joins = (i: number, wheel: number) =>
     wheel === 0 ||
@@ -276,30 +303,6 @@ async function run(job: AttendeesJob): Promise<void> {
   function arrive(i: number): void {
     const attendee = attendees[i];
     if (!attendee) return;
-    const socket = io(job.url, {
-      transports: ['websocket'],
-      forceNew: true,
-      reconnection: false,
-      timeout: 20_000,
-    });
-    attendee.socket = socket;
-    socket.on('connect', () => {
-      openSockets++;
-      if (attendee.speakerId)
-        socket.emit('watch', { room: 'speaker', speakerId: attendee.speakerId });
-    });
-    socket.on('connect_error', () => {
-      connectErrors++;
-      fail();
-    });
-    socket.on('disconnect', () => {
-      openSockets--;
-      if (running) fail();
-    });
-    socket.onAny(() => {
-      total.socketEvents++;
-      if (measuring) window.socketEvents++;
-    });
     // The first poll on arrival, then at a phase of its own: attendees who arrive together
     // do not poll together for the rest of the day.
     wheels.forEach((wheel, w) => {
@@ -344,19 +347,19 @@ async function run(job: AttendeesJob): Promise<void> {
     if (!measuring && arrived === job.attendees && now >= steadyAt()) {
       send({
         type: 'arrived',
-        sockets: openSockets,
-        errors: connectErrors,
+        sockets: sockets.open,
+        errors: sockets.connectErrors + sockets.drops,
         seconds: (now - t0) / 1000,
       });
       measuring = true;
-      window = new Window();
+      window = new Window(sockets);
       lag.reset();
       lastReport = now;
       endAt = now + job.seconds * 1000;
     }
     if (measuring && now - lastReport >= job.windowSeconds * 1000) {
-      send({ type: 'window', figures: window.figures(openSockets, lag.percentile(99) / 1e6) });
-      window = new Window();
+      send({ type: 'window', figures: window.figures(sockets, lag.percentile(99) / 1e6) });
+      window = new Window(sockets);
       lag.reset();
       lastReport = now;
     }
@@ -364,10 +367,14 @@ async function run(job: AttendeesJob): Promise<void> {
     await sleep(TICK / 2);
   }
   if (window.latencies.count > 0 && performance.now() - lastReport > 1000) {
-    send({ type: 'window', figures: window.figures(openSockets, lag.percentile(99) / 1e6) });
+    send({ type: 'window', figures: window.figures(sockets, lag.percentile(99) / 1e6) });
   }
-  send({ type: 'done', figures: total.figures(openSockets, 0) });
-  for (const attendee of attendees) attendee.socket?.close();
+  // The last counters come as the sockets' process closes them (open: those still open then).
+  const open = sockets.open;
+  const closed = new Promise<void>((resolve) => socketsProcess.once('exit', () => resolve()));
+  socketsProcess.send('close');
+  await closed;
+  send({ type: 'done', figures: total.figures({ ...sockets, open }, 0) });
   await pool.close();
 }
 

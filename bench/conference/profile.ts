@@ -33,6 +33,25 @@ export interface AttendeesJob {
   concurrency: number;
 }
 
+/** The job of the sockets' process (bench/conference/attendee-sockets.ts). */
+export interface SocketsJob {
+  url: string;
+  arrivalPerSecond: number;
+  /** Per attendee, the speaker whose room it watches (or null). */
+  watching: (string | null)[];
+}
+
+/** What the sockets' process reports, every 100 ms and when it is told to close. */
+export interface SocketCounters {
+  /** Sockets connected now. */
+  open: number;
+  connectErrors: number;
+  /** Sockets that disconnected before the run ended. */
+  drops: number;
+  /** Socket events received (memoryCreated, newQuestion, …). */
+  events: number;
+}
+
 /** Figures of one window (or of the whole run). */
 export interface LoadFigures {
   seconds: number;

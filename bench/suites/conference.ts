@@ -15,7 +15,7 @@ const CEILING_SECONDS = 15;
 const CEILING_CONCURRENCY = 64;
 
 const latency = (r: ProfileResult) =>
-  `${fmt(r.steady.load.requestsPerSecond)} req/s, p50/p95/p99 ${fmt(r.steady.load.p50, 1)}/${fmt(r.steady.load.p95, 1)}/${fmt(r.steady.load.p99, 1)} ms, ${r.total.errors} errors, ${r.steady.load.sockets} sockets`;
+  `${fmt(r.steady.load.requestsPerSecond)} req/s, p50/p95/p99 ${fmt(r.steady.load.p50, 1)}/${fmt(r.steady.load.p95, 1)}/${fmt(r.steady.load.p99, 1)} ms, ${r.total.errors} errors, ${r.steady.load.sockets} sockets, generator lag p99 ${fmt(r.steady.load.generatorLagP99, 1)} ms`;
 const resources = (r: ProfileResult) =>
   `CPU ${fmt(r.steady.server.cpuPercent)}% of a core, RSS ${mb(r.steady.server.rss)} (peak ${mb(r.steady.server.peakRss)})`;
 
