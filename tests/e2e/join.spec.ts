@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, join, test } from './fixtures.ts';
 
 test.describe('join', () => {
@@ -89,4 +90,62 @@ test.describe('colour mode', () => {
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
     expect(violations).toEqual([]);
   });
+});
+
+test.describe('page shell', () => {
+  for (const width of [390, 800]) {
+    test(`at ${width} px the header shows before any code runs, where the app then draws it`, async ({
+      browser,
+      server,
+    }) => {
+      const viewport = { width, height: 800 };
+      const place = async (page: Page) => {
+        const banner = page.getByRole('banner');
+        const boxes = await Promise.all(
+          [
+            banner,
+            banner.getByRole('link', { name: 'Back' }),
+            banner.getByRole('link', { name: 'Confab home' }),
+          ].map((element) => element.boundingBox()),
+        );
+        return boxes.map(
+          (box) =>
+            box && {
+              x: Math.round(box.x),
+              y: Math.round(box.y),
+              width: Math.round(box.width),
+              height: Math.round(box.height),
+            },
+        );
+      };
+
+      // Without scripts the server's shell is all there is.
+      const bare = await browser.newContext({
+        baseURL: server.url,
+        viewport,
+        javaScriptEnabled: false,
+      });
+      const shellPage = await bare.newPage();
+      await shellPage.goto('/home');
+      const shellName = shellPage.getByRole('banner').getByText('Confab', { exact: true });
+      if (width >= 576) await expect(shellName).toBeVisible();
+      else await expect(shellName).toBeHidden();
+      const shell = await place(shellPage);
+      expect(shell.every(Boolean)).toBe(true);
+      // The join page has no header, so no shell either.
+      await shellPage.goto('/');
+      await expect(shellPage.getByRole('banner')).toHaveCount(0);
+      await bare.close();
+
+      const context = await browser.newContext({ baseURL: server.url, viewport });
+      const page = await context.newPage();
+      await join(page, 'ada');
+      await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+      expect(await place(page)).toEqual(shell);
+      const name = page.getByRole('banner').getByText('Confab', { exact: true });
+      if (width >= 576) await expect(name).toBeVisible();
+      else await expect(name).toBeHidden();
+      await context.close();
+    });
+  }
 });

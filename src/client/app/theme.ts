@@ -12,8 +12,8 @@ export const theme = createTheme({
   // light backgrounds, indigo 4 on dark ones), never the filled background colour.
   primaryShade: { light: 8, dark: 8 },
   defaultRadius: 'md',
-  fontFamily:
-    'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+  // The stack itself is in font.css, so the page shell has it before the theme loads.
+  fontFamily: 'var(--confab-font-family)',
   headings: { fontWeight: '800' },
   respectReducedMotion: true,
   components: {

@@ -3,9 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
+import { appShell, hasAppHeader, withAppShell } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
+import { escapeHtml } from './html.ts';
 import { RouteHints, withHints } from './route-hints.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
@@ -38,12 +40,6 @@ export interface ClientAppOptions {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Files of `public/` (logo, pictures, the colour-scheme script): kept an hour, then revalidated. */
 const PUBLIC_FILE = 'public, max-age=3600, must-revalidate';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** A preload of an image the page shows first; only same-origin paths are taken. */
 const imagePreload = (url: string) =>
@@ -98,23 +94,26 @@ export async function registerClientApp(
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
   type Page = { html: string; etag: string; compressed: CompressedText };
+  const pageOf = (html: string): Page => ({
+    html,
+    etag: versionTag([html]),
+    compressed: new CompressedText(html, { keep: true }),
+  });
+  // The page as built, and the same with the header's shell for the screens that have it.
   let page: Page | undefined;
+  let shellPage: Page | undefined;
   let hints: RouteHints | undefined;
   // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
   // with the speaker asked for, so the map is emptied when it grows).
   const hinted = new Map<string, Page>();
   const pageWithHints = (base: Page, tags: string): Page => {
     if (!tags) return base;
-    let variant = hinted.get(tags);
+    const key = `${base === shellPage ? 'shell' : 'plain'}\n${tags}`;
+    let variant = hinted.get(key);
     if (!variant) {
-      const html = withHints(base.html, tags);
-      variant = {
-        html,
-        etag: versionTag([html]),
-        compressed: new CompressedText(html, { keep: true }),
-      };
+      variant = pageOf(withHints(base.html, tags));
       if (hinted.size >= 100) hinted.clear();
-      hinted.set(tags, variant);
+      hinted.set(key, variant);
     }
     return variant;
   };
@@ -125,7 +124,11 @@ export async function registerClientApp(
       options.applicationName === undefined
         ? built
         : withApplicationName(built, options.applicationName);
-    page = { html, etag: versionTag([html]), compressed: new CompressedText(html, { keep: true }) };
+    page = pageOf(html);
+    shellPage =
+      options.applicationName === undefined
+        ? page
+        : pageOf(withAppShell(html, appShell(options.applicationName)));
     hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -159,7 +162,8 @@ export async function registerClientApp(
       if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
-      if (!page) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      if (!page || !shellPage) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      const base = hasAppHeader(pathname) ? shellPage : page;
       const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | undefined;
@@ -170,7 +174,7 @@ export async function registerClientApp(
         }
         if (head) {
           reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-          return new CompressedText(withPageHead(page.html, head), { keep: false }).send(
+          return new CompressedText(withPageHead(base.html, head), { keep: false }).send(
             request,
             reply,
           );
@@ -178,7 +182,7 @@ export async function registerClientApp(
       }
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
-      if (!isClientRoute) return page.compressed.send(request, reply.code(404));
+      if (!isClientRoute) return base.compressed.send(request, reply.code(404));
       const search = new URLSearchParams(request.url.split('?')[1] ?? '');
       let images: string[] = [];
       const findImages = options.pageImages?.[pathname.replace(/(.)\/$/, '$1')];
@@ -192,7 +196,7 @@ export async function registerClientApp(
       const tags = [hints?.tags(pathname, search) ?? '', ...images.map(imagePreload)]
         .filter(Boolean)
         .join('\n    ');
-      const answer = pageWithHints(page, tags);
+      const answer = pageWithHints(base, tags);
       reply.header('etag', answer.etag);
       if (matchesIfNoneMatch(request, answer.etag)) return reply.code(304).send();
       return answer.compressed.send(request, reply.code(200));

@@ -649,7 +649,8 @@ describe('the /memory page', () => {
     expect(html).not.toContain('<script>alert(1)');
     expect(html).not.toContain('content="App"');
     expect(html.match(/name="description"/g)).toHaveLength(1);
-    expect(html).toContain('<div id="root"></div>');
+    // The rest of the page is the app's, with the header's shell in its root (decision 093).
+    expect(html).toContain('<div id="root"><header class="app-header">');
   });
 
   it('serves the page as built for a missing or unknown id', async () => {

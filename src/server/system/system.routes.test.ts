@@ -14,13 +14,13 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     await fs.mkdir(path.join(clientDir, 'assets'));
     await fs.writeFile(
       path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body></body></html>',
+      '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div></body></html>',
     );
     await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
     t = await startTestApp({
       database,
       clientDir,
-      env: { EVENT_NAME: 'DevFest', MAX_UPLOAD_MB: '20' },
+      env: { EVENT_NAME: 'Dev<Fest> & "Co"', MAX_UPLOAD_MB: '20' },
     });
   });
   afterAll(async () => {
@@ -50,7 +50,7 @@ describe.each(testDatabases)('system routes on %s', (database) => {
   it('GET /api/config gives the client the event name, limit, types and intervals', async () => {
     const response = await fetch(`${t.url}/api/config`);
     const config = publicConfigSchema.parse(await response.json());
-    expect(config.eventName).toBe('DevFest');
+    expect(config.eventName).toBe('Dev<Fest> & "Co"');
     expect(config.maxUploadMb).toBe(20);
     expect(config.maxUploadBytes).toBe(20 * 1024 * 1024);
     expect(config.acceptedTypes.images).toContain('image/jpeg');
@@ -104,7 +104,9 @@ describe.each(testDatabases)('system routes on %s', (database) => {
   it('every page names the event, and a page the browser holds is answered 304', async () => {
     const page = await fetch(`${t.url}/speakerscard`, { headers: { accept: 'text/html' } });
     const html = await page.text();
-    expect(html).toContain('<meta name="application-name" content="DevFest" />');
+    expect(html).toContain(
+      '<meta name="application-name" content="Dev&lt;Fest&gt; &amp; &quot;Co&quot;" />',
+    );
     expect(html.match(/application-name/g)).toHaveLength(1);
     const etag = page.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/".+"$/);
@@ -119,6 +121,31 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     expect(await home.text()).toContain('href="/api/memory?limit=60"');
     // The built file is not served as it is, without the name.
     expect((await fetch(`${t.url}/index.html`)).status).toBe(404);
+  });
+
+  it("pages with the attendee header start with its shell, the event's name escaped", async () => {
+    const shellOf = async (route: string) => {
+      const html = await (
+        await fetch(`${t.url}${route}`, { headers: { accept: 'text/html' } })
+      ).text();
+      return /<div id="root">(.*?)<\/div><\/body>/s.exec(html)?.[1] ?? '';
+    };
+    for (const route of [
+      '/home',
+      '/speakerscard?speaker=x',
+      '/memory?id=x',
+      '/Speakerform',
+      '/nowhere',
+    ]) {
+      const shell = await shellOf(route);
+      expect(shell, route).toMatch(/^<header class="app-header">/);
+      expect(shell, route).toContain('aria-label="Dev&lt;Fest&gt; &amp; &quot;Co&quot; home"');
+      expect(shell, route).toContain('>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</p>');
+      expect(shell, route).toContain('href="/home"');
+      expect(shell, route).not.toMatch(/<script|<Fest>/);
+    }
+    // The join page and the admin screen have no attendee header: their root stays empty.
+    for (const route of ['/', '/borderlessadmin']) expect(await shellOf(route), route).toBe('');
   });
 
   it('an unknown page gets the app with a 404 status; an unknown asset a JSON 404', async () => {

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Box, Button, Group, Image, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Image, Text } from '@mantine/core';
 import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
@@ -6,6 +6,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
+import './app-header.css';
 import classes from './app-header.module.css';
 
 /** The header bar: logo and back arrow to /home, the Q&A room, colour mode and Logout. */
@@ -20,9 +21,11 @@ export function AppHeader() {
   };
 
   return (
-    <Box component="header" className={classes.header}>
-      <Group justify="space-between" wrap="nowrap" h="100%" px="sm" maw={1200} mx="auto">
-        <Group gap={6} wrap="nowrap">
+    // The frame and the left side are the page shell's (src/server/http/app-shell.ts): same
+    // classes, same places, so the header the code renders replaces it without a jump.
+    <header className="app-header">
+      <div className="app-header-bar">
+        <div className="app-header-start">
           <ActionIcon
             component={Link}
             to={CLIENT_PATHS.home}
@@ -37,15 +40,13 @@ export function AppHeader() {
             component={Link}
             to={CLIENT_PATHS.home}
             underline="never"
-            className={classes.logo}
+            className="app-header-logo"
             aria-label={`${eventName} home`}
           >
-            <Image src="/logo.svg" alt="" w={32} h={32} />
-            <Text fw={800} fz="lg" visibleFrom="xs" c="var(--mantine-color-text)">
-              {eventName}
-            </Text>
+            <Image src="/logo.svg" alt="" className="app-header-logo-image" />
+            <Text className="app-header-name">{eventName}</Text>
           </Anchor>
-        </Group>
+        </div>
         <Group gap={4} wrap="nowrap">
           <Button
             component={Link}
@@ -79,7 +80,7 @@ export function AppHeader() {
             </Button>
           )}
         </Group>
-      </Group>
-    </Box>
+      </div>
+    </header>
   );
 }
