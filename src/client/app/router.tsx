@@ -1,5 +1,5 @@
-import { type ComponentType, Suspense, lazy } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { type ComponentType, Suspense, isValidElement, lazy } from 'react';
+import { BrowserRouter, Route, Routes, createRoutesFromElements, matchRoutes } from 'react-router';
 import { CLIENT_PATHS } from '../../shared/routes.ts';
 import JoinScreen from '../features/join/join-screen.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
@@ -8,25 +8,48 @@ import { RouteErrorBoundary } from './layout/route-error-boundary.tsx';
 import { RouteFallback } from './layout/route-fallback.tsx';
 import { WithToasts } from './layout/with-toasts.tsx';
 
+/** A lazily loaded screen that can start loading before it is rendered. */
+type PreloadableScreen<Props> = ComponentType<Props> & { preload: () => Promise<unknown> };
+
+const isPreloadable = (type: unknown): type is PreloadableScreen<object> =>
+  typeof type === 'function' && 'preload' in type;
+
 /**
  * A screen loaded when first shown, together with what every screen past the join page needs
- * (`ScreenProviders`): both downloads start at once, so neither waits for the other.
+ * (`ScreenProviders`): both downloads start at once, so neither waits for the other. Once
+ * loaded, it renders at once, without suspending: `preloadRoute` loads the first screen before
+ * the first render, so a visit shows its screen in one go, not a spinner first (decision 093).
  */
-function lazyScreen<Props extends object>(load: () => Promise<{ default: ComponentType<Props> }>) {
-  return lazy(async () => {
-    const [{ ScreenProviders }, { default: Screen }] = await Promise.all([
-      import('./screen-providers.tsx'),
-      load(),
-    ]);
-    function WithScreenProviders(props: Props) {
-      return (
-        <ScreenProviders>
-          <Screen {...props} />
-        </ScreenProviders>
-      );
-    }
-    return { default: WithScreenProviders };
-  });
+function lazyScreen<Props extends object>(
+  load: () => Promise<{ default: ComponentType<Props> }>,
+): PreloadableScreen<Props> {
+  let loaded: ComponentType<Props> | undefined;
+  let loading: Promise<ComponentType<Props>> | undefined;
+  const preload = () =>
+    (loading ??= Promise.all([import('./screen-providers.tsx'), load()]).then(
+      ([{ ScreenProviders }, { default: Screen }]) => {
+        function WithScreenProviders(props: Props) {
+          return (
+            <ScreenProviders>
+              <Screen {...props} />
+            </ScreenProviders>
+          );
+        }
+        loaded = WithScreenProviders;
+        return loaded;
+      },
+      (error: unknown) => {
+        // A failed download is tried again by the next render, not remembered.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  function LazyScreen(props: Props) {
+    const Loaded = loaded;
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
+  }
+  return Object.assign(LazyScreen, { preload });
 }
 
 // Route-level code splitting: the join page, the first page of most visits, is part of the
@@ -46,32 +69,51 @@ const SpeakerDashboardScreen = lazyScreen(
 const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
 
 /** Every route of the spec's section 2. */
+const routes = (
+  <>
+    <Route path={CLIENT_PATHS.join} element={<JoinScreen />} />
+    <Route element={<WithToasts />}>
+      {/* The admin screen has its own bar: the attendee header is about the attendee. */}
+      <Route path={CLIENT_PATHS.admin} element={<AdminScreen />} />
+      <Route element={<AppLayout />}>
+        <Route element={<RequireUsername />}>
+          <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
+          <Route path={CLIENT_PATHS.memories} element={<MemoriesScreen />} />
+          <Route path={CLIENT_PATHS.memoryForm} element={<MemoriesScreen openForm />} />
+          <Route path={CLIENT_PATHS.questions} element={<QuestionsScreen />} />
+        </Route>
+        <Route path={CLIENT_PATHS.memory} element={<MemoryPage />} />
+        <Route path={CLIENT_PATHS.speakersCard} element={<QaRoomScreen />} />
+        <Route path={CLIENT_PATHS.speakerForm} element={<SpeakerFormScreen />} />
+        <Route path={CLIENT_PATHS.speakerLogin} element={<SpeakerLoginScreen />} />
+        <Route path={CLIENT_PATHS.speakerDashboard} element={<SpeakerDashboardScreen />} />
+      </Route>
+      <Route path="*" element={<AppLayout notFound />} />
+    </Route>
+  </>
+);
+
+/**
+ * Loads the code of the screen at `pathname` (a no-op for the join page, which is part of the
+ * entry). `main.tsx` awaits it before the first render; a failed download is left to the
+ * screen's own render, which tries again and shows the error boundary if it fails.
+ */
+export async function preloadRoute(pathname: string): Promise<void> {
+  const matches = matchRoutes(createRoutesFromElements(routes), pathname) ?? [];
+  const loads = matches.flatMap(({ route }) => {
+    const type: unknown = isValidElement(route.element) ? route.element.type : undefined;
+    return isPreloadable(type) ? [type.preload().catch(() => undefined)] : [];
+  });
+  await Promise.all(loads);
+}
+
+/** The app's routes, in the browser's history. */
 export function AppRouter() {
   return (
     <BrowserRouter>
       <RouteErrorBoundary>
         <Suspense fallback={<RouteFallback />}>
-          <Routes>
-            <Route path={CLIENT_PATHS.join} element={<JoinScreen />} />
-            <Route element={<WithToasts />}>
-              {/* The admin screen has its own bar: the attendee header is about the attendee. */}
-              <Route path={CLIENT_PATHS.admin} element={<AdminScreen />} />
-              <Route element={<AppLayout />}>
-                <Route element={<RequireUsername />}>
-                  <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
-                  <Route path={CLIENT_PATHS.memories} element={<MemoriesScreen />} />
-                  <Route path={CLIENT_PATHS.memoryForm} element={<MemoriesScreen openForm />} />
-                  <Route path={CLIENT_PATHS.questions} element={<QuestionsScreen />} />
-                </Route>
-                <Route path={CLIENT_PATHS.memory} element={<MemoryPage />} />
-                <Route path={CLIENT_PATHS.speakersCard} element={<QaRoomScreen />} />
-                <Route path={CLIENT_PATHS.speakerForm} element={<SpeakerFormScreen />} />
-                <Route path={CLIENT_PATHS.speakerLogin} element={<SpeakerLoginScreen />} />
-                <Route path={CLIENT_PATHS.speakerDashboard} element={<SpeakerDashboardScreen />} />
-              </Route>
-              <Route path="*" element={<AppLayout notFound />} />
-            </Route>
-          </Routes>
+          <Routes>{routes}</Routes>
         </Suspense>
       </RouteErrorBoundary>
     </BrowserRouter>

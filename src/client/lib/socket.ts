@@ -5,6 +5,7 @@ import {
   SOCKET_RECONNECT_DELAY_MAX,
   SOCKET_RECONNECT_DELAY_MIN,
 } from '../../shared/constants.ts';
+import { whenIdle } from './when-idle.ts';
 
 export type AppSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -12,20 +13,23 @@ let socket: Promise<AppSocket> | undefined;
 
 /**
  * The one socket connection of the app (same origin), opened on first use. Its library loads
- * then, after the screen that uses it has rendered, not with the screen's code (decision 070).
+ * then, once the screen that uses it has painted and the browser is idle, not with the screen's
+ * code (decisions 070 and 093).
  * Features subscribe to its events and merge them into their query caches; polling stays as the
  * fallback, and covers the moment before the socket is there.
  */
 export function loadSocket(): Promise<AppSocket> {
-  socket ??= import('socket.io-client').then(({ io }) =>
-    io({
-      path: '/socket.io',
-      transports: ['websocket', 'polling'],
-      reconnectionDelay: SOCKET_RECONNECT_DELAY_MIN,
-      reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX,
-      timeout: SOCKET_CONNECT_TIMEOUT,
-    }),
-  );
+  socket ??= whenIdle()
+    .then(() => import('socket.io-client'))
+    .then(({ io }) =>
+      io({
+        path: '/socket.io',
+        transports: ['websocket', 'polling'],
+        reconnectionDelay: SOCKET_RECONNECT_DELAY_MIN,
+        reconnectionDelayMax: SOCKET_RECONNECT_DELAY_MAX,
+        timeout: SOCKET_CONNECT_TIMEOUT,
+      }),
+    );
   return socket;
 }
 
