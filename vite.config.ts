@@ -47,6 +47,17 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * What only opens on demand: the modals and dialogs, the forms and file pickers in them, and the
+ * libraries only they use (forms, drop zone, floating positioning, Mantine's modal parts). It
+ * loads, as one chunk, when the first of them opens (decision 093).
+ */
+const OVERLAY_LIBRARIES =
+  /node_modules[\\/](@mantine[\\/](form|dropzone)|react-dropzone|file-selector|attr-accept|@floating-ui|klona|fast-deep-equal)[\\/]|components[\\/](Modal|ModalBase|Combobox|Popover|Tooltip|FocusTrap|Overlay|LoadingOverlay)[\\/]/;
+const OVERLAY_APP_CODE =
+  /src[\\/]client[\\/]features[\\/].*(-modal|-dialog|-file-picker|use-selected-files|[\\/]upload|create-memory)\.tsx?$/;
+const isOverlayCode = (id: string) => OVERLAY_LIBRARIES.test(id) || OVERLAY_APP_CODE.test(id);
+
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 
 /** Dev-only: send browser navigations to the SPA even where the API has a route (GET /questions). */
@@ -68,13 +79,40 @@ export default defineConfig({
     manifest: true,
     // Browsers without <link rel="modulepreload"> still load every chunk, one hop later.
     modulePreload: { polyfill: false },
-    rollupOptions: {
+    rolldownOptions: {
       output: {
-        manualChunks(id) {
-          // React changes far less often than the app: its own chunk stays cached across
-          // releases (decision 070).
-          if (/node_modules[\\/](react|react-dom|scheduler)[\\/]/.test(id)) return 'react';
-          return undefined;
+        // A few large chunks instead of dozens of small ones: on a phone's network each file
+        // costs a round trip, and /home needed 31 (decision 093). Each module goes to the first
+        // group, by priority, that takes it.
+        codeSplitting: {
+          groups: [
+            // React changes far less often than the app: its own chunk stays cached across
+            // releases (decision 070).
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              priority: 40,
+            },
+            // Everything the entry imports statically: the join page, in one file.
+            { name: 'index', tags: ['$initial'], priority: 30 },
+            // Mantine's ScrollArea and its positioning library: the Q&A room and the modals
+            // only, not /home.
+            {
+              name: 'scroll-area',
+              test: /components[\\/]ScrollArea[\\/]|node_modules[\\/]@floating-ui[\\/]/,
+              priority: 20,
+              includeDependenciesRecursively: false,
+            },
+            // What two or more screens (or a screen and the toasts) share: the first render of
+            // any screen past the join page loads it, once.
+            {
+              name: 'screens',
+              minShareCount: 2,
+              priority: 10,
+              test: (id: string) => !isOverlayCode(id),
+            },
+            { name: 'overlays', test: isOverlayCode, priority: 0 },
+          ],
         },
       },
     },

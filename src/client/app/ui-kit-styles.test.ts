@@ -54,7 +54,9 @@ const sources = walk(clientDir).filter(
 /** Per-component stylesheets imported by a source file, in order. */
 const styleImports = (file: string) =>
   [
-    ...fs.readFileSync(file, 'utf8').matchAll(/import\s+'@mantine\/core\/styles\/([\w-]+)\.css'/g),
+    ...fs
+      .readFileSync(file, 'utf8')
+      .matchAll(/import\s+'@mantine\/core\/styles\/([\w-]+)\.layer\.css'/g),
   ].map((match) => match[1] ?? '');
 
 /** Each stylesheet's place in Mantine's own styles.css, the order that keeps overrides right. */
@@ -93,6 +95,18 @@ describe('Mantine styles imported per component', () => {
       'default-css-variables',
       'global',
     ]);
+  });
+
+  it("imports Mantine's styles in its cascade layer, so the app's own rules win in any file order", () => {
+    // The screens share a chunk whose stylesheet can come before the one with Mantine's
+    // component styles (decision 093): unlayered app rules beat layered ones whatever the order.
+    const imports = sources.flatMap((file) => [
+      ...fs.readFileSync(file, 'utf8').matchAll(/import\s+'(@mantine\/[^']+\.css)'/g),
+    ]);
+    expect(imports.length).toBeGreaterThan(10);
+    for (const [statement, specifier] of imports) {
+      expect(specifier, statement).toMatch(/\.layer\.css$/);
+    }
   });
 
   it('has the styles of the first screen of any address in the entry (ui-kit-styles.ts)', () => {

@@ -1,5 +1,5 @@
-import '@mantine/core/styles/Notification.css';
-import '@mantine/notifications/styles.css';
+import '@mantine/core/styles/Notification.layer.css';
+import '@mantine/notifications/styles.layer.css';
 import { Notifications } from '@mantine/notifications';
 import { TOAST_DEFAULT_AUTO_CLOSE } from '../../../shared/constants.ts';
 
