@@ -81,8 +81,10 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
-        // As `npm start` runs it: fewer malloc arenas keep image work from bloating memory.
+        // As `npm start` runs it: fewer malloc arenas, and large blocks straight from the OS,
+        // keep image work from bloating memory (decisions 078 and 094).
         MALLOC_ARENA_MAX: '2',
+        MALLOC_MMAP_THRESHOLD_: '131072',
         WRITE_RATE_LIMIT: '1000000',
         WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
         ...env,
