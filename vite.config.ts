@@ -49,11 +49,12 @@ function precompress(): Plugin {
 
 /**
  * What only opens on demand: the modals and dialogs, the forms and file pickers in them, and the
- * libraries only they use (forms, drop zone, floating positioning, Mantine's modal parts). It
- * loads, as one chunk, when the first of them opens (decision 093).
+ * libraries only they use (forms, drop zone, floating positioning, Mantine's modal parts and its
+ * ScrollArea, which modals scroll with). It loads, as one chunk, when the first of them opens
+ * (decision 093).
  */
 const OVERLAY_LIBRARIES =
-  /node_modules[\\/](@mantine[\\/](form|dropzone)|react-dropzone|file-selector|attr-accept|@floating-ui|klona|fast-deep-equal)[\\/]|components[\\/](Modal|ModalBase|Combobox|Popover|Tooltip|FocusTrap|Overlay|LoadingOverlay)[\\/]/;
+  /node_modules[\\/](@mantine[\\/](form|dropzone)|react-dropzone|file-selector|attr-accept|@floating-ui|klona|fast-deep-equal)[\\/]|components[\\/](Modal|ModalBase|Combobox|Popover|Tooltip|FocusTrap|Overlay|LoadingOverlay)[\\/]|components[\\/]ScrollArea[\\/](?!utils[\\/])/;
 const OVERLAY_APP_CODE =
   /src[\\/]client[\\/]features[\\/].*(-modal|-dialog|-file-picker|use-selected-files|[\\/]upload|create-memory)\.tsx?$/;
 const isOverlayCode = (id: string) => OVERLAY_LIBRARIES.test(id) || OVERLAY_APP_CODE.test(id);
@@ -95,14 +96,6 @@ export default defineConfig({
             },
             // Everything the entry imports statically: the join page, in one file.
             { name: 'index', tags: ['$initial'], priority: 30 },
-            // Mantine's ScrollArea and its positioning library: the Q&A room and the modals
-            // only, not /home.
-            {
-              name: 'scroll-area',
-              test: /components[\\/]ScrollArea[\\/]|node_modules[\\/]@floating-ui[\\/]/,
-              priority: 20,
-              includeDependenciesRecursively: false,
-            },
             // What two or more screens (or a screen and the toasts) share: the first render of
             // any screen past the join page loads it, once.
             {

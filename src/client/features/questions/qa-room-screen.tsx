@@ -9,7 +9,6 @@ import {
   Loader,
   NavLink,
   Paper,
-  ScrollArea,
   Stack,
   Text,
   Title,
@@ -176,12 +175,13 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
           </Group>
         </Group>
       </Box>
-      <ScrollArea
+      <div
         className={classes.scroll}
-        viewportRef={viewport}
+        ref={viewport}
         // The log scrolls by keyboard too: it takes focus, as its questions have nothing that does.
-        viewportProps={{ tabIndex: 0, role: 'log', 'aria-label': 'Questions' }}
-        type="auto"
+        tabIndex={0}
+        role="log"
+        aria-label="Questions"
       >
         <Stack gap="sm" className={classes.messages}>
           {questions.isPending || (list.length === 0 && (questions.data?.length ?? 0) > 0) ? (
@@ -220,7 +220,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
             </>
           )}
         </Stack>
-      </ScrollArea>
+      </div>
     </>
   );
 }
@@ -263,9 +263,9 @@ export default function QaRoomScreen() {
             </Group>
           )}
         </Group>
-        <ScrollArea className={classes.scroll} type="auto">
+        <div className={classes.scroll}>
           <SpeakerList speakers={speakers} selectedId={selectedId} />
-        </ScrollArea>
+        </div>
       </Paper>
       <Paper
         withBorder
