@@ -4,13 +4,14 @@ import { withSocket } from './socket.ts';
 
 /**
  * Listens to the memories created and deleted anywhere (each payload parsed; a malformed one is
- * dropped) and to the socket's reconnects, after which events may have been missed. The answer
- * stops listening. Made for `useEffect`, like `withSocket`.
+ * dropped) and to the socket's connects: the first one, which comes after the page's lists were
+ * fetched, and every one after a drop. Events sent before a connect were not received, so the
+ * lists catch up then. The answer stops listening. Made for `useEffect`, like `withSocket`.
  */
 export function withMemoryEvents(handlers: {
   created: (memory: Memory) => void;
   deleted: (id: string) => void;
-  reconnected: () => void;
+  connected: () => void;
 }): () => void {
   const created = (payload: unknown) => {
     const parsed = memoryCreatedEventSchema.safeParse(payload);
@@ -23,11 +24,11 @@ export function withMemoryEvents(handlers: {
   return withSocket((socket) => {
     socket.on('memoryCreated', created);
     socket.on('memoryDeleted', deleted);
-    socket.io.on('reconnect', handlers.reconnected);
+    socket.on('connect', handlers.connected);
     return () => {
       socket.off('memoryCreated', created);
       socket.off('memoryDeleted', deleted);
-      socket.io.off('reconnect', handlers.reconnected);
+      socket.off('connect', handlers.connected);
     };
   });
 }

@@ -61,18 +61,19 @@ export function useWatchAllQuestions(): void {
 }
 
 /**
- * Calls `onReconnect` when the socket comes back after a drop, when events may have been missed
- * and the screen should catch up.
+ * Calls `catchUp` each time the socket connects: the first time, which comes after the screen's
+ * lists were fetched (the socket loads once the screen has painted), and after every drop.
+ * Events sent before a connect were not received, so the screen catches up then.
  */
-export function useSocketReconnect(onReconnect: () => void): void {
+export function useSocketCatchUp(catchUp: () => void): void {
   useEffect(
     () =>
       withSocket((socket) => {
-        socket.io.on('reconnect', onReconnect);
+        socket.on('connect', catchUp);
         return () => {
-          socket.io.off('reconnect', onReconnect);
+          socket.off('connect', catchUp);
         };
       }),
-    [onReconnect],
+    [catchUp],
   );
 }

@@ -6,7 +6,7 @@ import { ADMIN_MEDIA_KEY, addToAdminMedia, removeFromAdminMedia } from './api/ad
 
 /**
  * Keeps the moderation lists live: new memories appear and deleted ones go as the socket says
- * (payloads are parsed, merged by id), and a reconnect refetches what may have been missed.
+ * (payloads are parsed, merged by id), and each connect of the socket refetches what came before.
  */
 export function useAdminLiveUpdates(onDeleted: (id: string) => void): void {
   const queryClient = useQueryClient();
@@ -19,7 +19,7 @@ export function useAdminLiveUpdates(onDeleted: (id: string) => void): void {
           removeFromAdminMedia(queryClient, id);
           void queryClient.invalidateQueries({ queryKey: ADMIN_AUDIT_KEY });
         },
-        reconnected: () => {
+        connected: () => {
           void queryClient.invalidateQueries({ queryKey: ADMIN_MEDIA_KEY });
         },
       }),

@@ -7,7 +7,7 @@ import { mergeMemories, removeMemory } from './memory-cache.ts';
 
 /**
  * Keeps the gallery live: memories created or deleted anywhere are merged into the cached
- * pages by id (never twice), and a reconnect refetches what may have been missed meanwhile.
+ * pages by id (never twice), and each connect of the socket refetches what came before it.
  */
 export function useMemoryEvents(): void {
   const queryClient = useQueryClient();
@@ -22,7 +22,7 @@ export function useMemoryEvents(): void {
           queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) => removeMemory(data, id));
           void queryClient.invalidateQueries({ queryKey: memoryQueryKey(id) });
         },
-        reconnected: () => {
+        connected: () => {
           void queryClient.invalidateQueries({ queryKey: galleryQueryKey });
         },
       }),

@@ -5,7 +5,7 @@ import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { mergeById } from '../../lib/merge-by-id.ts';
 import { withSocket } from '../../lib/socket.ts';
-import { useSocketReconnect } from '../../lib/socket-rooms.ts';
+import { useSocketCatchUp } from '../../lib/socket-rooms.ts';
 import { type QuestionsScope, inScope } from './api/get-questions.ts';
 
 function scopeOfKey(key: readonly unknown[]): QuestionsScope | null {
@@ -38,8 +38,8 @@ export function mergeSpeakerIntoCaches(client: QueryClient, speaker: Speaker): v
 
 /**
  * Keeps the question and speaker lists live: `newQuestion` and `speakerCreated` events are
- * parsed and merged by id into the caches; after a reconnect the lists catch up on what the
- * drop may have hidden. Polling stays on as the fallback.
+ * parsed and merged by id into the caches; when the socket connects (first and after a drop) the
+ * lists catch up on what came before. Polling stays on as the fallback.
  */
 export function useLiveQuestions(): void {
   const client = useQueryClient();
@@ -67,5 +67,5 @@ export function useLiveQuestions(): void {
     void client.invalidateQueries({ queryKey: ['questions'] });
     void client.invalidateQueries({ queryKey: ['speakers'] });
   }, [client]);
-  useSocketReconnect(catchUp);
+  useSocketCatchUp(catchUp);
 }

@@ -24,7 +24,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { withSocket } from '../../lib/socket.ts';
-import { useSocketReconnect, useWatchSpeaker } from '../../lib/socket-rooms.ts';
+import { useSocketCatchUp, useWatchSpeaker } from '../../lib/socket-rooms.ts';
 import {
   dashboardKey,
   mergeDashboardQuestions,
@@ -85,7 +85,7 @@ export default function SpeakerDashboardScreen() {
   const catchUp = useCallback(() => {
     void client.invalidateQueries({ queryKey: dashboardKey(username) });
   }, [client, username]);
-  useSocketReconnect(catchUp);
+  useSocketCatchUp(catchUp);
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)
