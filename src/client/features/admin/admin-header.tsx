@@ -3,6 +3,7 @@ import { IconLogout } from '@tabler/icons-react';
 import { TEXTS } from '../../../shared/constants.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
 import { useEventName } from '../../lib/event-name.ts';
+import '../../app/layout/app-header.css';
 import classes from './admin-screen.module.css';
 
 /**
@@ -12,7 +13,7 @@ import classes from './admin-screen.module.css';
 export function AdminHeader({ onLogout }: { onLogout?: (() => void) | undefined }) {
   const eventName = useEventName();
   return (
-    <Box component="header" className={classes.header}>
+    <Box component="header" className="app-header">
       <Group justify="space-between" wrap="nowrap" h="100%" px="sm" maw={1200} mx="auto">
         <div className={classes.brand}>
           <Image src="/logo.svg" alt="" w={32} h={32} />
