@@ -1,4 +1,4 @@
-import { CLIENT_PATHS, CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
+import { CLIENT_PATHS } from '../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
 /** Client routes drawn without the attendee header: the join page and the admin screen. */
@@ -9,8 +9,7 @@ const WITHOUT_HEADER = [/^\/$/, /^\/borderlessadmin\/?$/];
  * join page and the admin screen, and unknown addresses (their "Page not found" has it too).
  */
 export const hasAppHeader = (pathname: string) =>
-  !WITHOUT_HEADER.some((pattern) => pattern.test(pathname)) ||
-  !CLIENT_ROUTE_PATTERNS.some((pattern) => pattern.test(pathname));
+  !WITHOUT_HEADER.some((pattern) => pattern.test(pathname));
 
 // Tabler's arrow-left, as the React header draws it.
 const ARROW_LEFT =

@@ -100,15 +100,14 @@ export async function registerClientApp(
     compressed: new CompressedText(html, { keep: true }),
   });
   // The page as built, and the same with the header's shell for the screens that have it.
-  let page: Page | undefined;
-  let shellPage: Page | undefined;
+  let pages: { plain: Page; shell: Page } | undefined;
   let hints: RouteHints | undefined;
   // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
   // with the speaker asked for, so the map is emptied when it grows).
   const hinted = new Map<string, Page>();
   const pageWithHints = (base: Page, tags: string): Page => {
     if (!tags) return base;
-    const key = `${base === shellPage ? 'shell' : 'plain'}\n${tags}`;
+    const key = `${base === pages?.shell ? 'shell' : 'plain'}\n${tags}`;
     let variant = hinted.get(key);
     if (!variant) {
       variant = pageOf(withHints(base.html, tags));
@@ -124,11 +123,14 @@ export async function registerClientApp(
       options.applicationName === undefined
         ? built
         : withApplicationName(built, options.applicationName);
-    page = pageOf(html);
-    shellPage =
-      options.applicationName === undefined
-        ? page
-        : pageOf(withAppShell(html, appShell(options.applicationName)));
+    const plain = pageOf(html);
+    pages = {
+      plain,
+      shell:
+        options.applicationName === undefined
+          ? plain
+          : pageOf(withAppShell(html, appShell(options.applicationName))),
+    };
     hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -162,8 +164,8 @@ export async function registerClientApp(
       if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
-      if (!page || !shellPage) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
-      const base = hasAppHeader(pathname) ? shellPage : page;
+      if (!pages) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      const base = hasAppHeader(pathname) ? pages.shell : pages.plain;
       const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | undefined;
