@@ -1,7 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumPath } from './tests/e2e/chromium.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from './tests/e2e/chromium.ts';
 
-/** Browser tests: Debian's Chromium against the production build, one server per worker. */
+/** Browser tests: the pinned Chromium against the production build, one server per worker. */
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
@@ -15,17 +15,8 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: chromiumPath(),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
+      executablePath: await chromiumPath(),
+      args: CHROMIUM_FLAGS,
     },
   },
   projects: [{ name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } }],

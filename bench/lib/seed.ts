@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { v7 as uuidv7 } from 'uuid';
 
 export interface SeedCounts {
@@ -27,8 +27,8 @@ export function seedSqlite(dataDir: string, counts: SeedCounts, media: SeedMedia
     ? { display: media, thumbnail: undefined, width: 640, height: 480 }
     : media;
   const imageBytes = photo.display;
-  const db = new SQLite(path.join(dataDir, 'confab.sqlite'));
-  db.pragma('journal_mode = WAL');
+  const db = new DatabaseSync(path.join(dataDir, 'confab.sqlite'));
+  db.exec('pragma journal_mode = WAL');
   const mediaDir = path.join(dataDir, 'media', 'memories');
   fs.mkdirSync(mediaDir, { recursive: true });
   const start = Date.now() - 86_400_000;
@@ -43,58 +43,58 @@ export function seedSqlite(dataDir: string, counts: SeedCounts, media: SeedMedia
   const insertMemory = db.prepare(
     'insert into memories (id, post_id, username, text, content_type, media_key, thumbnail_key, width, height, size_bytes, created_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  db.transaction(() => {
-    for (let i = 0; i < counts.speakers; i++) {
-      const id = uuidv7();
-      speakerIds.push(id);
-      speakerUsernames.push(`speaker-${i}`);
-      fs.writeFileSync(path.join(mediaDir, `speaker-${i}.jpg`), imageBytes);
-      insertSpeaker.run(
-        id,
-        `Speaker ${i}`,
-        `speaker-${i}`,
-        'TypeScript, Node.js',
-        'Talks about building fast web apps for crowded places.',
-        `memories/speaker-${i}.jpg`,
-        `memories/speaker-${i}.jpg`,
-        'Ask me anything!',
-        new Date(start + i).toISOString(),
-      );
+  db.exec('begin');
+  for (let i = 0; i < counts.speakers; i++) {
+    const id = uuidv7();
+    speakerIds.push(id);
+    speakerUsernames.push(`speaker-${i}`);
+    fs.writeFileSync(path.join(mediaDir, `speaker-${i}.jpg`), imageBytes);
+    insertSpeaker.run(
+      id,
+      `Speaker ${i}`,
+      `speaker-${i}`,
+      'TypeScript, Node.js',
+      'Talks about building fast web apps for crowded places.',
+      `memories/speaker-${i}.jpg`,
+      `memories/speaker-${i}.jpg`,
+      'Ask me anything!',
+      new Date(start + i).toISOString(),
+    );
+  }
+  for (let i = 0; i < counts.questions; i++) {
+    const speaker = i % Math.max(1, speakerIds.length);
+    insertQuestion.run(
+      uuidv7(),
+      speakerIds[speaker] ?? null,
+      `Speaker ${speaker}`,
+      `attendee-${i % 997}`,
+      `Question number ${i}: how would you scale this to ten thousand people?`,
+      new Date(start + i).toISOString(),
+    );
+  }
+  for (let i = 0; i < counts.memories; i++) {
+    const key = `memories/seed-${i}.jpg`;
+    fs.writeFileSync(path.join(dataDir, 'media', key), imageBytes);
+    let thumbnailKey = key;
+    if (photo.thumbnail) {
+      thumbnailKey = `memories/seed-${i}-thumb.webp`;
+      fs.writeFileSync(path.join(dataDir, 'media', thumbnailKey), photo.thumbnail);
     }
-    for (let i = 0; i < counts.questions; i++) {
-      const speaker = i % Math.max(1, speakerIds.length);
-      insertQuestion.run(
-        uuidv7(),
-        speakerIds[speaker],
-        `Speaker ${speaker}`,
-        `attendee-${i % 997}`,
-        `Question number ${i}: how would you scale this to ten thousand people?`,
-        new Date(start + i).toISOString(),
-      );
-    }
-    for (let i = 0; i < counts.memories; i++) {
-      const key = `memories/seed-${i}.jpg`;
-      fs.writeFileSync(path.join(dataDir, 'media', key), imageBytes);
-      let thumbnailKey = key;
-      if (photo.thumbnail) {
-        thumbnailKey = `memories/seed-${i}-thumb.webp`;
-        fs.writeFileSync(path.join(dataDir, 'media', thumbnailKey), photo.thumbnail);
-      }
-      insertMemory.run(
-        uuidv7(),
-        uuidv7(),
-        `attendee-${i % 997}`,
-        `Memory ${i} from the main stage, what a keynote!`,
-        'image/jpeg',
-        key,
-        thumbnailKey,
-        photo.width,
-        photo.height,
-        imageBytes.length,
-        new Date(start + i).toISOString(),
-      );
-    }
-  })();
+    insertMemory.run(
+      uuidv7(),
+      uuidv7(),
+      `attendee-${i % 997}`,
+      `Memory ${i} from the main stage, what a keynote!`,
+      'image/jpeg',
+      key,
+      thumbnailKey,
+      photo.width,
+      photo.height,
+      imageBytes.length,
+      new Date(start + i).toISOString(),
+    );
+  }
+  db.exec('commit');
   db.close();
   return { speakerIds, speakerUsernames };
 }

@@ -6,12 +6,12 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import sharp from 'sharp';
 import { STORAGE_KEYS } from '../../src/shared/constants.ts';
 import { CLIENT_PATHS } from '../../src/shared/routes.ts';
+import { CHROMIUM_FLAGS, chromiumPath } from '../../tests/e2e/chromium.ts';
 import { type BenchServer, startReferenceServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
 import { type SeedMedia } from '../lib/seed.ts';
 import { seededServer } from './gallery.ts';
 
-const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 /** Runs per page; the table shows the median of each figure (decision 073). */
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 /** The issue's targets, per Lighthouse category. */
@@ -197,8 +197,8 @@ export async function lighthouseScores(): Promise<Row[]> {
       },
     });
     chrome = await chromeLauncher.launch({
-      chromePath: CHROME_PATH,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-dev-shm-usage'],
+      chromePath: await chromiumPath(),
+      chromeFlags: ['--headless', ...CHROMIUM_FLAGS],
     });
     browser = await puppeteer.connect({
       browserURL: `http://127.0.0.1:${chrome.port}`,

@@ -145,19 +145,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     'memories',
     () => memoriesVersion(database.db),
     changes,
-    database.commitsElsewhere,
   );
   const speakerListVersion = new ListVersion(
     'speakers',
     () => speakersVersion(database.db),
     changes,
-    database.commitsElsewhere,
   );
   await Promise.all([memoryListVersion.refresh(), speakerListVersion.refresh()]);
   const questionVersions = new QuestionVersions(
     (scope) => questionsVersion(database.db, scope),
     changes,
-    database.commitsElsewhere,
   );
 
   const deps: AppDeps = {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,8 +165,8 @@ describe('crash consistency', () => {
       await fs.writeFile(path.join(dataDir, 'media', 'memories', orphan), await noisyPng(999));
 
       // The database file is sound.
-      const sqlite = new SQLite(path.join(dataDir, 'confab.sqlite'));
-      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      const sqlite = new DatabaseSync(path.join(dataDir, 'confab.sqlite'));
+      expect(sqlite.prepare('pragma integrity_check').get()).toEqual({ integrity_check: 'ok' });
       sqlite.close();
 
       child = await startServer(dataDir, port);

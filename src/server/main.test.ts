@@ -62,6 +62,9 @@ describe('main', () => {
     );
     const run = runMain({ DATA_DIR: dataDir, PORT: String(port) });
     await waitFor(() => run.output().includes('Confab is ready'), 'the server to start');
+    // On the Node.js the project brings, not the machine's own (npm scripts run that one).
+    const node = /Confab is ready on Node\.js v(\d+)\./.exec(run.output());
+    expect(Number(node?.[1])).toBeGreaterThanOrEqual(24);
 
     const response = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(response.status).toBe(200);

@@ -1,11 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+/** The oldest Node.js line the server runs on: supported, with `node:sqlite` (decision 096). */
+const MIN_NODE_MAJOR = 24;
 
 async function main(): Promise<void> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < MIN_NODE_MAJOR) {
+    console.error(
+      `Confab runs on Node.js ${MIN_NODE_MAJOR} or newer; this is ${process.version}. ` +
+        '`npm start` uses the Node.js that `npm install` brought (node_modules/.bin/node).',
+    );
+    process.exit(1);
+  }
+  // Loaded after the check: the app needs modules (node:sqlite) an old Node.js does not have.
+  const { buildApp } = await import('./app.ts');
   let config;
   try {
     config = loadConfig(process.env, {
@@ -44,8 +55,13 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { event: config.eventName, database: app.deps.database.dialect, dataDir: config.dataDir },
-    'Confab is ready',
+    {
+      event: config.eventName,
+      database: app.deps.database.dialect,
+      dataDir: config.dataDir,
+      node: process.version,
+    },
+    `Confab is ready on Node.js ${process.version}`,
   );
 }
 

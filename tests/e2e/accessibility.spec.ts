@@ -108,7 +108,7 @@ for (const mode of ['light', 'dark'] as const) {
       server,
     }) => {
       const tag = uniqueName('a11y');
-      await seedMemoriesInto(server.dataDir, [
+      await seedMemoriesInto(server, [
         { username: 'ada', text: `Opening keynote ${tag}`, color: '#e64980' },
         { username: 'grace', text: `Hallway track ${tag}`, color: '#12b886' },
         { username: 'linus', text: `Demo clip ${tag}`, kind: 'video' },
@@ -150,7 +150,7 @@ for (const mode of ['light', 'dark'] as const) {
       server,
     }) => {
       const tag = uniqueName('a11y');
-      const [memory] = await seedMemoriesInto(server.dataDir, [
+      const [memory] = await seedMemoriesInto(server, [
         { username: 'grace', text: `Hallway track ${tag}`, color: '#12b886' },
       ]);
       await join(page, 'sharer');
@@ -314,7 +314,7 @@ for (const mode of ['light', 'dark'] as const) {
       server,
     }) => {
       const tag = uniqueName('mod').replace(' ', '-');
-      await seedMemoriesInto(server.dataDir, [
+      await seedMemoriesInto(server, [
         { username: `ada-${tag}`, text: `Keynote selfie ${tag}`, color: '#e64980' },
         { username: `grace-${tag}`, text: `Compilers and coffee ${tag}`, color: '#12b886' },
         { username: `linus-${tag}`, text: `Demo clip ${tag}`, kind: 'video' },

@@ -96,7 +96,7 @@ test.describe('moderation', () => {
     baseURL,
   }) => {
     const tag = unique();
-    const [, target] = await seedMemoriesInto(adminServer.dataDir, [
+    const [, target] = await seedMemoriesInto(adminServer, [
       { username: `ada-${tag}`, text: `Keynote selfie ${tag}`, color: '#e64980' },
       { username: `grace-${tag}`, text: `Compilers and coffee ${tag}`, color: '#12b886' },
       { username: `linus-${tag}`, text: `Demo clip ${tag}`, kind: 'video' },
@@ -164,7 +164,7 @@ test.describe('moderation', () => {
 
   test('a failed deletion puts the memory back and says why', async ({ page, adminServer }) => {
     const tag = unique();
-    await seedMemoriesInto(adminServer.dataDir, [{ username: `kept-${tag}`, text: 'Still here' }]);
+    await seedMemoriesInto(adminServer, [{ username: `kept-${tag}`, text: 'Still here' }]);
     await logInAsAdmin(page);
     await adminSearchBox(page).fill(tag);
     await expect(adminCard(page, `kept-${tag}`)).toBeVisible();
@@ -196,7 +196,7 @@ test.describe('moderation', () => {
     await adminSearchBox(page).fill(tag);
     await expect(page.getByText(`No memories match “${tag}”.`)).toBeVisible();
 
-    await seedMemoriesInto(adminServer.dataDir, [{ username: `late-${tag}`, text: 'Just posted' }]);
+    await seedMemoriesInto(adminServer, [{ username: `late-${tag}`, text: 'Just posted' }]);
     await expect(adminCard(page, `late-${tag}`)).toBeVisible();
 
     await page.route('**/api/media?*', (route) =>
@@ -218,7 +218,7 @@ test.describe('moderation', () => {
     const total = 200;
     const name = (n: number) => `bulk-${String(n).padStart(3, '0')}-${tag}`;
     await seedMemoriesInto(
-      adminServer.dataDir,
+      adminServer,
       Array.from({ length: total }, (_, i) => ({ username: name(i + 1), text: `Bulk ${i + 1}` })),
     );
     await logInAsAdmin(page);
@@ -253,7 +253,7 @@ test.describe('moderation', () => {
   }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     const tag = unique();
-    await seedMemoriesInto(adminServer.dataDir, [
+    await seedMemoriesInto(adminServer, [
       { username: `phone-${tag}`, text: 'A caption long enough to wrap '.repeat(4) },
       { username: `phone2-${tag}`, text: 'Short' },
     ]);

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { freePort } from '../../src/server/test/free-port.ts';
+import type { MemorySeed } from '../../src/server/test/seed-memories.ts';
+import { seedDataDir } from './seed.ts';
 
 export interface RunningServer {
   url: string;
@@ -11,11 +13,16 @@ export interface RunningServer {
   env: Record<string, string>;
 }
 
-/** Starts the production server (dist/server/main.js) on a free port with a fresh data dir. */
+/**
+ * Starts the production server (dist/server/main.js) on a free port with a fresh data dir,
+ * holding `memories` from the start when given (stored through the app's repositories).
+ */
 export async function startServer(
   extraEnv: Record<string, string> = {},
+  { memories = [] }: { memories?: MemorySeed[] } = {},
 ): Promise<RunningServer & { stop(): Promise<void> }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-e2e-'));
+  if (memories.length > 0) await seedDataDir(dataDir, memories);
   const port = await freePort();
   const env = {
     PORT: String(port),

@@ -261,7 +261,7 @@ test.describe('memories on a server of their own', () => {
     }
   });
 
-  test('memories stored behind the server, after its gallery was served, all show on a phone', async ({
+  test('memories posted after the gallery was served all show on a phone, a video among them', async ({
     browser,
   }) => {
     const server = await startServer();
@@ -271,13 +271,13 @@ test.describe('memories on a server of their own', () => {
     });
     try {
       const page = await context.newPage();
-      await seedMemoriesInto(server.dataDir, [{ username: 'grace', text: 'Hallway track' }]);
+      await seedMemoriesInto(server, [{ username: 'grace', text: 'Hallway track' }]);
       await join(page, 'reader');
       await expect(page.getByRole('button', { name: 'Open memory by grace' })).toBeVisible();
 
-      // Another process stores three more in the same file; the server is not told. The
-      // gallery's first page was already answered (and kept) for the version before them.
-      await seedMemoriesInto(server.dataDir, [
+      // Three more arrive after the gallery's first page was answered (and kept) for the
+      // version before them.
+      await seedMemoriesInto(server, [
         { username: 'ada', text: 'Opening keynote', color: '#e64980' },
         { username: 'linus', text: 'Demo clip', kind: 'video' },
         { username: 'barbara', text: 'Closing panel', color: '#5c7cfa' },
@@ -326,25 +326,26 @@ test.describe('memories on a server of their own', () => {
   }) => {
     test.setTimeout(300_000);
     const total = 1_500;
-    const server = await startServer();
-    const context = await browser.newContext({ baseURL: server.url });
     const colours = ['#e64980', '#12b886', '#5c7cfa', '#fab005', '#7950f2', '#15aabf'];
     const name = (n: number) => `guest-${String(n).padStart(4, '0')}`;
+    // Stored oldest first: guest-1500 is the newest, at the top; guest-0001 is at the very end.
+    const server = await startServer(
+      {},
+      {
+        memories: Array.from({ length: total }, (_, i) => ({
+          username: name(i + 1),
+          text: `Moment ${i + 1}`,
+          color: colours[i % colours.length],
+        })),
+      },
+    );
+    const context = await browser.newContext({ baseURL: server.url });
     const openButton = (page: Page, n: number | string) =>
       page.getByRole('button', {
         name: `Open memory by ${typeof n === 'number' ? name(n) : n}`,
         exact: true,
       });
     try {
-      // Stored oldest first: guest-1500 is the newest, at the top; guest-0001 is at the very end.
-      await seedMemoriesInto(
-        server.dataDir,
-        Array.from({ length: total }, (_, i) => ({
-          username: name(i + 1),
-          text: `Moment ${i + 1}`,
-          color: colours[i % colours.length],
-        })),
-      );
       const page = await context.newPage();
       await join(page, 'scroller');
       await expect(openButton(page, total)).toBeVisible();

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { SqliteDialect } from 'kysely-sqlite';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import type { Database, Db } from './database.ts';
@@ -16,17 +17,8 @@ export interface DatabaseHandle {
   schema: string | undefined;
   /** Runs a trivial query; throws when the database cannot answer. */
   check(): Promise<void>;
-  /**
-   * SQLite only: a number that moves whenever another connection commits to the file (its
-   * `data_version`), never for this process's own writes. A synchronous read of shared memory,
-   * made at most every 10 ms (thousands of polls a second ask for it).
-   */
-  commitsElsewhere?: () => number;
   close(): Promise<void>;
 }
-
-/** How stale `commitsElsewhere` may be: a commit by another process is seen this much later. */
-const COMMITS_READ_INTERVAL_MS = 10;
 
 type DbConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema' | 'databasePoolSize'>;
 
@@ -66,16 +58,9 @@ export function openDatabase(config: DbConfig): DatabaseHandle {
   }
 
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const file = path.join(config.dataDir, 'confab.sqlite');
-  const sqlite = new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  let commits = 0;
-  let commitsReadAt = -Infinity;
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: openSqliteFile(sqliteFile(config.dataDir)) }),
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -83,21 +68,24 @@ export function openDatabase(config: DbConfig): DatabaseHandle {
     check: async () => {
       await sql`select 1`.execute(db);
     },
-    commitsElsewhere: () => {
-      // Asked on every poll, from the raw request listener too, so it never throws. Once the
-      // file is closed (or cannot be read), the last count stands: a poll needs no database.
-      const now = performance.now();
-      if (now - commitsReadAt < COMMITS_READ_INTERVAL_MS) return commits;
-      commitsReadAt = now;
-      try {
-        if (sqlite.open) commits = dataVersion.get() as number;
-      } catch {
-        // the last count stands
-      }
-      return commits;
-    },
     close: () => db.destroy(),
   };
+}
+
+/** Where the embedded database lives in a data directory. */
+export const sqliteFile = (dataDir: string) => path.join(dataDir, 'confab.sqlite');
+
+/**
+ * Opens the embedded database with Node's built-in SQLite (no native module to compile): WAL,
+ * so readers never wait for the writer, and a busy timeout for the moments another connection
+ * (a backup, a maintenance script) holds the write lock.
+ */
+export function openSqliteFile(file: string): DatabaseSync {
+  const sqlite = new DatabaseSync(file, { timeout: 5000 });
+  sqlite.exec('pragma journal_mode = WAL');
+  sqlite.exec('pragma synchronous = NORMAL');
+  sqlite.exec('pragma foreign_keys = ON');
+  return sqlite;
 }
 
 async function runMigrations(db: Db, schema: string | undefined): Promise<void> {

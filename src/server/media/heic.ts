@@ -78,7 +78,9 @@ export function decodeHeicInWorker(file: Buffer): Promise<RawImage> {
         }
       });
     });
-    worker.once('error', (error) => settle(() => reject(error)));
+    worker.once('error', (error) =>
+      settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
+    );
     worker.once('exit', (code) =>
       settle(() => reject(new Error(`HEIC decoder stopped (exit code ${code})`))),
     );

@@ -28,20 +28,13 @@ const scopeKey = (speakerId: string | undefined, askerUsername: string | undefin
 export class QuestionVersions {
   readonly #read: ScopeVersionReader;
   readonly #feed: ChangeFeed;
-  readonly #commitsElsewhere: (() => number) | undefined;
-  #seenCommits: number | undefined;
   readonly #versions = new Map<string, string>();
   /** Bumped by every change: a read that started before one must not store what it found. */
   #generation = 0;
 
-  /**
-   * `commitsElsewhere` (SQLite) counts the commits other connections made to the database file:
-   * when it moves (a script stored rows behind this process's back), every scope is read again.
-   */
-  constructor(read: ScopeVersionReader, feed: ChangeFeed, commitsElsewhere?: () => number) {
+  constructor(read: ScopeVersionReader, feed: ChangeFeed) {
     this.#read = read;
     this.#feed = feed;
-    this.#commitsElsewhere = commitsElsewhere;
     feed.subscribe('questions', (detail) => {
       const [speakerId, askerUsername] = parseDetail(detail);
       if (speakerId === undefined) this.#forgetAll();
@@ -51,13 +44,11 @@ export class QuestionVersions {
 
   /** The version of a scope when it is known in memory. */
   peek(scope: Scope): string | undefined {
-    this.#noticeCommitsElsewhere();
     return this.#versions.get(scopeKey(scope.speakerId, scope.askerUsername));
   }
 
   /** The version of a scope, read from the database when it is not known. */
   async version(scope: Scope): Promise<string> {
-    this.#noticeCommitsElsewhere();
     const key = scopeKey(scope.speakerId, scope.askerUsername);
     const known = this.#versions.get(key);
     if (known !== undefined) return known;
@@ -88,13 +79,6 @@ export class QuestionVersions {
     for (const s of [speakerId, undefined]) {
       for (const a of [askerUsername, undefined]) this.#versions.delete(scopeKey(s, a));
     }
-  }
-
-  #noticeCommitsElsewhere(): void {
-    const commits = this.#commitsElsewhere?.();
-    if (commits === this.#seenCommits) return;
-    this.#seenCommits = commits;
-    this.#forgetAll();
   }
 
   #forgetAll(): void {

@@ -14,23 +14,12 @@ export class ListVersion {
   readonly #topic: ChangeTopic;
   readonly #read: ListVersionReader;
   readonly #feed: ChangeFeed;
-  readonly #commitsElsewhere: (() => number) | undefined;
   #state = '';
 
-  /**
-   * `commitsElsewhere` (SQLite) counts the commits other connections made to the database file:
-   * a row stored behind this process's back (another process, a script) changes the tag too.
-   */
-  constructor(
-    topic: ChangeTopic,
-    read: ListVersionReader,
-    feed: ChangeFeed,
-    commitsElsewhere?: () => number,
-  ) {
+  constructor(topic: ChangeTopic, read: ListVersionReader, feed: ChangeFeed) {
     this.#topic = topic;
     this.#read = read;
     this.#feed = feed;
-    this.#commitsElsewhere = commitsElsewhere;
     feed.subscribe(topic, () => {
       this.refresh().catch(() => undefined);
     });
@@ -50,11 +39,6 @@ export class ListVersion {
 
   /** The ETag of one view of the list (a page, a query) at the current version. */
   etag(...view: (string | number | undefined)[]): string {
-    const elsewhere = this.#commitsElsewhere;
-    return versionTag(
-      elsewhere
-        ? [this.#topic, this.#state, elsewhere(), ...view]
-        : [this.#topic, this.#state, ...view],
-    );
+    return versionTag([this.#topic, this.#state, ...view]);
   }
 }
