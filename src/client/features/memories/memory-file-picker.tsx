@@ -156,7 +156,6 @@ export function MemoryFilePicker({
           multiple
           className={classes.dropzone}
           accept={ACCEPTED_FILES}
-          aria-label="Choose photos or videos"
           role="button"
         >
           <Stack align="center" gap={6} py="md" style={{ pointerEvents: 'none' }}>

@@ -170,7 +170,6 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
                 accept={['image/*']}
                 multiple={false}
                 role="button"
-                aria-label="Choose a picture"
                 radius="md"
               >
                 <Group justify="center" gap="sm" mih={96} style={{ pointerEvents: 'none' }}>
@@ -184,7 +183,7 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
                     <IconPhoto size={36} />
                   </Dropzone.Idle>
                   <Text ta="center" size="sm">
-                    Drop a photo here, or tap to choose one
+                    Drop a photo here, or tap to choose a picture
                   </Text>
                 </Group>
               </Dropzone>
