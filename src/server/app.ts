@@ -18,7 +18,6 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
-import { answerHotListsFirst } from './http/hot-lists.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -29,22 +28,17 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
+import { ListCache } from './lists/list-cache.ts';
+import { questionsFilterOf } from './lists/question-scopes.ts';
 import { memoriesVersion } from './memories/memory.repository.ts';
-import {
-  galleryHotList,
-  galleryPageImages,
-  memoryPageHead,
-  memoryRoutes,
-} from './memories/memory.routes.ts';
+import { galleryPageImages, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { sweepOrphanMedia } from './memories/orphan-media.ts';
 import { questionsVersion } from './questions/question.repository.ts';
-import { questionRoutes, questionsHotList } from './questions/question.routes.ts';
-import { QuestionVersions } from './questions/question-versions.ts';
+import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
-import { ListVersion } from './realtime/list-version.ts';
 import { createRealtime } from './realtime/realtime.ts';
 import { speakersVersion } from './speakers/speaker.repository.ts';
-import { speakerRoutes, speakersHotList } from './speakers/speaker.routes.ts';
+import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
 /** The media store chosen by the config; leftovers of interrupted disk writes are swept. */
@@ -141,21 +135,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? await postgresChangeFeed(fanOutPool, `confab_changes_${config.databaseSchema ?? 'public'}`)
     : localChangeFeed();
   app.addHook('preClose', () => changes.close());
-  const memoryListVersion = new ListVersion(
-    'memories',
-    () => memoriesVersion(database.db),
-    changes,
-  );
-  const speakerListVersion = new ListVersion(
-    'speakers',
-    () => speakersVersion(database.db),
-    changes,
-  );
-  await Promise.all([memoryListVersion.refresh(), speakerListVersion.refresh()]);
-  const questionVersions = new QuestionVersions(
-    (scope) => questionsVersion(database.db, scope),
-    changes,
-  );
+  // Every polled list's version and answers, refreshed by the write paths here and by the
+  // change feed from other instances (decision 101).
+  const lists = new ListCache(changes, {
+    memories: () => memoriesVersion(database.db),
+    speakers: () => speakersVersion(database.db),
+    questions: (scope) => questionsVersion(database.db, questionsFilterOf(scope)),
+  });
 
   const deps: AppDeps = {
     config,
@@ -164,20 +150,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     media,
     realtime,
     clock,
-    memoryListVersion,
-    speakerListVersion,
-    questionVersions,
+    lists,
   };
   app.decorate('deps', deps);
 
-  const securityHeaders = helmetHeaders();
-  registerSecurityHeaders(app, securityHeaders);
-  // The lists every open screen polls, answered before the request cycle (see the module).
-  answerHotListsFirst(app.server, securityHeaders, [
-    galleryHotList(deps),
-    speakersHotList(deps),
-    questionsHotList(deps),
-  ]);
+  registerSecurityHeaders(app, helmetHeaders());
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);

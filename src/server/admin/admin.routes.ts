@@ -15,15 +15,16 @@ import {
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { memorySchema } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
-import { answerNotModified } from '../http/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
+import { WHOLE_LIST } from '../lists/list-cache.ts';
+import { listRoute } from '../lists/list-route.ts';
 import { createAdminAuth } from './admin-auth.ts';
 import type { AdminSession } from './admin-token.ts';
 import {
   deleteMemoryAsAdmin,
   listForModeration,
-  moderationListEtag,
+  moderationView,
   recentDeletions,
 } from './admin.service.ts';
 
@@ -120,19 +121,19 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       },
     );
 
-    secured.get(
-      API_PATHS.adminMedia,
-      {
-        schema: {
-          querystring: adminMediaQuerySchema,
-          response: { 200: z.array(memorySchema), 304: z.undefined() },
-        },
-      },
-      async (request, reply) => {
-        const etag = await moderationListEtag(deps.db, request.query);
-        if (answerNotModified(request, reply, etag)) return reply;
-        return listForModeration(deps.db, request.query);
-      },
+    // Polled every 2 s by an open admin screen: a list like the gallery (decision 101).
+    await secured.register(
+      listRoute(deps.lists, {
+        url: API_PATHS.adminMedia,
+        querystring: adminMediaQuerySchema,
+        response: z.array(memorySchema),
+        view: ({ query }) => ({
+          topic: 'memories',
+          scope: WHOLE_LIST,
+          key: moderationView(query),
+          rows: () => listForModeration(deps.db, query),
+        }),
+      }),
     );
 
     secured.delete(

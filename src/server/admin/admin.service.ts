@@ -1,9 +1,8 @@
 import type { AdminAuditEntry, AdminMediaQuery } from '../../shared/schemas/admin.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
-import { versionTag } from '../http/conditional-get.ts';
 import { newId } from '../lib/ids.ts';
-import { listMemories, memoriesVersion } from '../memories/memory.repository.ts';
+import { listMemories } from '../memories/memory.repository.ts';
 import { deleteMemory } from '../memories/memory.service.ts';
 import { insertAuditEntry, listAuditEntries } from './admin.repository.ts';
 
@@ -15,24 +14,9 @@ export interface Actor {
 
 const normaliseSearch = (search: string | undefined): string => search?.trim().toLowerCase() ?? '';
 
-/**
- * The ETag of one page of the moderation list. Memories are never edited, and ids grow with
- * time, so the newest id and the count change whenever the list could have changed.
- */
-export async function moderationListEtag(
-  db: AppDeps['db'],
-  query: AdminMediaQuery,
-): Promise<string> {
-  const version = await memoriesVersion(db);
-  return versionTag([
-    'moderation',
-    version.newestId,
-    version.count,
-    query.limit,
-    query.before,
-    normaliseSearch(query.search),
-  ]);
-}
+/** The name of one moderation page's answer: the same page and search share it. */
+export const moderationView = (query: AdminMediaQuery): string =>
+  JSON.stringify(['moderation', query.limit, query.before ?? null, normaliseSearch(query.search)]);
 
 /** Memories for moderation, newest first, optionally matching a search. */
 export function listForModeration(db: AppDeps['db'], query: AdminMediaQuery): Promise<Memory[]> {
@@ -50,7 +34,7 @@ export function listForModeration(db: AppDeps['db'], query: AdminMediaQuery): Pr
  * nothing leaves no log row.
  */
 export async function deleteMemoryAsAdmin(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'memoryListVersion'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'lists'>,
   id: string,
   actor: Actor,
 ): Promise<'deleted' | 'not-found'> {

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { API_PATHS, CLIENT_PATHS } from '../../shared/routes.ts';
@@ -17,29 +16,21 @@ import {
 import { idSchema } from '../../shared/schemas/common.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
-import { answerNotModified } from '../http/conditional-get.ts';
-import { type HotList, fixedUrlList } from '../http/hot-lists.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { createLimiter } from '../lib/limiter.ts';
+import { WHOLE_LIST } from '../lists/list-cache.ts';
+import { listRoute } from '../lists/list-route.ts';
 import { findMemory, listMemories } from './memory.repository.ts';
 import { createMemories, postedMessage } from './memory.service.ts';
 import type { UploadContext } from './memory-upload.ts';
 
 /** The gallery page a poll without a query asks for. */
-export const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
+const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
 
-/** The gallery's first page, which every open gallery polls every 3 s (see http/hot-lists.ts). */
-export const galleryHotList = (deps: Pick<AppDeps, 'db' | 'memoryListVersion'>): HotList =>
-  fixedUrlList(
-    'gallery',
-    [API_PATHS.memoryList, `${API_PATHS.memoryList}?limit=${DEFAULT_MEMORY_PAGE.limit}`],
-    {
-      tag: () => deps.memoryListVersion.etag(DEFAULT_MEMORY_PAGE.limit, DEFAULT_MEMORY_PAGE.before),
-      load: async () =>
-        JSON.stringify(memoryListSchema.parse(await listMemories(deps.db, DEFAULT_MEMORY_PAGE))),
-    },
-  );
+/** The name of one gallery page's answer: every spelling of the same page shares it. */
+const galleryView = (page: { limit: number; before?: string | undefined }) =>
+  JSON.stringify(['gallery', page.limit, page.before ?? null]);
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -81,44 +72,19 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     },
   );
 
-  app.get(
-    API_PATHS.memoryList,
-    {
-      schema: {
-        querystring: memoryListQuerySchema,
-        response: { 200: memoryListSchema, 304: z.null() },
-      },
-      // The poll every attendee makes every 3 s: a client that holds the current version is
-      // answered 304 here, before validation, the handler and serialisation run.
-      onRequest: async (request, reply) => {
-        if (!request.headers['if-none-match']) return;
-        // The usual poll has no query at all: its page is the default one.
-        const raw = request.query as Record<string, unknown>;
-        const query =
-          Object.keys(raw).length === 0
-            ? DEFAULT_MEMORY_PAGE
-            : memoryListQuerySchema.safeParse(raw).data;
-        if (
-          query &&
-          answerNotModified(request, reply, deps.memoryListVersion.etag(query.limit, query.before))
-        ) {
-          return reply;
-        }
-      },
-    },
-    async (request, reply) => {
-      // Read the version before the rows: a write in between only costs one more full answer.
-      if (
-        answerNotModified(
-          request,
-          reply,
-          deps.memoryListVersion.etag(request.query.limit, request.query.before),
-        )
-      ) {
-        return reply;
-      }
-      return listMemories(deps.db, request.query);
-    },
+  // The page every attendee's gallery polls every 3 s (decision 101).
+  await app.register(
+    listRoute(deps.lists, {
+      url: API_PATHS.memoryList,
+      querystring: memoryListQuerySchema,
+      response: memoryListSchema,
+      view: ({ query }) => ({
+        topic: 'memories',
+        scope: WHOLE_LIST,
+        key: galleryView(query),
+        rows: () => listMemories(deps.db, query),
+      }),
+    }),
   );
 
   app.get(
@@ -142,7 +108,7 @@ const clip = (text: string, max: number) =>
  * /memories: the newest memory's thumbnail, preloaded from the page (decision 072). Read once
  * per version of the gallery, as its first page is.
  */
-export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'memoryListVersion'>) {
+export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'lists'>) {
   let known: { tag: string; images: Promise<string[]> } | undefined;
   const readNewest = async (): Promise<string[]> => {
     const [newest] = await listMemories(deps.db, { ...DEFAULT_MEMORY_PAGE, limit: 1 });
@@ -150,9 +116,9 @@ export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'memoryListVersion'
     const url = newest.thumbnail ?? newest.media;
     return url ? [url] : [];
   };
-  const newestThumbnail = (): Promise<string[]> => {
-    // The tag is read before the row: a change in between only costs one more read.
-    const tag = deps.memoryListVersion.etag(DEFAULT_MEMORY_PAGE.limit, DEFAULT_MEMORY_PAGE.before);
+  const newestThumbnail = async (): Promise<string[]> => {
+    // The version is read before the row: a change in between only costs one more read.
+    const tag = await deps.lists.version('memories', WHOLE_LIST);
     if (known?.tag !== tag) {
       const entry = { tag, images: readNewest() };
       known = entry;

@@ -17,7 +17,7 @@ export const postedMessage = (count: number): string =>
  * the files just stored go too.
  */
 export async function createMemories(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'memoryListVersion'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
   request: FastifyRequest,
   upload: UploadContext,
 ): Promise<Memory[]> {
@@ -43,7 +43,7 @@ export async function createMemories(
     await post.discard();
     throw error;
   }
-  await deps.memoryListVersion.changed();
+  await deps.lists.changed('memories');
   for (const memory of [...memories].reverse()) deps.realtime.memoryCreated(memory);
   // In the order of the post, which is newest first, as the list answers them.
   return memories;
@@ -56,7 +56,7 @@ export async function createMemories(
  * there was no such memory (deleting twice is harmless).
  */
 export async function deleteMemory(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'memoryListVersion'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'lists'>,
   id: string,
   alongside?: (trx: Transaction<Database>, removed: StoredMemory) => Promise<void>,
 ): Promise<boolean> {
@@ -66,7 +66,7 @@ export async function deleteMemory(
     return row;
   });
   if (!removed) return false;
-  await deps.memoryListVersion.changed();
+  await deps.lists.changed('memories');
   deps.realtime.memoryDeleted(id);
   await Promise.all(removed.mediaKeys.map((key) => deps.media.delete(key)));
   return true;

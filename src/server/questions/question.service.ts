@@ -2,6 +2,7 @@ import type { Question, QuestionCreateRequest } from '../../shared/schemas/quest
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { scopesChangedBy } from '../lists/question-scopes.ts';
 import { findSpeakerById } from '../speakers/speaker.repository.ts';
 import { insertQuestion } from './question.repository.ts';
 
@@ -26,7 +27,7 @@ export function idAfter(since: string): string {
  * name the client sent along.
  */
 export async function askQuestion(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'questionVersions'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
   input: QuestionCreateRequest,
 ): Promise<Question> {
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
@@ -40,7 +41,7 @@ export async function askQuestion(
     createdAt: deps.clock.now().toISOString(),
   });
   // Before the answer, so the asker's next poll already finds it.
-  await deps.questionVersions.added(question);
+  await deps.lists.changed('questions', scopesChangedBy(question));
   deps.realtime.newQuestion(question);
   return question;
 }

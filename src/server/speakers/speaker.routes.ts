@@ -1,5 +1,4 @@
 import multipart from '@fastify/multipart';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { QA_TEXTS } from '../../shared/qa-constants.ts';
@@ -13,24 +12,18 @@ import {
   speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
-import { answerNotModified, versionTag } from '../http/conditional-get.ts';
-import { type HotList, fixedUrlList } from '../http/hot-lists.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
+import { WHOLE_LIST } from '../lists/list-cache.ts';
+import { listRoute } from '../lists/list-route.ts';
+import { questionsScope } from '../lists/question-scopes.ts';
 import { listSpeakers } from './speaker.repository.ts';
 import {
   createSpeaker,
   loginSpeaker,
+  speakerByUsername,
   speakerDashboard,
-  speakerDashboardVersion,
 } from './speaker.service.ts';
 import { readSpeakerForm } from './speaker-form.ts';
-
-/** The speakers list, which every open dropdown polls every 3 s (see http/hot-lists.ts). */
-export const speakersHotList = (deps: Pick<AppDeps, 'db' | 'speakerListVersion'>): HotList =>
-  fixedUrlList('speakers', [API_PATHS.speakers, API_PATHS.speakersCard], {
-    tag: () => deps.speakerListVersion.etag(),
-    load: async () => JSON.stringify(speakerListSchema.parse(await listSpeakers(deps.db))),
-  });
 
 /** Speakers: sign-up with a picture, the two list paths of the spec, login and dashboard. */
 export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -40,14 +33,21 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
   }
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
 
-  // Both paths of the spec's table: the dropdown's and the Q&A room's.
-  const listSchema = { response: { 200: speakerListSchema } };
-  const list = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (answerNotModified(request, reply, deps.speakerListVersion.etag())) return reply;
-    return listSpeakers(deps.db);
-  };
-  app.get(API_PATHS.speakers, { schema: listSchema }, list);
-  app.get(API_PATHS.speakersCard, { schema: listSchema }, list);
+  // Both paths of the spec's table, the dropdown's and the Q&A room's: one list, one answer.
+  for (const url of [API_PATHS.speakers, API_PATHS.speakersCard]) {
+    await app.register(
+      listRoute(deps.lists, {
+        url,
+        response: speakerListSchema,
+        view: () => ({
+          topic: 'speakers',
+          scope: WHOLE_LIST,
+          key: 'speakers',
+          rows: () => listSpeakers(deps.db),
+        }),
+      }),
+    );
+  }
 
   app.post(
     API_PATHS.speakerAdd,
@@ -82,19 +82,22 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     },
   );
 
-  app.get(
-    '/api/speakers/:username/dashboard',
-    {
-      schema: {
-        params: speakerUsernameParamsSchema,
-        response: { 200: speakerDashboardSchema, '4xx': errorResponseSchema },
+  // Named by username, so the speaker is read first: no answer before the handler, but the
+  // same ETag and 304 as every list.
+  await app.register(
+    listRoute(deps.lists, {
+      url: '/api/speakers/:username/dashboard',
+      params: speakerUsernameParamsSchema,
+      response: speakerDashboardSchema,
+      resolveView: async ({ params }) => {
+        const speaker = await speakerByUsername(deps, params.username);
+        return {
+          topic: 'questions',
+          scope: questionsScope(speaker._id),
+          key: JSON.stringify(['dashboard', speaker._id]),
+          rows: () => speakerDashboard(deps, speaker),
+        };
       },
-    },
-    async (request, reply) => {
-      const { speaker, version } = await speakerDashboardVersion(deps, request.params.username);
-      const tag = versionTag(['dashboard', speaker._id, version]);
-      if (answerNotModified(request, reply, tag)) return reply;
-      return speakerDashboard(deps, speaker);
-    },
+    }),
   );
 };

@@ -53,7 +53,7 @@ async function renderPicture(picture: Buffer): Promise<{ display: Rendition; ava
  * from the name. All or nothing: on any failure the stored files are removed again.
  */
 export async function createSpeaker(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'config' | 'speakerListVersion'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'config' | 'lists'>,
   fields: SpeakerFields,
   picture: Buffer,
 ): Promise<Speaker> {
@@ -83,7 +83,7 @@ export async function createSpeaker(
           message: welcomeMessage(deps.config.eventName, fields.name),
           createdAt: deps.clock.now().toISOString(),
         });
-        await deps.speakerListVersion.changed();
+        await deps.lists.changed('speakers');
         deps.realtime.speakerCreated(speaker);
         return speaker;
       } catch (error) {
@@ -98,23 +98,20 @@ export async function createSpeaker(
 }
 
 /** Speaker login by username only (spec), case-insensitive. */
-export async function loginSpeaker(deps: Pick<AppDeps, 'db'>, username: string): Promise<Speaker> {
-  const speaker = await findSpeakerByUsername(deps.db, username.trim());
+export const loginSpeaker = (deps: Pick<AppDeps, 'db'>, username: string): Promise<Speaker> =>
+  speakerByUsername(deps, username.trim());
+
+/** A speaker by username (any case), or a 404. */
+export async function speakerByUsername(
+  deps: Pick<AppDeps, 'db'>,
+  username: string,
+): Promise<Speaker> {
+  const speaker = await findSpeakerByUsername(deps.db, username);
   if (!speaker) throw new HttpError(404, 'Speaker not found');
   return speaker;
 }
 
-/** The speaker with their latest questions (oldest first), and the version for the ETag. */
-export async function speakerDashboardVersion(
-  deps: Pick<AppDeps, 'db' | 'questionVersions'>,
-  username: string,
-): Promise<{ speaker: Speaker; version: string }> {
-  const speaker = await findSpeakerByUsername(deps.db, username);
-  if (!speaker) throw new HttpError(404, 'Speaker not found');
-  const version = await deps.questionVersions.version({ speakerId: speaker._id });
-  return { speaker, version };
-}
-
+/** The speaker with their latest questions, oldest first. */
 export async function speakerDashboard(
   deps: Pick<AppDeps, 'db'>,
   speaker: Speaker,

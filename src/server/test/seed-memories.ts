@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Db } from '../db/database.ts';
 import { newId } from '../lib/ids.ts';
+import type { ListCache } from '../lists/list-cache.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { insertMemories } from '../memories/memory.repository.ts';
 
@@ -24,11 +25,12 @@ export interface MemorySeed {
 
 /**
  * Stores memories as an upload would leave them: real files in the media store (an image with
- * its WebP thumbnail, or an MP4) and one row each. Seeds are stored in order, so the last one
- * is the newest.
+ * its WebP thumbnail, or an MP4) and one row each, through the app's repository. Seeds are
+ * stored in order, so the last one is the newest. Given a running app's list cache, tells it
+ * the gallery changed, as the upload path does.
  */
 export async function seedMemories(
-  deps: { db: Db; media: MediaStore },
+  deps: { db: Db; media: MediaStore; lists?: Pick<ListCache, 'changed'> },
   seeds: MemorySeed[],
 ): Promise<Memory[]> {
   const stored: Memory[] = [];
@@ -85,5 +87,6 @@ export async function seedMemories(
       ])),
     );
   }
+  await deps.lists?.changed('memories');
   return stored;
 }

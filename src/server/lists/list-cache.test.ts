@@ -1,0 +1,136 @@
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
+import { ListCache, WHOLE_LIST } from './list-cache.ts';
+import { questionsScope, scopesChangedBy } from './question-scopes.ts';
+
+/** A change feed between instances in one process: what one publishes, the others receive. */
+function sharedFeed() {
+  const handlers: { topic: ChangeTopic; handler: (detail: string | undefined) => void }[] = [];
+  const feed = (): ChangeFeed => {
+    const own: typeof handlers = [];
+    return {
+      publish: (topic, detail) => {
+        for (const entry of handlers) {
+          if (entry.topic === topic && !own.includes(entry)) entry.handler(detail);
+        }
+        return Promise.resolve();
+      },
+      subscribe: (topic, handler) => {
+        const entry = { topic, handler };
+        own.push(entry);
+        handlers.push(entry);
+      },
+      close: () => Promise.resolve(),
+    };
+  };
+  return { feed };
+}
+
+/** A table of rows per scope, read by the cache as the repositories would read it. */
+function fakeDatabase() {
+  const counts = new Map<string, number>();
+  const reads: string[] = [];
+  const reader = (scope: string) => {
+    reads.push(scope);
+    const count = counts.get(scope) ?? 0;
+    return Promise.resolve({ newestId: count ? `id-${count}` : null, count });
+  };
+  const add = (...scopes: string[]) => {
+    for (const scope of scopes) counts.set(scope, (counts.get(scope) ?? 0) + 1);
+  };
+  return { reader, add, reads };
+}
+
+const cacheOn = (
+  feed: ChangeFeed,
+  reader: (scope: string) => Promise<{ newestId: string | null; count: number }>,
+) => new ListCache(feed, { memories: reader, speakers: reader, questions: reader });
+
+describe('ListCache', () => {
+  it('reads a version once, and again only after a change names its scope', async () => {
+    const db = fakeDatabase();
+    const lists = cacheOn(sharedFeed().feed(), db.reader);
+    const ada = questionsScope('speaker-ada');
+    const grace = questionsScope('speaker-grace');
+    expect(lists.peek('questions', ada)).toBeUndefined();
+    const first = await lists.version('questions', ada);
+    await lists.version('questions', grace);
+    expect(await lists.version('questions', ada)).toBe(first);
+    expect(lists.peek('questions', ada)).toBe(first);
+    expect(db.reads).toEqual([ada, grace]);
+
+    // A question to Ada changes her scopes and everybody's, not Grace's.
+    db.add(ada, questionsScope());
+    await lists.changed(
+      'questions',
+      scopesChangedBy({ speakerId: 'speaker-ada', askerUsername: 'x' }),
+    );
+    expect(lists.peek('questions', ada)).toBeUndefined();
+    expect(lists.peek('questions', grace)).toBeDefined();
+    expect(await lists.version('questions', ada)).not.toBe(first);
+
+    // A change that names no scope forgets the whole list.
+    await lists.changed('questions');
+    expect(lists.peek('questions', grace)).toBeUndefined();
+  });
+
+  it('does not keep a version read before a change that came while it was read', async () => {
+    let release: () => void = () => undefined;
+    const slow = () =>
+      new Promise<{ newestId: string | null; count: number }>((resolve) => {
+        release = () => resolve({ newestId: 'old', count: 1 });
+      });
+    const lists = cacheOn(sharedFeed().feed(), slow);
+    const reading = lists.version('memories', WHOLE_LIST);
+    await lists.changed('memories');
+    release();
+    expect(await reading).toBe('1.old');
+    expect(lists.peek('memories', WHOLE_LIST)).toBeUndefined();
+  });
+
+  it("forgets what another instance's write changed, through the change feed", async () => {
+    const db = fakeDatabase();
+    const { feed } = sharedFeed();
+    const here = cacheOn(feed(), db.reader);
+    const there = cacheOn(feed(), db.reader);
+    const before = await here.version('memories', WHOLE_LIST);
+    db.add(WHOLE_LIST);
+    await there.changed('memories');
+    expect(here.peek('memories', WHOLE_LIST)).toBeUndefined();
+    expect(await here.version('memories', WHOLE_LIST)).not.toBe(before);
+  });
+
+  it('makes a view’s JSON once per tag and each encoding once, and retries a failed read', async () => {
+    const lists = cacheOn(sharedFeed().feed(), fakeDatabase().reader);
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: 'hello' })));
+    let loads = 0;
+    const load = () => {
+      loads += 1;
+      return Promise.resolve(json);
+    };
+    const tag = lists.tag('gallery', '1.a');
+    expect(tag).toMatch(/^W\/"[\w-]{22}"$/);
+    expect(lists.tag('gallery', '1.a')).toBe(tag);
+    expect(lists.tag('gallery', '2.b')).not.toBe(tag);
+
+    const plain = await lists.body('gallery', tag, load, undefined);
+    const br = await lists.body('gallery', tag, load, 'br');
+    const brAgain = await lists.body('gallery', tag, load, 'br');
+    const gzip = await lists.body('gallery', tag, load, 'gzip');
+    expect(loads).toBe(1);
+    expect(plain).toEqual({ body: Buffer.from(json), encoding: undefined });
+    expect(br.encoding).toBe('br');
+    expect(brAgain.body).toBe(br.body);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(json);
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(json);
+
+    await lists.body('gallery', lists.tag('gallery', '2.b'), load, undefined);
+    expect(loads).toBe(2);
+
+    const failing = () => Promise.reject(new Error('database down'));
+    const next = lists.tag('gallery', '3.c');
+    await expect(lists.body('gallery', next, failing, undefined)).rejects.toThrow('database down');
+    expect((await lists.body('gallery', next, load, undefined)).body.toString()).toBe(json);
+  });
+});

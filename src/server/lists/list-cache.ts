@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
+import { COMPRESSION_THRESHOLD, type Encoding, compressTextAsync } from '../http/compression.ts';
+
+/** What decides whether one scope of a list changed: its newest id and its row count. */
+export type ScopeVersionReader = (
+  scope: string,
+) => Promise<{ newestId: string | null; count: number }>;
+
+/** The scope that stands for a whole list (the gallery, the speakers, everybody's questions). */
+export const WHOLE_LIST = '';
+
+/** Scope versions kept per list; past it the oldest is dropped (and read again when asked). */
+const MAX_SCOPES = 10_000;
+/** Answers kept; past it the least recently asked for is dropped. */
+const MAX_ANSWERS = 512;
+/** Tags made lately: the same few views are polled thousands of times per version. */
+const MAX_RECENT_TAGS = 4096;
+
+interface Answer {
+  tag: string;
+  identity: Promise<Buffer>;
+  br?: Promise<Buffer>;
+  gzip?: Promise<Buffer>;
+}
+
+/**
+ * The one cache behind every polled list (decision 101): per list and scope, a version derived
+ * from the database (newest id and row count) kept in memory; per view (a page, a query), the
+ * JSON answer for the current version, made once and compressed once per encoding.
+ *
+ * Write paths call `changed(topic, scopes)` after they commit: the scopes are forgotten here at
+ * once and on every other instance through the change feed, and are read again from the
+ * database the next time they are asked for. A poll that finds its version in memory costs
+ * no database query and no serialisation.
+ */
+export class ListCache {
+  readonly #feed: ChangeFeed;
+  readonly #readers: ReadonlyMap<ChangeTopic, ScopeVersionReader>;
+  readonly #versions = new Map<ChangeTopic, Map<string, string>>();
+  /** Bumped by every change of a list: a read that started before one must not be kept. */
+  readonly #generations = new Map<ChangeTopic, number>();
+  readonly #answers = new Map<string, Answer>();
+  readonly #tags = new Map<string, string>();
+
+  constructor(feed: ChangeFeed, readers: Record<ChangeTopic, ScopeVersionReader>) {
+    this.#feed = feed;
+    this.#readers = new Map(Object.entries(readers) as [ChangeTopic, ScopeVersionReader][]);
+    for (const topic of this.#readers.keys()) {
+      this.#versions.set(topic, new Map());
+      this.#generations.set(topic, 0);
+      feed.subscribe(topic, (detail) => this.#forget(topic, parseScopes(detail)));
+    }
+  }
+
+  /** The version of a scope when it is known in memory, else undefined. */
+  peek(topic: ChangeTopic, scope: string): string | undefined {
+    return this.#versions.get(topic)?.get(scope);
+  }
+
+  /** The version of a scope, read from the database when it is not known. */
+  async version(topic: ChangeTopic, scope: string): Promise<string> {
+    const versions = this.#scopes(topic);
+    const known = versions.get(scope);
+    if (known !== undefined) return known;
+    const generation = this.#generations.get(topic);
+    const read = this.#readers.get(topic);
+    if (!read) throw new Error(`No list named ${topic}`);
+    const { newestId, count } = await read(scope);
+    const version = `${count}.${newestId ?? ''}`;
+    if (generation === this.#generations.get(topic)) {
+      if (versions.size >= MAX_SCOPES) versions.delete(versions.keys().next().value ?? '');
+      versions.set(scope, version);
+    }
+    return version;
+  }
+
+  /**
+   * After a write here has committed: forget the scopes it changed (all of the list's when none
+   * are named), then tell the other instances.
+   */
+  async changed(topic: ChangeTopic, scopes?: readonly string[]): Promise<void> {
+    this.#forget(topic, scopes);
+    await this.#feed.publish(topic, scopes ? JSON.stringify(scopes) : undefined);
+  }
+
+  /** The ETag of one view at one version of its scope: weak, the same on every instance. */
+  tag(view: string, version: string): string {
+    const text = `${view}\u0000${version}`;
+    let tag = this.#tags.get(text);
+    if (tag === undefined) {
+      tag = `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 22)}"`;
+      if (this.#tags.size >= MAX_RECENT_TAGS) this.#tags.clear();
+      this.#tags.set(text, tag);
+    }
+    return tag;
+  }
+
+  /**
+   * The body of a view for a tag, in an encoding: the JSON is made by `load` once per tag, each
+   * encoding once per tag (off the event loop), and kept until the tag moves on.
+   */
+  async body(
+    view: string,
+    tag: string,
+    load: () => Promise<string>,
+    encoding: Encoding | undefined,
+  ): Promise<{ body: Buffer; encoding: Encoding | undefined }> {
+    let answer = this.#answers.get(view);
+    if (answer) this.#answers.delete(view);
+    if (answer?.tag !== tag) {
+      const made: Answer = { tag, identity: load().then((json) => Buffer.from(json)) };
+      // A failed read is not kept: the next poll tries again.
+      made.identity.catch(() => {
+        if (this.#answers.get(view) === made) this.#answers.delete(view);
+      });
+      answer = made;
+      if (this.#answers.size >= MAX_ANSWERS) {
+        this.#answers.delete(this.#answers.keys().next().value ?? '');
+      }
+    }
+    this.#answers.set(view, answer);
+    const identity = await answer.identity;
+    if (!encoding || identity.length < COMPRESSION_THRESHOLD) {
+      return { body: identity, encoding: undefined };
+    }
+    const encoded = (answer[encoding] ??= compressTextAsync(identity, encoding));
+    return { body: await encoded, encoding };
+  }
+
+  #scopes(topic: ChangeTopic): Map<string, string> {
+    const versions = this.#versions.get(topic);
+    if (!versions) throw new Error(`No list named ${topic}`);
+    return versions;
+  }
+
+  #forget(topic: ChangeTopic, scopes: readonly string[] | undefined): void {
+    const versions = this.#versions.get(topic);
+    if (!versions) return;
+    this.#generations.set(topic, (this.#generations.get(topic) ?? 0) + 1);
+    if (!scopes) versions.clear();
+    else for (const scope of scopes) versions.delete(scope);
+  }
+}
+
+/** The scopes a change names; a detail that names none (or cannot be read) means all of them. */
+function parseScopes(detail: string | undefined): string[] | undefined {
+  if (detail === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(detail);
+    if (Array.isArray(parsed) && parsed.every((scope) => typeof scope === 'string')) {
+      return parsed;
+    }
+  } catch {
+    // Falls through: forget everything, which is always correct.
+  }
+  return undefined;
+}

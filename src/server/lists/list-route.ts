@@ -1,0 +1,142 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../shared/errors.ts';
+import type { ChangeTopic } from '../realtime/change-feed.ts';
+import { acceptedEncoding, varyOnAcceptEncoding } from '../http/compression.ts';
+import { ifNoneMatchNames } from '../http/conditional-get.ts';
+import type { ListCache } from './list-cache.ts';
+
+/** One view of a list that a request asks for. */
+export interface ListView {
+  topic: ChangeTopic;
+  /** Which version decides the view (see `ListCache`). */
+  scope: string;
+  /** Names the answer: every request with this key gets the same body for the same version. */
+  key: string;
+  /** The view's rows as they are now; serialised with the route's response schema. */
+  rows(): Promise<unknown>;
+}
+
+type ZodObjectLike = z.ZodType<Record<string, unknown>>;
+
+interface ListRouteBase<Query extends ZodObjectLike, Params extends ZodObjectLike> {
+  url: string;
+  querystring?: Query;
+  params?: Params;
+  /** The schema of one answer (the list). */
+  response: z.ZodType;
+}
+
+/**
+ * A list route. `view` names the view from the URL alone (its query and parameters), so a poll
+ * whose version is in memory is answered in the route's `onRequest` hook, before validation
+ * and the handler. `resolveView` is for a view that needs the database to be named (the
+ * dashboard of a speaker given by username): ETag and 304 still apply, after the handler read it.
+ */
+export type ListRouteOptions<
+  Query extends ZodObjectLike,
+  Params extends ZodObjectLike,
+> = ListRouteBase<Query, Params> &
+  (
+    | { view(input: { query: z.output<Query>; params: z.output<Params> }): ListView }
+    | {
+        resolveView(input: { query: z.output<Query>; params: z.output<Params> }): Promise<ListView>;
+      }
+  );
+
+/** URLs whose view is known (null: not a plain form, the handler answers); reset when full. */
+const MAX_KNOWN_URLS = 4096;
+
+/**
+ * Registers a `GET` list route on the one list mechanism: ETag and 304 from the version in
+ * memory, the JSON made once per version and compressed once per encoding, the route's own
+ * hooks, schemas and error handling for everything else.
+ */
+export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectLike>(
+  lists: ListCache,
+  options: ListRouteOptions<Query, Params>,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const serialise = (rows: unknown) => JSON.stringify(options.response.parse(rows));
+    const answer = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      view: ListView,
+      version: string,
+    ) => answerList(lists, request, reply, view, version, serialise);
+
+    const known = new Map<string, ListView | null>();
+    const viewOfUrl = (request: FastifyRequest): ListView | null => {
+      if (!('view' in options)) return null;
+      let view = known.get(request.url);
+      if (view === undefined) {
+        const query = (options.querystring ?? z.object({})).safeParse(request.query);
+        const params = (options.params ?? z.object({})).safeParse(request.params);
+        view =
+          query.success && params.success
+            ? options.view({
+                query: query.data as z.output<Query>,
+                params: params.data as z.output<Params>,
+              })
+            : null;
+        if (known.size >= MAX_KNOWN_URLS) known.clear();
+        known.set(request.url, view);
+      }
+      return view;
+    };
+
+    app.get(
+      options.url,
+      {
+        schema: {
+          ...(options.querystring ? { querystring: options.querystring } : {}),
+          ...(options.params ? { params: options.params } : {}),
+          response: { 200: options.response, 304: z.null(), '4xx': errorResponseSchema },
+        },
+        // Every open screen polls its lists every few seconds: a poll whose version is known
+        // here is answered now, with no database query and nothing serialised.
+        onRequest: async (request, reply) => {
+          const view = viewOfUrl(request);
+          if (!view) return;
+          const version = lists.peek(view.topic, view.scope);
+          if (version === undefined) return;
+          return answer(request, reply, view, version);
+        },
+      },
+      async (request, reply) => {
+        const input = {
+          query: request.query as z.output<Query>,
+          params: request.params as z.output<Params>,
+        };
+        const view = 'view' in options ? options.view(input) : await options.resolveView(input);
+        return answer(request, reply, view, await lists.version(view.topic, view.scope));
+      },
+    );
+  };
+}
+
+/** Answers a view at a version: 304 when the client holds it, else its JSON, as accepted. */
+async function answerList(
+  lists: ListCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: ListView,
+  version: string,
+  serialise: (rows: unknown) => string,
+): Promise<FastifyReply> {
+  const tag = lists.tag(view.key, version);
+  reply.header('etag', tag);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+  if (ifNoneMatchNames(request.headers['if-none-match'], tag)) return reply.code(304).send();
+  const { body, encoding } = await lists.body(
+    view.key,
+    tag,
+    async () => serialise(await view.rows()),
+    acceptedEncoding(request.headers['accept-encoding']),
+  );
+  reply.header('content-type', 'application/json; charset=utf-8');
+  varyOnAcceptEncoding(reply);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(body);
+}
