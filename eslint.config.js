@@ -1,51 +1,74 @@
 // @ts-check
-import path from 'node:path';
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
-const srcDir = (...parts) => path.join(root, 'src', ...parts);
+
+const CLIENT = ['client', 'app', 'app-layout', 'feature'];
 
 /**
  * Imports flow one way: shared imports nothing of ours; server and client import shared but
- * not each other; a client feature does not import another feature.
+ * not each other; a client feature does not import another feature, nor app/ (but its layout).
  */
-const boundaries = {
-  meta: { type: 'problem', schema: [] },
-  create(context) {
-    const file = context.filename;
-    const check = (node) => {
-      const spec = node.source?.value;
-      if (typeof spec !== 'string' || !spec.startsWith('.')) return;
-      const target = path.resolve(path.dirname(file), spec);
-      const inside = (dir) => (p) => p === dir || p.startsWith(dir + path.sep);
-      const report = (message) => context.report({ node: node.source, message });
-      if (inside(srcDir('shared'))(file) && !inside(srcDir('shared'))(target)) {
-        report('src/shared imports nothing outside src/shared.');
-      } else if (inside(srcDir('server'))(file) && inside(srcDir('client'))(target)) {
-        report('The server does not import client code.');
-      } else if (inside(srcDir('client'))(file) && inside(srcDir('server'))(target)) {
-        report('The client does not import server code.');
-      } else if (inside(srcDir('client', 'features'))(file)) {
-        const feature = path.relative(srcDir('client', 'features'), file).split(path.sep)[0];
-        if (inside(srcDir('client', 'features'))(target)) {
-          const other = path.relative(srcDir('client', 'features'), target).split(path.sep)[0];
-          if (other !== feature)
-            report(
-              `Feature "${feature}" must not import feature "${other}"; compose them in app/.`,
-            );
-        }
-        if (
-          inside(srcDir('client', 'app'))(target) &&
-          !inside(srcDir('client', 'app', 'layout'))(target)
-        ) {
-          report('Features do not import app/ (only app/layout components).');
-        }
-      }
-    };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+const boundariesConfig = {
+  files: ['src/**/*.{ts,tsx}'],
+  plugins: { boundaries },
+  settings: {
+    'boundaries/include': ['src/**/*'],
+    // The first pattern that matches a file names its element: the narrowest come first.
+    'boundaries/elements': [
+      { type: 'feature', pattern: 'src/client/features/*', capture: ['name'] },
+      { type: 'app-layout', pattern: 'src/client/app/layout' },
+      { type: 'app', pattern: 'src/client/app' },
+      { type: 'client', pattern: 'src/client' },
+      { type: 'server', pattern: 'src/server' },
+      { type: 'shared', pattern: 'src/shared' },
+    ],
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'allow',
+        policies: [
+          {
+            from: { element: { type: 'shared' } },
+            disallow: { to: { element: { types: { anyOf: ['server', ...CLIENT] } } } },
+            message: 'src/shared imports nothing outside src/shared.',
+          },
+          {
+            from: { element: { type: 'server' } },
+            disallow: { to: { element: { types: { anyOf: CLIENT } } } },
+            message: 'The server does not import client code.',
+          },
+          {
+            from: { element: { types: { anyOf: CLIENT } } },
+            disallow: { to: { element: { type: 'server' } } },
+            message: 'The client does not import server code.',
+          },
+          {
+            from: { element: { type: 'feature' } },
+            disallow: {
+              to: {
+                element: {
+                  type: 'feature',
+                  captured: { name: '!{{ from.element.captured.name }}' },
+                },
+              },
+            },
+            message: 'A feature must not import another feature; compose them in app/.',
+          },
+          {
+            from: { element: { type: 'feature' } },
+            disallow: { to: { element: { type: 'app' } } },
+            message: 'Features do not import app/ (only app/layout components).',
+          },
+        ],
+      },
+    ],
   },
 };
 
@@ -67,9 +90,7 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: root },
       globals: { ...globals.node },
     },
-    plugins: { confab: { rules: { boundaries } } },
     rules: {
-      'confab/boundaries': 'error',
       'no-restricted-syntax': [
         'error',
         {
@@ -87,6 +108,7 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
     },
   },
+  boundariesConfig,
   {
     files: ['src/client/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

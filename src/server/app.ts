@@ -21,7 +21,6 @@ import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import {
   answerClientError,
   answerFrameworkError,
-  helmetHeaders,
   registerSecurityHeaders,
 } from './http/security-headers.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -154,7 +153,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   app.decorate('deps', deps);
 
-  registerSecurityHeaders(app, helmetHeaders());
+  await registerSecurityHeaders(app);
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);

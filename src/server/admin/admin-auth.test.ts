@@ -15,38 +15,64 @@ describe('AdminTokenSigner', () => {
   });
   const now = at('2026-11-22T10:00:00.000Z');
 
-  it('signs a token that verifies until it expires', () => {
-    const { token, session } = signer.sign(now, 60_000);
+  it('signs a token that verifies until it expires', async () => {
+    const { token, session } = await signer.sign(now, 60_000);
     expect(session).toEqual({
       username: 'admin',
       issuedAt: now,
       expiresAt: at('2026-11-22T10:01:00.000Z'),
     });
-    expect(signer.verify(token, at('2026-11-22T10:00:59.999Z'))).toEqual({ ok: true, session });
-    expect(signer.verify(token, at('2026-11-22T10:01:00.000Z'))).toEqual({
+    expect(await signer.verify(token, at('2026-11-22T10:00:59.000Z'))).toEqual({
+      ok: true,
+      session,
+    });
+    expect(await signer.verify(token, at('2026-11-22T10:01:00.000Z'))).toEqual({
       ok: false,
       reason: 'expired',
     });
   });
 
-  it('refuses tokens from another secret, user or password, and tampered ones', () => {
-    const { token } = signer.sign(now, 60_000);
+  it('refuses tokens from another secret, user or password, and tampered ones', async () => {
+    const { token } = await signer.sign(now, 60_000);
     for (const other of [
       new AdminTokenSigner({ secret: 't'.repeat(32), username: 'admin', password: 'pw-1' }),
       new AdminTokenSigner({ secret: 's'.repeat(32), username: 'root', password: 'pw-1' }),
       new AdminTokenSigner({ secret: 's'.repeat(32), username: 'admin', password: 'pw-2' }),
     ]) {
-      expect(other.verify(token, now)).toEqual({ ok: false, reason: 'forged' });
+      expect(await other.verify(token, now)).toEqual({ ok: false, reason: 'forged' });
     }
-    const [payload = '', signature = ''] = token.split('.');
+    const [header = '', payload = '', signature = ''] = token.split('.');
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as object;
-    const longer = Buffer.from(JSON.stringify({ ...claims, exp: 9e15 })).toString('base64url');
-    expect(signer.verify(`${longer}.${signature}`, now)).toEqual({ ok: false, reason: 'forged' });
+    const longer = Buffer.from(JSON.stringify({ ...claims, exp: 9e9 })).toString('base64url');
+    expect(await signer.verify(`${header}.${longer}.${signature}`, now)).toEqual({
+      ok: false,
+      reason: 'forged',
+    });
+    // The "none" algorithm, or a signature left off, is never accepted.
+    const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    expect(await signer.verify(`${none}.${payload}.${signature}`, now)).toMatchObject({
+      ok: false,
+    });
+    expect(await signer.verify(`${header}.${payload}.`, now)).toEqual({
+      ok: false,
+      reason: 'malformed',
+    });
   });
 
-  it('calls anything that is not <payload>.<signature> malformed', () => {
-    for (const token of ['', 'abc', 'a.b', `${'a'.repeat(2000)}.${'b'.repeat(43)}`, 'a b.c']) {
-      expect(signer.verify(token, now)).toEqual({ ok: false, reason: 'malformed' });
+  it('calls anything that is not a compact JWT of the right size malformed', async () => {
+    for (const token of [
+      '',
+      'abc',
+      'a.b',
+      'a.b.c',
+      `a.${'a'.repeat(2000)}.${'b'.repeat(43)}`,
+      'a b.c.d',
+      `e30.e30.${'b'.repeat(43)}`,
+    ]) {
+      expect((await signer.verify(token, now)).ok).toBe(false);
+    }
+    for (const token of ['', 'abc', 'a.b', `a.${'a'.repeat(2000)}.${'b'.repeat(43)}`]) {
+      expect(await signer.verify(token, now)).toEqual({ ok: false, reason: 'malformed' });
     }
   });
 });

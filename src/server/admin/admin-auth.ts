@@ -49,9 +49,9 @@ export type LoginResult =
 export type AuthCheck = TokenCheck | { ok: false; reason: 'missing' };
 
 export interface AdminAuth {
-  login(credentials: { username: string; password: string }, client: string): LoginResult;
+  login(credentials: { username: string; password: string }, client: string): Promise<LoginResult>;
   /** Checks an `Authorization` header value. */
-  authenticate(header: string | undefined): AuthCheck;
+  authenticate(header: string | undefined): Promise<AuthCheck>;
 }
 
 /**
@@ -80,7 +80,7 @@ export function createAdminAuth(
   });
 
   return {
-    login: (credentials, client) => {
+    login: async (credentials, client) => {
       const retryAfterMs = limiter.retryAfterMs(client);
       if (retryAfterMs > 0) return { outcome: 'blocked', retryAfterMs };
       // Both comparisons always run, so the time does not tell which one failed.
@@ -90,9 +90,9 @@ export function createAdminAuth(
         return { outcome: 'invalid', failures: limiter.recordFailure(client) };
       }
       limiter.reset(client);
-      return { outcome: 'ok', ...signer.sign(clock.now(), config.adminTokenTtlMs) };
+      return { outcome: 'ok', ...(await signer.sign(clock.now(), config.adminTokenTtlMs)) };
     },
-    authenticate: (header) => {
+    authenticate: async (header) => {
       if (!header) return { ok: false, reason: 'missing' };
       const token = bearerToken(header);
       if (!token) return { ok: false, reason: 'malformed' };

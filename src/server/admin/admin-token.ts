@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import { createHmac } from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 
 /** What a valid token says: who the admin is and until when. */
 export interface AdminSession {
@@ -11,15 +11,10 @@ export interface AdminSession {
 export type TokenCheck =
   { ok: true; session: AdminSession } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
 
-const payloadSchema = z.object({
-  v: z.literal(1),
-  sub: z.string().min(1),
-  iat: z.number().int().nonnegative(),
-  exp: z.number().int().positive(),
-});
-
-/** `<payload>.<signature>`, both base64url; the signature is a SHA-256 HMAC (43 characters). */
-const TOKEN_SHAPE = /^([A-Za-z0-9_-]{1,1024})\.([A-Za-z0-9_-]{43})$/;
+/** A compact JWS is three base64url parts; anything longer than this is not one of ours. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,512}\.[A-Za-z0-9_-]{1,1024}\.[A-Za-z0-9_-]{43}$/;
+const ISSUER = 'confab';
+const AUDIENCE = 'confab:admin';
 
 export interface TokenSignerOptions {
   /** SESSION_SECRET, or a random secret of this process. */
@@ -30,67 +25,67 @@ export interface TokenSignerOptions {
 }
 
 /**
- * Signs and checks admin tokens: a small JSON payload (subject, issued, expires, in ms since
- * the epoch) and its HMAC-SHA256. The key is derived from the secret and the credentials, so a
- * new secret or a new admin password makes every earlier token invalid.
+ * Signs and checks admin tokens: JWTs (HS256, through `jose`) naming the admin, when they were
+ * issued and when they expire. The key is derived from the secret and the credentials, so a new
+ * secret or a new admin password makes every earlier token invalid.
  */
 export class AdminTokenSigner {
-  readonly #key: Buffer;
+  readonly #key: Uint8Array;
   readonly #username: string;
 
   constructor({ secret, username, password }: TokenSignerOptions) {
     this.#username = username;
     this.#key = createHmac('sha256', secret)
-      .update(`confab admin token v1\u0000${username}\u0000${password}`)
+      .update(`confab admin token v2\u0000${username}\u0000${password}`)
       .digest();
   }
 
-  #signature(payload: string): Buffer {
-    return createHmac('sha256', this.#key).update(payload).digest();
+  async sign(now: Date, ttlMs: number): Promise<{ token: string; session: AdminSession }> {
+    const issuedAt = new Date(Math.floor(now.getTime() / 1000) * 1000);
+    const expiresAt = new Date(issuedAt.getTime() + ttlMs);
+    const token = await new SignJWT()
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(this.#username)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(this.#key);
+    return { token, session: { username: this.#username, issuedAt, expiresAt } };
   }
 
-  sign(now: Date, ttlMs: number): { token: string; session: AdminSession } {
-    const iat = now.getTime();
-    const exp = iat + ttlMs;
-    const payload = Buffer.from(
-      JSON.stringify({ v: 1, sub: this.#username, iat, exp }),
-      'utf8',
-    ).toString('base64url');
-    const token = `${payload}.${this.#signature(payload).toString('base64url')}`;
-    return {
-      token,
-      session: { username: this.#username, issuedAt: new Date(iat), expiresAt: new Date(exp) },
-    };
-  }
-
-  verify(token: string, now: Date): TokenCheck {
-    const match = TOKEN_SHAPE.exec(token);
-    if (!match) return { ok: false, reason: 'malformed' };
-    const [, payload = '', signature = ''] = match;
-    const given = Buffer.from(signature, 'base64url');
-    const expected = this.#signature(payload);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return { ok: false, reason: 'forged' };
-    }
-    let decoded: unknown;
+  async verify(token: string, now: Date): Promise<TokenCheck> {
+    if (!TOKEN_SHAPE.test(token)) return { ok: false, reason: 'malformed' };
     try {
-      decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    } catch {
+      const { payload } = await jwtVerify(token, this.#key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        subject: this.#username,
+        requiredClaims: ['iat', 'exp'],
+        currentDate: now,
+        clockTolerance: 0,
+      });
+      const { iat = 0, exp = 0 } = payload;
+      return {
+        ok: true,
+        session: {
+          username: this.#username,
+          issuedAt: new Date(iat * 1000),
+          expiresAt: new Date(exp * 1000),
+        },
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+      // A valid signature over other claims can only come from an older key or another kind.
+      if (
+        error instanceof joseErrors.JWSSignatureVerificationFailed ||
+        error instanceof joseErrors.JWTClaimValidationFailed
+      ) {
+        return { ok: false, reason: 'forged' };
+      }
       return { ok: false, reason: 'malformed' };
     }
-    const parsed = payloadSchema.safeParse(decoded);
-    // A signed payload of another shape or for another user can only come from an older key.
-    if (!parsed.success || parsed.data.sub !== this.#username)
-      return { ok: false, reason: 'forged' };
-    if (now.getTime() >= parsed.data.exp) return { ok: false, reason: 'expired' };
-    return {
-      ok: true,
-      session: {
-        username: parsed.data.sub,
-        issuedAt: new Date(parsed.data.iat),
-        expiresAt: new Date(parsed.data.exp),
-      },
-    };
   }
 }
 

@@ -52,7 +52,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const result = auth.login(request.body, request.ip);
+      const result = await auth.login(request.body, request.ip);
       if (result.outcome === 'blocked') {
         const seconds = Math.ceil(result.retryAfterMs / 1000);
         const minutes = Math.ceil(seconds / 60);
@@ -90,7 +90,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     secured.decorateRequest(SESSION, null);
     // onRequest runs before the body is read or the input validated: no work without a token.
     secured.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      const check = auth.authenticate(request.headers.authorization);
+      const check = await auth.authenticate(request.headers.authorization);
       if (!check.ok) {
         reply.header(
           'www-authenticate',

@@ -7,7 +7,7 @@ import {
   isAnimated,
   renderImage,
 } from '../media/images.ts';
-import type { Limiter } from '../lib/limiter.ts';
+import type { LimitFunction } from 'p-limit';
 
 /** Long side of the rendition a memory's `media` URL serves. */
 export const DISPLAY_MAX_SIDE = 2048;
@@ -41,7 +41,7 @@ const DISPLAY_FORMAT: Record<string, DisplayFormat> = {
 
 const isHeif = (mime: string) => mime === 'image/heic' || mime === 'image/heif';
 
-async function decodeHeif(file: string, heicLimiter: Limiter): Promise<Buffer | RawImage> {
+async function decodeHeif(file: string, heicLimiter: LimitFunction): Promise<Buffer | RawImage> {
   const bytes = await fs.readFile(file);
   // Prefer sharp where its libvips reads HEVC; else libheif (WebAssembly), one at a time, since
   // a decoded 12-megapixel photo holds about 50 MB. HEIF coded with AV1 is read by sharp.
@@ -75,7 +75,7 @@ async function decodeHeif(file: string, heicLimiter: Limiter): Promise<Buffer | 
 export async function renderMemoryImage(
   file: string,
   type: SniffedType,
-  heicLimiter: Limiter,
+  heicLimiter: LimitFunction,
 ): Promise<MemoryImage> {
   const format = DISPLAY_FORMAT[type.mime];
   if (!format) throw new UnreadableImageError(`no rendition for ${type.mime}`);

@@ -13,7 +13,7 @@ import {
 } from '../../shared/schemas/memory.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
-import type { Limiter } from '../lib/limiter.ts';
+import type { LimitFunction } from 'p-limit';
 import { type SniffedType, sniffType } from '../media/images.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { UnreadableImageError, renderMemoryImage } from './memory-media.ts';
@@ -48,9 +48,9 @@ export interface UploadContext {
   maxFileMb: number;
   /** Local folder for images being processed; emptied at start. */
   stagingDir: string;
-  heicLimiter: Limiter;
+  heicLimiter: LimitFunction;
   /** Images rendered at once: each holds a decoded photo in memory (tens of MB). */
-  imageLimiter: Limiter;
+  imageLimiter: LimitFunction;
 }
 
 /** A file name fit to quote in a message: no path, no control characters, not too long. */

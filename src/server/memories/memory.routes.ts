@@ -18,7 +18,7 @@ import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
-import { createLimiter } from '../lib/limiter.ts';
+import pLimit from 'p-limit';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { findMemory, listMemories } from './memory.repository.ts';
@@ -45,9 +45,9 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     maxFileBytes: Math.floor(config.maxUploadMb * 1024 * 1024),
     maxFileMb: config.maxUploadMb,
     stagingDir,
-    heicLimiter: createLimiter(1),
+    heicLimiter: pLimit(1),
     // One render per core: more would not finish sooner, and each holds a decoded photo.
-    imageLimiter: createLimiter(Math.max(1, os.availableParallelism())),
+    imageLimiter: pLimit(Math.max(1, os.availableParallelism())),
   };
 
   await app.register(multipart, { throwFileSizeLimit: true });
