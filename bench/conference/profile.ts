@@ -75,9 +75,3 @@ export type GeneratorMessage =
   | { type: 'arrived'; sockets: number; errors: number; seconds: number }
   | { type: 'window'; figures: LoadFigures }
   | { type: 'done'; figures: LoadFigures };
-
-/** Percentile of a sorted array (nearest rank). */
-export const percentile = (sorted: Float64Array | number[], p: number): number =>
-  sorted.length === 0
-    ? 0
-    : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);

@@ -27,4 +27,3 @@ export const healthResponseSchema = z.object({
   status: z.literal('ok'),
   checks: z.object({ database: z.literal('ok'), media: z.literal('ok') }),
 });
-export type HealthResponse = z.infer<typeof healthResponseSchema>;

@@ -19,7 +19,6 @@ export type Memory = z.infer<typeof memorySchema>;
 
 /** GET /api/memory: newest first, paged with `limit` and `before`. */
 export const memoryListQuerySchema = pageQuerySchema;
-export type MemoryListQuery = z.infer<typeof memoryListQuerySchema>;
 export const memoryListSchema = z.array(memorySchema);
 
 /** GET /api/memory/:id */

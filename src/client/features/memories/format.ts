@@ -17,9 +17,3 @@ export function formatWhen(iso: string, now = Date.now()): string {
 
 /** The full date and time, for a tooltip or a `<time>` title. */
 export const formatDateTime = (iso: string): string => absolute.format(new Date(iso));
-
-/** "12.3 MB", "640 KB": a file's size for people. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
