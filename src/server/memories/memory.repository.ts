@@ -18,6 +18,8 @@ export interface NewMemory {
   height: number | null;
   sizeBytes: number;
   createdAt: string;
+  /** Whether the stored file is free of location and camera metadata (decision 095). */
+  metadataStripped: boolean;
 }
 
 /** A stored memory with the keys of its files (for deletion). */
@@ -56,6 +58,7 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     height: m.height,
     size_bytes: m.sizeBytes,
     created_at: m.createdAt,
+    metadata_stripped: m.metadataStripped ? 1 : 0,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);

@@ -53,6 +53,7 @@ export async function seedMemories(
             height: 120,
             sizeBytes: bytes.length,
             createdAt: new Date().toISOString(),
+            metadataStripped: true,
           },
         ])),
       );
@@ -81,6 +82,7 @@ export async function seedMemories(
           height: 240,
           sizeBytes: png.length,
           createdAt: new Date().toISOString(),
+          metadataStripped: true,
         },
       ])),
     );
