@@ -16,8 +16,9 @@ export interface Actor {
 const normaliseSearch = (search: string | undefined): string => search?.trim().toLowerCase() ?? '';
 
 /**
- * The ETag of one page of the moderation list. Memories are never edited, and ids grow with
- * time, so the newest id and the count change whenever the list could have changed.
+ * The ETag of one page of the moderation list. Ids grow with time, so the newest id and the count
+ * change whenever a memory is added or deleted; the revision, when the start-up sweep points one
+ * at its cleaned file (decision 095), the only edit a memory sees.
  */
 export async function moderationListEtag(
   db: AppDeps['db'],
@@ -28,6 +29,7 @@ export async function moderationListEtag(
     'moderation',
     version.newestId,
     version.count,
+    version.revision,
     query.limit,
     query.before,
     normaliseSearch(query.search),

@@ -1,8 +1,15 @@
 import { versionTag } from '../http/conditional-get.ts';
 import type { ChangeFeed, ChangeTopic } from './change-feed.ts';
 
-/** What decides whether a list changed: its newest id and its row count. */
-export type ListVersionReader = () => Promise<{ newestId: string | null; count: number }>;
+/**
+ * What decides whether a list changed: its newest id and its row count, and a `revision` for
+ * lists whose rows can change in place (a memory's file replaced by its cleaned copy).
+ */
+export type ListVersionReader = () => Promise<{
+  newestId: string | null;
+  count: number;
+  revision?: number;
+}>;
 
 /**
  * The version of a polled list (the gallery, the speakers), derived from the database and kept
@@ -38,8 +45,8 @@ export class ListVersion {
 
   /** Reads the version from the database (at start, and after every change). */
   async refresh(): Promise<void> {
-    const { newestId, count } = await this.#read();
-    this.#state = `${count}.${newestId ?? ''}`;
+    const { newestId, count, revision } = await this.#read();
+    this.#state = `${count}.${newestId ?? ''}${revision === undefined ? '' : `.${revision}`}`;
   }
 
   /** After a write or delete here: refresh before answering, then tell the other instances. */
