@@ -50,13 +50,21 @@ export async function postMultipart(
   });
 }
 
-/** An MP4 of `size` bytes: a real `ftyp` box, then filler (videos are stored as uploaded). */
+/**
+ * An MP4 of `size` bytes: a real `ftyp` box, an empty `moov` and an `mdat` of filler. Its box
+ * tree is whole, as the upload checks while it blanks a video's metadata (decision 095).
+ */
 export function mp4Chunks(size: number): () => AsyncIterable<Buffer> {
   const ftyp = Buffer.from('000000186674797069736f6d0000020069736f6d6d703431', 'hex');
+  const moov = Buffer.from('000000086d6f6f76', 'hex');
+  const mdat = Buffer.alloc(8);
+  mdat.writeUInt32BE(size - ftyp.length - moov.length, 0);
+  mdat.write('mdat', 4, 'latin1');
+  const head = Buffer.concat([ftyp, moov, mdat]);
   return async function* () {
-    yield ftyp;
+    yield head;
     const block = Buffer.alloc(1024 * 1024, 0);
-    let left = size - ftyp.length;
+    let left = size - head.length;
     while (left > 0) {
       const n = Math.min(left, block.length);
       yield n === block.length ? block : block.subarray(0, n);

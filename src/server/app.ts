@@ -32,6 +32,7 @@ import { questionsFilterOf } from './lists/question-scopes.ts';
 import { memoriesVersion } from './memories/memory.repository.ts';
 import { galleryPageImages, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
 import { sweepOrphanMedia } from './memories/orphan-media.ts';
+import { stripStoredVideos } from './memories/video-metadata-sweep.ts';
 import { questionsVersion } from './questions/question.repository.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
@@ -141,6 +142,36 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     speakers: () => speakersVersion(database.db),
     questions: (scope) => questionsVersion(database.db, questionsFilterOf(scope)),
   });
+  // Videos stored before uploads blanked their location and camera metadata (decision 095):
+  // each is cleaned once, one at a time, under a new key. Like the orphan sweep, a failure is
+  // logged and the app starts anyway.
+  try {
+    const videos = await stripStoredVideos(
+      { db: database.db, media },
+      { stagingDir: path.join(config.dataDir, 'uploads') },
+    );
+    if (videos.cleaned.length + videos.unchanged.length > 0) {
+      app.log.info(
+        { cleaned: videos.cleaned.length, unchanged: videos.unchanged.length },
+        'stored videos cleaned of their metadata',
+      );
+      await lists.changed('memories');
+    }
+    if (videos.skipped.length > 0) {
+      app.log.warn(
+        { count: videos.skipped.length, first: videos.skipped.slice(0, 10) },
+        'stored videos could not be cleaned of their metadata; tried again at next start',
+      );
+    }
+    if (videos.kept.length > 0) {
+      app.log.warn(
+        { count: videos.kept.length, first: videos.kept.slice(0, 10) },
+        'old files of cleaned videos could not be deleted; the next start removes them',
+      );
+    }
+  } catch (error) {
+    app.log.warn({ err: error }, 'stored videos could not be cleaned of their metadata');
+  }
 
   const deps: AppDeps = {
     config,

@@ -54,6 +54,7 @@ describe.each(testDatabases)('database on %s', (database) => {
         height: 20,
         size_bytes: 5_000_000_000,
         created_at: now,
+        metadata_stripped: 1,
       })
       .execute();
     const memory = await db.selectFrom('memories').selectAll().executeTakeFirstOrThrow();

@@ -13,6 +13,8 @@ export interface MemoriesTable {
   height: number | null;
   size_bytes: number;
   created_at: string;
+  /** 1 when the stored file carries no location or camera metadata (decision 095), else 0. */
+  metadata_stripped: number;
 }
 
 export interface SpeakersTable {

@@ -2,10 +2,13 @@ import { createHash } from 'node:crypto';
 import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
 import { COMPRESSION_THRESHOLD, type Encoding, compressTextAsync } from '../http/compression.ts';
 
-/** What decides whether one scope of a list changed: its newest id and its row count. */
+/**
+ * What decides whether one scope of a list changed: its newest id and its row count, and for a
+ * list whose rows can be edited, a revision that every edit moves.
+ */
 export type ScopeVersionReader = (
   scope: string,
-) => Promise<{ newestId: string | null; count: number }>;
+) => Promise<{ newestId: string | null; count: number; revision?: number }>;
 
 /** The scope that stands for a whole list (the gallery, the speakers, everybody's questions). */
 export const WHOLE_LIST = '';
@@ -66,8 +69,11 @@ export class ListCache {
     const generation = this.#generations.get(topic);
     const read = this.#readers.get(topic);
     if (!read) throw new Error(`No list named ${topic}`);
-    const { newestId, count } = await read(scope);
-    const version = `${count}.${newestId ?? ''}`;
+    const { newestId, count, revision } = await read(scope);
+    const version =
+      revision === undefined
+        ? `${count}.${newestId ?? ''}`
+        : `${count}.${newestId ?? ''}.${revision}`;
     if (generation === this.#generations.get(topic)) {
       if (versions.size >= MAX_SCOPES) versions.delete(versions.keys().next().value ?? '');
       versions.set(scope, version);

@@ -16,6 +16,7 @@ import { newId } from '../lib/ids.ts';
 import type { LimitFunction } from 'p-limit';
 import { type SniffedType, sniffType } from '../media/images.ts';
 import type { MediaStore } from '../media/media-store.ts';
+import { MalformedVideoError, stripVideoMetadata } from '../media/video-metadata.ts';
 import { UnreadableImageError, renderMemoryImage } from './memory-media.ts';
 
 /** Bytes read before deciding a file's type (file-type needs at most 4100). */
@@ -31,6 +32,8 @@ export interface StoredFile {
   width: number | null;
   height: number | null;
   sizeBytes: number;
+  /** Whether the stored file is free of location and camera metadata (always, for new uploads). */
+  metadataStripped: boolean;
 }
 
 export interface ReceivedPost {
@@ -46,7 +49,7 @@ export interface UploadContext {
   maxFileBytes: number;
   /** The same limit in megabytes, as the messages name it. */
   maxFileMb: number;
-  /** Local folder for images being processed; emptied at start. */
+  /** Local folder for images and videos being processed; emptied at start. */
   stagingDir: string;
   heicLimiter: LimitFunction;
   /** Images rendered at once: each holds a decoded photo in memory (tens of MB). */
@@ -143,6 +146,7 @@ async function storeImage(
       width: display.width,
       height: display.height,
       sizeBytes: display.data.length,
+      metadataStripped: true,
     };
   } finally {
     await fsp.rm(staged, { force: true });
@@ -152,21 +156,38 @@ async function storeImage(
 async function storeVideo(
   body: AsyncIterable<Buffer>,
   type: SniffedType,
+  name: string,
   context: UploadContext,
   stored: string[],
 ): Promise<StoredFile> {
-  // Videos go to the store as they arrive: never whole in memory, never re-encoded.
-  const mediaKey = `memories/${newId()}.${type.ext}`;
-  stored.push(mediaKey);
-  const { size } = await context.media.put(mediaKey, Readable.from(body), type.mime);
-  return {
-    mediaKey,
-    thumbnailKey: null,
-    contentType: type.mime,
-    width: null,
-    height: null,
-    sizeBytes: size,
-  };
+  // Staged on disk (never whole in memory), its metadata blanked in place: never re-encoded, no
+  // media byte moved (decision 095). Then streamed from the staged file into the store.
+  const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
+  try {
+    await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
+    try {
+      await stripVideoMetadata(staged);
+    } catch (error) {
+      if (error instanceof MalformedVideoError) {
+        throw new HttpError(400, `${name} could not be read: the video is damaged or incomplete.`);
+      }
+      throw error;
+    }
+    const mediaKey = `memories/${newId()}.${type.ext}`;
+    stored.push(mediaKey);
+    const { size } = await context.media.put(mediaKey, fs.createReadStream(staged), type.mime);
+    return {
+      mediaKey,
+      thumbnailKey: null,
+      contentType: type.mime,
+      width: null,
+      height: null,
+      sizeBytes: size,
+      metadataStripped: true,
+    };
+  } finally {
+    await fsp.rm(staged, { force: true });
+  }
 }
 
 /**
@@ -191,7 +212,7 @@ function parseFields(values: Record<string, string>): MemoryPostFields {
 /**
  * Receives a multipart memory post: text fields `caption` and `username`, files in `files` or
  * `media`. Each file's type is decided from its bytes; images are rendered (upright, without
- * metadata, display and thumbnail), videos streamed as they are. All or nothing: on any
+ * metadata, display and thumbnail), videos stored with their metadata blanked. All or nothing: on any
  * refusal or a cut-off request, what was already stored is removed before the error goes on.
  */
 export async function receiveMemoryPost(
@@ -264,7 +285,7 @@ export async function receiveMemoryPost(
       files.push(
         type.kind === 'image'
           ? await storeImage(body, type, name, context, stored)
-          : await storeVideo(body, type, context, stored),
+          : await storeVideo(body, type, name, context, stored),
       );
     }
     fields ??= parseFields(values);

@@ -18,6 +18,8 @@ export interface NewMemory {
   height: number | null;
   sizeBytes: number;
   createdAt: string;
+  /** Whether the stored file is free of location and camera metadata (decision 095). */
+  metadataStripped: boolean;
 }
 
 /** A stored memory with the keys of its files (for deletion). */
@@ -56,6 +58,7 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     height: m.height,
     size_bytes: m.sizeBytes,
     created_at: m.createdAt,
+    metadata_stripped: m.metadataStripped ? 1 : 0,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);
@@ -102,16 +105,67 @@ export async function deleteMemoryRow(db: Executor, id: string): Promise<StoredM
   return row ? { memory: toMemory(row), mediaKeys: keysOf(row) } : undefined;
 }
 
-/** The newest id and the row count: enough to tell whether a list changed (ETag). */
+/**
+ * The newest id, the row count, and the number of memories whose file is free of metadata: enough
+ * to tell whether a list changed (ETag), including when the start-up sweep replaced a video's file
+ * with its cleaned copy (decision 095).
+ */
 export async function memoriesVersion(
   db: Executor,
-): Promise<{ newestId: string | null; count: number }> {
+): Promise<{ newestId: string | null; count: number; revision: number }> {
   const row = await db
     .selectFrom('memories')
     .select((eb) => [
       eb.fn.max<string | null>('id').as('newest'),
       eb.fn.countAll<number>().as('count'),
+      eb.fn.sum<number | null>('metadata_stripped').as('stripped'),
     ])
     .executeTakeFirstOrThrow();
-  return { newestId: row.newest, count: row.count };
+  return { newestId: row.newest, count: row.count, revision: row.stripped ?? 0 };
+}
+
+/** A video memory whose stored file may still carry metadata (stored before decision 095). */
+export interface UnstrippedVideo {
+  id: string;
+  mediaKey: string;
+  contentType: string;
+}
+
+/** Video memories not yet cleaned of metadata, by id, `limit` at a time after `after`. */
+export async function listUnstrippedVideos(
+  db: Executor,
+  query: { after: string | undefined; limit: number },
+): Promise<UnstrippedVideo[]> {
+  let q = db
+    .selectFrom('memories')
+    .select(['id', 'media_key', 'content_type'])
+    .where('metadata_stripped', '=', 0)
+    .where('content_type', 'like', 'video/%')
+    .orderBy('id')
+    .limit(query.limit);
+  if (query.after) q = q.where('id', '>', query.after);
+  const rows = await q.execute();
+  return rows.map((row) => ({
+    id: row.id,
+    mediaKey: row.media_key,
+    contentType: row.content_type,
+  }));
+}
+
+/**
+ * Marks a memory's file as free of metadata, pointing the row at `mediaKey` (the cleaned copy,
+ * or the same key when there was nothing to clean), only while the row still names `previousKey`.
+ * Answers false when the row is gone or was changed meanwhile.
+ */
+export async function markMetadataStripped(
+  db: Executor,
+  change: { id: string; previousKey: string; mediaKey: string; sizeBytes: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('memories')
+    .set({ media_key: change.mediaKey, size_bytes: change.sizeBytes, metadata_stripped: 1 })
+    .where('id', '=', change.id)
+    .where('media_key', '=', change.previousKey)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

@@ -13,10 +13,36 @@ import {
   memorySchema,
 } from '../../shared/schemas/memory.ts';
 import { type TestApp, type TestDatabase, startTestApp, testDatabases } from '../test/test-app.ts';
+import {
+  LOCATION_AND_DEVICE,
+  TAGS_ID,
+  changedRanges,
+  contains,
+  listBoxes,
+  listSegmentElements,
+} from '../test/video-structure.ts';
 import { deleteMemory } from './memory.service.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');
 const fixture = (name: string) => fs.readFile(path.join(FIXTURES, name));
+
+/**
+ * Checks that `served` is `sent` but for its metadata: every changed byte lies in a box (MP4,
+ * QuickTime) or element (WebM) that holds metadata in what was sent.
+ */
+function expectOnlyMetadataChanged(sent: Buffer, served: Buffer): void {
+  const metadata =
+    sent.readUInt32BE(0) === 0x1a45dfa3
+      ? listSegmentElements(sent)
+          .filter((e) => [TAGS_ID, 0x1549a966, 0x114d9b74].includes(e.id))
+          .map((e) => ({ offset: e.offset, size: e.length ?? 0 }))
+      : listBoxes(sent).filter((box) => ['udta', 'meta', 'uuid'].includes(box.type));
+  const ranges = changedRanges(sent, served);
+  expect(ranges.length).toBeGreaterThan(0);
+  for (const [start, end] of ranges) {
+    expect(metadata.some((box) => start >= box.offset && end <= box.offset + box.size)).toBe(true);
+  }
+}
 
 /** Real images made in the test: a flat colour of the given size. */
 async function makeImage(
@@ -218,7 +244,7 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
       expect(red).toBeGreaterThan(green);
     });
 
-    it('stores videos as uploaded and serves them with ranges and download names', async () => {
+    it('stores videos with their metadata blanked, and serves them with ranges and download names', async () => {
       const mp4 = await fixture('clip.mp4');
       const [video, webm, mov] = (await postOk(t, [
         { name: 'clip.mp4', data: mp4 },
@@ -232,8 +258,10 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
       ]);
       expect([video.thumbnail, video.width, video.height]).toEqual([null, null, null]);
 
+      // The same bytes but for the muxer's metadata box (udta), now a `free` box of its size.
       const whole = await bytesOf(t, video.media);
-      expect(whole.data.equals(mp4)).toBe(true);
+      expect(whole.data.length).toBe(mp4.length);
+      expectOnlyMetadataChanged(mp4, whole.data);
       expect(whole.response.headers.get('cache-control')).toBe(
         'public, max-age=31536000, immutable',
       );
@@ -242,7 +270,9 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
       const partial = await fetch(`${t.url}${video.media}`, { headers: { range: 'bytes=0-99' } });
       expect(partial.status).toBe(206);
       expect(partial.headers.get('content-range')).toBe(`bytes 0-99/${mp4.length}`);
-      expect(Buffer.from(await partial.arrayBuffer()).equals(mp4.subarray(0, 100))).toBe(true);
+      expect(Buffer.from(await partial.arrayBuffer()).equals(whole.data.subarray(0, 100))).toBe(
+        true,
+      );
 
       const download = await fetch(`${t.url}${video.media}?download=1`);
       expect(download.headers.get('content-disposition')).toBe('attachment; filename="memory.mp4"');
@@ -250,6 +280,49 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
       expect(webmDownload.headers.get('content-disposition')).toBe(
         'attachment; filename="memory.webm"',
       );
+    });
+
+    it('serves phone videos without their location, make and model, shown or downloaded', async () => {
+      for (const name of ['gps-iphone.mov', 'gps-android.mp4', 'gps-tags.webm']) {
+        const sent = await fixture(name);
+        expect(contains(sent, '+48.8584+002.2945'), name).toBe(true);
+        const [memory] = (await postOk(t, [{ name, data: sent }])) as [Memory];
+        const shown = await bytesOf(t, memory.media);
+        const downloaded = await bytesOf(t, `${memory.media}?download=1`);
+        expect(downloaded.data.equals(shown.data), name).toBe(true);
+
+        expect(shown.data.length, name).toBe(sent.length);
+        for (const needle of LOCATION_AND_DEVICE) {
+          expect(contains(shown.data, needle), `${name}: ${needle}`).toBe(false);
+        }
+        if (name.endsWith('.webm')) {
+          expect(listSegmentElements(shown.data).some((e) => e.id === TAGS_ID)).toBe(false);
+        } else {
+          const types = listBoxes(shown.data).map((box) => box.type);
+          expect(types, name).not.toContain('udta');
+          expect(types, name).not.toContain('meta');
+          expect(types, name).not.toContain('uuid');
+        }
+        expectOnlyMetadataChanged(sent, shown.data);
+      }
+    });
+
+    it('refuses a truncated or damaged video with a 400 naming it, and keeps nothing', async () => {
+      const before = await leftovers(t);
+      for (const name of ['gps-iphone.mov', 'gps-tags.webm']) {
+        const whole = await fixture(name);
+        const half = `half.${name.split('.').pop() ?? ''}`;
+        // A good image first: it must go too when the video is refused.
+        const response = await post(t, [
+          { name: 'good.png', data: await makeImage('png') },
+          { name: half, data: whole.subarray(0, Math.floor(whole.length / 2)) },
+        ]);
+        expect(response.status, name).toBe(400);
+        expect(await errorOf(response)).toBe(
+          `${half} could not be read: the video is damaged or incomplete.`,
+        );
+      }
+      expect(await leftovers(t)).toEqual(before);
     });
 
     it('names PNG downloads memory.png', async () => {

@@ -36,7 +36,7 @@ const galleryView = (page: { limit: number; before?: string | undefined }) =>
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { config } = deps;
   const stagingDir = path.join(config.dataDir, 'uploads');
-  // Images being processed when the last run stopped are of no use now.
+  // Images and videos being processed when the last run stopped are of no use now.
   fs.rmSync(stagingDir, { recursive: true, force: true });
   fs.mkdirSync(stagingDir, { recursive: true });
 

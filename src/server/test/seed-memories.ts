@@ -55,6 +55,7 @@ export async function seedMemories(
             height: 120,
             sizeBytes: bytes.length,
             createdAt: new Date().toISOString(),
+            metadataStripped: true,
           },
         ])),
       );
@@ -83,6 +84,7 @@ export async function seedMemories(
           height: 240,
           sizeBytes: png.length,
           createdAt: new Date().toISOString(),
+          metadataStripped: true,
         },
       ])),
     );

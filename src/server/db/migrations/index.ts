@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as initial from './0001-initial.ts';
+import * as metadataStripped from './0002-metadata-stripped.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -7,4 +8,5 @@ import * as initial from './0001-initial.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-metadata-stripped': metadataStripped,
 };
