@@ -18,6 +18,7 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
+import { openApiRoutes, registerOpenApi } from './http/openapi.ts';
 import { answerHotListsFirst } from './http/hot-lists.ts';
 import {
   answerClientError,
@@ -186,6 +187,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRequestGuards(app);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
+  // Before the routes: it collects their schemas as they are added.
+  await registerOpenApi(app);
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });
@@ -193,6 +196,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
+  await app.register(openApiRoutes);
   await registerClientApp(app, config.clientDir, {
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),

@@ -17,6 +17,7 @@ export const API_PATHS = {
   adminMedia: '/api/media',
   adminMediaItem: (id: string) => `/api/media/${encodeURIComponent(id)}`,
   adminAudit: '/api/admin/audit',
+  openApi: '/api/openapi.json',
 } as const;
 
 /** Client routes of the spec's section 2. */

@@ -17,6 +17,7 @@ import { memorySchema } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { answerNotModified } from '../http/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
+import { ADMIN_TOKEN } from '../http/openapi.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { createAdminAuth } from './admin-auth.ts';
 import type { AdminSession } from './admin-token.ts';
@@ -47,7 +48,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     API_PATHS.adminLogin,
     {
       preHandler: writeRateLimit(app, deps.config.writeRateLimit),
-      schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } },
+      schema: {
+        tags: ['Admin'],
+        summary: 'Log in as the admin and get a token',
+        body: adminLoginRequestSchema,
+        response: { 200: adminLoginResponseSchema },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -108,7 +114,14 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     secured.get(
       API_PATHS.adminCheck,
-      { schema: { response: { 200: adminCheckResponseSchema } } },
+      {
+        schema: {
+          tags: ['Admin'],
+          summary: 'Check the admin token',
+          security: ADMIN_TOKEN,
+          response: { 200: adminCheckResponseSchema },
+        },
+      },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const session = sessionOf(request);
@@ -124,6 +137,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminMedia,
       {
         schema: {
+          tags: ['Admin'],
+          summary: 'List memories for moderation',
+          security: ADMIN_TOKEN,
           querystring: adminMediaQuerySchema,
           response: { 200: z.array(memorySchema), 304: z.undefined() },
         },
@@ -139,7 +155,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       `${API_PATHS.adminMedia}/:id`,
       {
         preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: { params: adminMediaParamsSchema, response: { 200: messageResponseSchema } },
+        schema: {
+          tags: ['Admin'],
+          summary: 'Delete a memory',
+          security: ADMIN_TOKEN,
+          params: adminMediaParamsSchema,
+          response: { 200: messageResponseSchema },
+        },
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
@@ -161,6 +183,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminAudit,
       {
         schema: {
+          tags: ['Admin'],
+          summary: 'The moderation log',
+          security: ADMIN_TOKEN,
           querystring: adminAuditQuerySchema,
           response: { 200: z.array(adminAuditEntrySchema) },
         },

@@ -174,6 +174,7 @@ export const fuzzPath = (ids: {
         '/api/admin',
         '/api/media',
         '/api/admin/audit',
+        '/api/openapi.json',
         '/',
         '/home',
         '/memory',

@@ -66,6 +66,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     {
       preHandler: writeRateLimit(app, config.writeRateLimit),
       schema: {
+        tags: ['Memories'],
+        summary: 'Post a memory: a caption and up to 10 photos or videos',
         response: {
           201: memoryPostResponseSchema,
           400: errorResponseSchema,
@@ -85,6 +87,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     API_PATHS.memoryList,
     {
       schema: {
+        tags: ['Memories'],
+        summary: 'The gallery, newest first',
         querystring: memoryListQuerySchema,
         response: { 200: memoryListSchema, 304: z.null() },
       },
@@ -123,7 +127,14 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.get(
     `${API_PATHS.memoryList}/:id`,
-    { schema: { params: memoryParamsSchema, response: { 200: memorySchema } } },
+    {
+      schema: {
+        tags: ['Memories'],
+        summary: 'One memory',
+        params: memoryParamsSchema,
+        response: { 200: memorySchema },
+      },
+    },
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
       if (!found) throw new HttpError(404, 'Memory not found');

@@ -90,6 +90,8 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     {
       preHandler: writeRateLimit(app, deps.config.writeRateLimit),
       schema: {
+        tags: ['Questions'],
+        summary: 'Ask a speaker a question',
         body: questionCreateRequestSchema,
         response: { 201: questionSchema, '4xx': errorResponseSchema },
       },
@@ -104,6 +106,8 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     API_PATHS.questionsRealtime,
     {
       schema: {
+        tags: ['Questions'],
+        summary: 'The questions, by speaker or asker',
         querystring: questionsQuerySchema,
         response: { 200: questionListSchema, '4xx': errorResponseSchema },
       },

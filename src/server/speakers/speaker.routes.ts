@@ -41,19 +41,25 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
 
   // Both paths of the spec's table: the dropdown's and the Q&A room's.
-  const listSchema = { response: { 200: speakerListSchema } };
+  const listSchema = (summary: string) => ({
+    tags: ['Speakers'],
+    summary,
+    response: { 200: speakerListSchema },
+  });
   const list = async (request: FastifyRequest, reply: FastifyReply) => {
     if (answerNotModified(request, reply, deps.speakerListVersion.etag())) return reply;
     return listSpeakers(deps.db);
   };
-  app.get(API_PATHS.speakers, { schema: listSchema }, list);
-  app.get(API_PATHS.speakersCard, { schema: listSchema }, list);
+  app.get(API_PATHS.speakers, { schema: listSchema('The speakers, for the dropdown') }, list);
+  app.get(API_PATHS.speakersCard, { schema: listSchema('The speakers, for the Q&A room') }, list);
 
   app.post(
     API_PATHS.speakerAdd,
     {
       preHandler: limited,
       schema: {
+        tags: ['Speakers'],
+        summary: 'Sign up as a speaker, with a picture',
         response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
       },
     },
@@ -72,6 +78,8 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     {
       preHandler: limited,
       schema: {
+        tags: ['Speakers'],
+        summary: 'Log in to the speaker dashboard',
         body: speakerLoginRequestSchema,
         response: { 200: speakerLoginResponseSchema, '4xx': errorResponseSchema },
       },
@@ -86,6 +94,8 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     '/api/speakers/:username/dashboard',
     {
       schema: {
+        tags: ['Speakers'],
+        summary: 'A speaker’s dashboard: the speaker and the questions asked',
         params: speakerUsernameParamsSchema,
         response: { 200: speakerDashboardSchema, '4xx': errorResponseSchema },
       },
