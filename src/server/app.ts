@@ -19,6 +19,7 @@ import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
 import { openApiRoutes, registerOpenApi } from './http/openapi.ts';
+import { apiDocsRoutes } from './http/api-docs.ts';
 import { answerHotListsFirst } from './http/hot-lists.ts';
 import {
   answerClientError,
@@ -197,6 +198,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
   await app.register(openApiRoutes);
+  await app.register(apiDocsRoutes);
   await registerClientApp(app, config.clientDir, {
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),

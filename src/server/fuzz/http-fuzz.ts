@@ -175,6 +175,8 @@ export const fuzzPath = (ids: {
         '/api/media',
         '/api/admin/audit',
         '/api/openapi.json',
+        '/api/docs',
+        '/api/docs/scalar.js',
         '/',
         '/home',
         '/memory',
