@@ -18,6 +18,8 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
+import { openApiRoutes, registerOpenApi } from './http/openapi.ts';
+import { apiDocsRoutes } from './http/api-docs.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -190,6 +192,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRequestGuards(app);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
+  // Before the routes: it collects their schemas as they are added.
+  await registerOpenApi(app);
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });
@@ -197,6 +201,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
+  await app.register(openApiRoutes);
+  await app.register(apiDocsRoutes);
   await registerClientApp(app, config.clientDir, {
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),

@@ -17,6 +17,8 @@ export const API_PATHS = {
   adminMedia: '/api/media',
   adminMediaItem: (id: string) => `/api/media/${encodeURIComponent(id)}`,
   adminAudit: '/api/admin/audit',
+  openApi: '/api/openapi.json',
+  apiDocs: '/api/docs',
 } as const;
 
 /** Client routes of the spec's section 2. */

@@ -16,6 +16,7 @@ import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { memorySchema } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
+import { ADMIN_TOKEN } from '../http/openapi.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -48,7 +49,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     API_PATHS.adminLogin,
     {
       preHandler: writeRateLimit(app, deps.config.writeRateLimit),
-      schema: { body: adminLoginRequestSchema, response: { 200: adminLoginResponseSchema } },
+      schema: {
+        tags: ['Admin'],
+        summary: 'Log in as the admin and get a token',
+        body: adminLoginRequestSchema,
+        response: { 200: adminLoginResponseSchema },
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -109,7 +115,14 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     secured.get(
       API_PATHS.adminCheck,
-      { schema: { response: { 200: adminCheckResponseSchema } } },
+      {
+        schema: {
+          tags: ['Admin'],
+          summary: 'Check the admin token',
+          security: ADMIN_TOKEN,
+          response: { 200: adminCheckResponseSchema },
+        },
+      },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const session = sessionOf(request);
@@ -125,6 +138,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     await secured.register(
       listRoute(deps.lists, {
         url: API_PATHS.adminMedia,
+        tags: ['Admin'],
+        summary: 'List memories for moderation',
+        security: ADMIN_TOKEN,
         querystring: adminMediaQuerySchema,
         response: z.array(memorySchema),
         view: ({ query }) => ({
@@ -140,7 +156,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       `${API_PATHS.adminMedia}/:id`,
       {
         preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: { params: adminMediaParamsSchema, response: { 200: messageResponseSchema } },
+        schema: {
+          tags: ['Admin'],
+          summary: 'Delete a memory',
+          security: ADMIN_TOKEN,
+          params: adminMediaParamsSchema,
+          response: { 200: messageResponseSchema },
+        },
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
@@ -162,6 +184,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminAudit,
       {
         schema: {
+          tags: ['Admin'],
+          summary: 'The moderation log',
+          security: ADMIN_TOKEN,
           querystring: adminAuditQuerySchema,
           response: { 200: z.array(adminAuditEntrySchema) },
         },

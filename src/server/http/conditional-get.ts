@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Tags made lately: the same few lists are polled thousands of times per version. */
 const recentTags = new Map<string, string>();
@@ -35,3 +35,19 @@ export function ifNoneMatchNames(header: string | undefined, tag: string): boole
 /** True when the request's `If-None-Match` names this tag. */
 export const matchesIfNoneMatch = (request: FastifyRequest, tag: string): boolean =>
   ifNoneMatchNames(request.headers['if-none-match'], tag);
+
+/**
+ * Sets the validators of an answer that is revalidated every time (`no-cache`) and answers 304
+ * when the client already holds this version. Returns true when the 304 was sent.
+ */
+export function answerNotModified(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tag: string,
+): boolean {
+  reply.header('etag', tag);
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+  if (!matchesIfNoneMatch(request, tag)) return false;
+  void reply.code(304).send();
+  return true;
+}

@@ -94,6 +94,9 @@ describe.each(testDatabases)('web security (%s)', (database) => {
       ['unknown page', '/no-such-page', { headers: html }],
       ['asset', '/assets/main-abc123.js'],
       ['missing asset', '/assets/missing.js'],
+      ['API document', '/api/openapi.json'],
+      ['API reference page', '/api/docs'],
+      ['API reference script', '/api/docs/scalar.js'],
       ['socket.io handshake', '/socket.io/?EIO=4&transport=polling'],
       ['socket.io bad request', '/socket.io/?EIO=9&transport=nope'],
       [

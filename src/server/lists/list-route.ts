@@ -22,6 +22,10 @@ type ZodObjectLike = z.ZodType<Record<string, unknown>>;
 
 interface ListRouteBase<Query extends ZodObjectLike, Params extends ZodObjectLike> {
   url: string;
+  /** For the OpenAPI document (`/api/openapi.json`). */
+  tags?: string[];
+  summary?: string;
+  security?: readonly Record<string, readonly string[]>[];
   querystring?: Query;
   params?: Params;
   /** The schema of one answer (the list). */
@@ -90,6 +94,9 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
       options.url,
       {
         schema: {
+          ...(options.tags ? { tags: options.tags } : {}),
+          ...(options.summary ? { summary: options.summary } : {}),
+          ...(options.security ? { security: options.security } : {}),
           ...(options.querystring ? { querystring: options.querystring } : {}),
           ...(options.params ? { params: options.params } : {}),
           response: { 200: options.response, 304: z.null(), '4xx': errorResponseSchema },

@@ -57,6 +57,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     {
       preHandler: writeRateLimit(app, config.writeRateLimit),
       schema: {
+        tags: ['Memories'],
+        summary: 'Post a memory: a caption and up to 10 photos or videos',
         response: {
           201: memoryPostResponseSchema,
           400: errorResponseSchema,
@@ -76,6 +78,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   await app.register(
     listRoute(deps.lists, {
       url: API_PATHS.memoryList,
+      tags: ['Memories'],
+      summary: 'The gallery, newest first',
       querystring: memoryListQuerySchema,
       response: memoryListSchema,
       view: ({ query }) => ({
@@ -89,7 +93,14 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.get(
     `${API_PATHS.memoryList}/:id`,
-    { schema: { params: memoryParamsSchema, response: { 200: memorySchema } } },
+    {
+      schema: {
+        tags: ['Memories'],
+        summary: 'One memory',
+        params: memoryParamsSchema,
+        response: { 200: memorySchema },
+      },
+    },
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
       if (!found) throw new HttpError(404, 'Memory not found');

@@ -46,6 +46,8 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     {
       preHandler: writeRateLimit(app, deps.config.writeRateLimit),
       schema: {
+        tags: ['Questions'],
+        summary: 'Ask a speaker a question',
         body: questionCreateRequestSchema,
         response: { 201: questionSchema, '4xx': errorResponseSchema },
       },
@@ -60,6 +62,8 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   await app.register(
     listRoute(deps.lists, {
       url: API_PATHS.questionsRealtime,
+      tags: ['Questions'],
+      summary: 'The questions, by speaker or asker',
       querystring: questionsQuerySchema,
       response: questionListSchema,
       view: ({ query }) => {

@@ -34,10 +34,16 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
 
   // Both paths of the spec's table, the dropdown's and the Q&A room's: one list, one answer.
-  for (const url of [API_PATHS.speakers, API_PATHS.speakersCard]) {
+  const speakerLists = [
+    { url: API_PATHS.speakers, summary: 'The speakers, for the dropdown' },
+    { url: API_PATHS.speakersCard, summary: 'The speakers, for the Q&A room' },
+  ];
+  for (const { url, summary } of speakerLists) {
     await app.register(
       listRoute(deps.lists, {
         url,
+        tags: ['Speakers'],
+        summary,
         response: speakerListSchema,
         view: () => ({
           topic: 'speakers',
@@ -54,6 +60,8 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     {
       preHandler: limited,
       schema: {
+        tags: ['Speakers'],
+        summary: 'Sign up as a speaker, with a picture',
         response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
       },
     },
@@ -72,6 +80,8 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     {
       preHandler: limited,
       schema: {
+        tags: ['Speakers'],
+        summary: 'Log in to the speaker dashboard',
         body: speakerLoginRequestSchema,
         response: { 200: speakerLoginResponseSchema, '4xx': errorResponseSchema },
       },
@@ -87,6 +97,8 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
   await app.register(
     listRoute(deps.lists, {
       url: '/api/speakers/:username/dashboard',
+      tags: ['Speakers'],
+      summary: 'A speaker’s dashboard: the speaker and the questions asked',
       params: speakerUsernameParamsSchema,
       response: speakerDashboardSchema,
       resolveView: async ({ params }) => {

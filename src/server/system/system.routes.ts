@@ -31,7 +31,13 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.get(
     API_PATHS.health,
-    { schema: { response: { 200: healthResponseSchema } } },
+    {
+      schema: {
+        tags: ['System'],
+        summary: 'Check the database and the media store',
+        response: { 200: healthResponseSchema },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       try {
@@ -52,7 +58,13 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.get(
     API_PATHS.config,
-    { schema: { response: { 200: publicConfigSchema } } },
+    {
+      schema: {
+        tags: ['System'],
+        summary: 'The public configuration',
+        response: { 200: publicConfigSchema },
+      },
+    },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
       return publicConfig;

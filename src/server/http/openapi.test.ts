@@ -1,0 +1,240 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, startTestApp } from '../test/test-app.ts';
+
+interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  required?: string[];
+  format?: string;
+  $ref?: string;
+}
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string; required?: boolean }[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, { description?: string; content?: Record<string, { schema: Schema }> }>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: {
+    schemas: Record<string, Schema>;
+    securitySchemes: Record<string, { type: string; scheme?: string }>;
+  };
+}
+
+/**
+ * The app's route table, from `printRoutes()`: each line of the radix tree holds a piece of the
+ * path, so a route's path is its ancestors' pieces joined.
+ */
+function routeTable(tree: string): { method: string; url: string }[] {
+  const pieces: string[] = [];
+  const routes: { method: string; url: string }[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^((?:[│ ] {3})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) continue;
+    const [, indent = '', piece = '', methods] = match;
+    pieces.length = indent.length / 4;
+    pieces.push(piece);
+    for (const method of methods?.split(', ') ?? []) routes.push({ method, url: pieces.join('') });
+  }
+  return routes;
+}
+
+/** The API as the spec and docs/api.md define it; everything else is pages, files or tooling. */
+const isApiRoute = (url: string) =>
+  (url.startsWith('/api/') ||
+    url.startsWith('/media/') ||
+    ['/speakers', '/questions'].includes(url)) &&
+  url !== '/api/openapi.json' &&
+  !url.startsWith('/api/docs');
+
+/** Fastify's `/a/:id` and `/media/*` as OpenAPI writes them. */
+const openApiPath = (url: string) =>
+  url === '/media/*' ? '/media/{key}' : url.replace(/:(\w+)/g, '{$1}');
+
+/** Every `$ref` in the document. */
+function refsIn(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsIn);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner),
+  );
+}
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let clientDir: string;
+  let document: OpenApiDocument;
+  let response: Response;
+
+  beforeAll(async () => {
+    // A built client, so the app has page and file routes the document must leave out.
+    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
+    await fs.mkdir(path.join(clientDir, 'assets'));
+    await fs.writeFile(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html><head><title>app</title></head><body></body></html>',
+    );
+    await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
+    await fs.writeFile(
+      path.join(clientDir, 'logo.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    );
+    t = await startTestApp({ clientDir });
+    response = await fetch(`${t.url}/api/openapi.json`);
+    document = (await response.json()) as OpenApiDocument;
+  });
+  afterAll(async () => {
+    await t.close();
+    await fs.rm(clientDir, { recursive: true, force: true });
+  });
+
+  it('is served as JSON with the headers and limits of every route, and revalidated', async () => {
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('120');
+    const etag = response.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await fetch(`${t.url}/api/openapi.json`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    // Built once: the same bytes every time.
+    const third = await fetch(`${t.url}/api/openapi.json`);
+    expect(await third.json()).toEqual(document);
+  });
+
+  it('is OpenAPI 3 with the title, version, description and admin token scheme', async () => {
+    expect(document.openapi).toMatch(/^3\./);
+    const { version } = JSON.parse(await fs.readFile('package.json', 'utf8')) as {
+      version: string;
+    };
+    expect(document.info).toMatchObject({ title: 'Confab API', version });
+    expect(document.info.description).toMatch(/zod schemas/);
+    expect(document.components.securitySchemes.adminToken).toEqual(
+      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    );
+  });
+
+  it('has every API route of the app, and nothing else', () => {
+    const routes = routeTable(t.app.printRoutes()).filter(({ method }) => method !== 'HEAD');
+    const api = routes.filter(({ url }) => isApiRoute(url));
+    // The table was read: the spec's routes are all there.
+    expect(api.length).toBeGreaterThanOrEqual(18);
+    expect(routes.map(({ url }) => url)).toEqual(
+      expect.arrayContaining(['/api/docs', '/api/openapi.json', '/assets/main-abc123.js']),
+    );
+    for (const { method, url } of api) {
+      expect(
+        document.paths[openApiPath(url)]?.[method.toLowerCase()],
+        `${method} ${url}`,
+      ).toBeDefined();
+    }
+    const documented = Object.entries(document.paths).flatMap(([url, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${url}`),
+    );
+    expect(documented.sort()).toEqual(
+      api.map(({ method, url }) => `${method} ${openApiPath(url)}`).sort(),
+    );
+  });
+
+  it('is well formed: parameters, responses, tags and references all resolve', () => {
+    const tags = new Set(document.tags.map(({ name }) => name));
+    for (const [url, operations] of Object.entries(document.paths)) {
+      const pathParams = [...url.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+      for (const [method, operation] of Object.entries(operations)) {
+        const what = `${method} ${url}`;
+        expect(operation.summary, what).toBeTruthy();
+        expect(operation.tags?.length, what).toBe(1);
+        for (const tag of operation.tags ?? []) expect(tags.has(tag), `${what}: ${tag}`).toBe(true);
+        const declared = (operation.parameters ?? []).filter((p) => p.in === 'path');
+        expect(declared.map((p) => p.name).sort(), what).toEqual(pathParams.sort());
+        for (const parameter of declared) expect(parameter.required, what).toBe(true);
+        expect(Object.keys(operation.responses).length, what).toBeGreaterThan(0);
+        for (const [status, answer] of Object.entries(operation.responses)) {
+          expect(status, what).toMatch(/^([1-5]\d\d|[1-5]XX|default)$/);
+          expect(answer.description, `${what} ${status}`).toBeTruthy();
+        }
+      }
+    }
+    const refs = refsIn(document);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(document.components.schemas[ref.split('/').at(-1) ?? ''], ref).toBeDefined();
+    }
+    // Every named shape is used.
+    for (const name of Object.keys(document.components.schemas)) {
+      expect(refs, name).toContain(`#/components/schemas/${name}`);
+    }
+  });
+
+  it('describes the known request and response shapes', () => {
+    const { schemas } = document.components;
+    const ask = document.paths['/questions']?.post;
+    const askBody = ask?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(askBody?.properties ?? {})).toEqual(
+      expect.arrayContaining(['question', 'speakerId', 'askerUsername']),
+    );
+    expect(askBody?.required).toEqual(expect.arrayContaining(['question', 'speakerId']));
+    expect(ask?.responses['201']?.content?.['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/Question',
+    );
+    expect(Object.keys(schemas.Question?.properties ?? {})).toEqual(
+      expect.arrayContaining(['_id', 'speakerId', 'question', 'askerUsername', 'createdAt']),
+    );
+
+    const gallery = document.paths['/api/memory']?.get;
+    expect(gallery?.parameters?.map(({ name }) => name).sort()).toEqual(['before', 'limit']);
+    expect(gallery?.responses['200']?.content?.['application/json']?.schema).toEqual({
+      type: 'array',
+      items: { $ref: '#/components/schemas/Memory' },
+    });
+    expect(gallery?.responses['304']).toBeDefined();
+
+    // The uploads are multipart forms, with their files as binary parts.
+    const post = document.paths['/api/memories']?.post;
+    const form = post?.requestBody?.content['multipart/form-data']?.schema;
+    expect(form?.required).toEqual(expect.arrayContaining(['caption', 'username', 'files']));
+    expect(form?.properties?.files?.items?.format).toBe('binary');
+    const signUp = document.paths['/api/speakersadd']?.post;
+    const signUpForm = signUp?.requestBody?.content['multipart/form-data']?.schema;
+    expect(Object.keys(signUpForm?.properties ?? {}).sort()).toEqual([
+      'bio',
+      'name',
+      'picture',
+      'stack',
+    ]);
+
+    // Errors have the one shape.
+    expect(post?.responses['413']?.content?.['application/json']?.schema.$ref).toBe(
+      '#/components/schemas/Error',
+    );
+    expect(schemas.Error?.required).toEqual(['error']);
+  });
+
+  it('asks for the admin token exactly where the app does', async () => {
+    for (const [url, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const secured = operation.security?.some((scheme) => 'adminToken' in scheme) ?? false;
+        const answer = await fetch(`${t.url}${url.replace(/\{\w+\}/g, 'x')}`, {
+          method: method.toUpperCase(),
+        });
+        await answer.arrayBuffer();
+        // The secured routes answer 401 before looking at anything else.
+        expect(answer.status === 401, `${method} ${url}: ${answer.status}`).toBe(secured);
+      }
+    }
+    expect(document.paths['/api/admin/login']?.post?.security).toBeUndefined();
+    expect(document.paths['/api/media']?.get?.security).toEqual([{ adminToken: [] }]);
+  });
+});
