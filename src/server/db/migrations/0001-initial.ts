@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
 // Portable between SQLite and PostgreSQL: text ids made in code, no dialect-only types or defaults.
-/** @public Run by Kysely's migrator (`migrations/index.ts`). */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('speakers')
@@ -60,7 +59,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 }
 
-/** @public Run by Kysely's migrator when migrating down. */
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('admin_audit').execute();
   await db.schema.dropTable('memories').execute();
