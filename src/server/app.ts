@@ -18,6 +18,7 @@ import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
+import { registerMultipart } from './http/multipart.ts';
 import { openApiRoutes, registerOpenApi } from './http/openapi.ts';
 import { apiDocsRoutes } from './http/api-docs.ts';
 import {
@@ -27,6 +28,7 @@ import {
 } from './http/security-headers.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
+import { createImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { ListCache } from './lists/list-cache.ts';
@@ -180,6 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     media,
+    images: createImagePipeline(),
     realtime,
     clock,
     lists,
@@ -192,6 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRequestGuards(app);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
+  await registerMultipart(app);
   // Before the routes: it collects their schemas as they are added.
   await registerOpenApi(app);
 

@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
+import type { ImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import type { ListCache } from './lists/list-cache.ts';
 import type { Realtime } from './realtime/realtime.ts';
@@ -12,6 +13,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   db: Db;
   media: MediaStore;
+  /** Renders uploaded pictures (memories, speakers): decoded whole, upright, no metadata. */
+  images: ImagePipeline;
   realtime: Realtime;
   clock: Clock;
   /** Every polled list's version and answers; write paths tell it what they changed. */

@@ -3,26 +3,19 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Multipart, MultipartFile } from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
-import { ACCEPTED_FORMAT_NAMES, MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
-import {
-  MEMORY_FILE_FIELDS,
-  type MemoryPostFields,
-  memoryPostFieldsSchema,
-} from '../../shared/schemas/memory.ts';
+import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
+import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
 import { HttpError } from '../http/errors.ts';
+import type { UploadedFile } from '../http/multipart.ts';
 import { newId } from '../lib/ids.ts';
-import type { LimitFunction } from 'p-limit';
 import { type SniffedType, sniffType } from '../media/images.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { MalformedVideoError, stripVideoMetadata } from '../media/video-metadata.ts';
-import { UnreadableImageError, renderMemoryImage } from './memory-media.ts';
-
-/** Bytes read before deciding a file's type (file-type needs at most 4100). */
-const HEAD_BYTES = 4100;
-/** Bytes a text field may carry: a 2,000-character caption in any script fits. */
-const FIELD_BYTES = 16 * 1024;
+import {
+  type ImagePipeline,
+  type ImagePlan,
+  UnreadableImageError,
+} from '../media/image-pipeline.ts';
 
 /** One stored file of a post, ready to become a memory row. */
 export interface StoredFile {
@@ -45,70 +38,26 @@ export interface ReceivedPost {
 
 export interface UploadContext {
   media: MediaStore;
-  /** Per-file limit in bytes (MAX_UPLOAD_MB). */
-  maxFileBytes: number;
-  /** The same limit in megabytes, as the messages name it. */
-  maxFileMb: number;
   /** Local folder for images and videos being processed; emptied at start. */
   stagingDir: string;
-  heicLimiter: LimitFunction;
-  /** Images rendered at once: each holds a decoded photo in memory (tens of MB). */
-  imageLimiter: LimitFunction;
+  images: ImagePipeline;
 }
 
-/** A file name fit to quote in a message: no path, no control characters, not too long. */
-export function displayName(filename: string | undefined): string {
-  const base = (filename ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  if (!clean) return 'file';
-  return clean.length > 80 ? `${clean.slice(0, 77)}...` : clean;
-}
+/**
+ * A memory's pictures: the display rendition (at most 2048 px long, in the format sent where
+ * browsers show it) and the gallery thumbnail (about 480 px, WebP). Animations keep their frames.
+ */
+const MEMORY_IMAGE: ImagePlan = {
+  large: { maxSide: 2048, format: 'as-sent', quality: 85 },
+  small: { maxSide: 480, quality: 75 },
+  keepAnimation: true,
+};
 
 const unsupported = (name: string) =>
   new HttpError(
     415,
     `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
   );
-
-/**
- * Reads the first bytes of an upload to decide its type, and gives back the whole stream
- * (those bytes first). The stream fails with a 413 as soon as the size limit is passed.
- */
-async function openUpload(
-  part: MultipartFile,
-  name: string,
-  context: UploadContext,
-): Promise<{ head: Buffer; body: AsyncIterable<Buffer> }> {
-  const file = part.file;
-  const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const tooLarge = () => new HttpError(413, MEMORY_TEXTS.tooLarge(name, context.maxFileMb));
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < HEAD_BYTES) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-  }
-  const head = Buffer.concat(chunks);
-  async function* body(): AsyncGenerator<Buffer> {
-    yield head;
-    while (!ended) {
-      const next = await iterator.next();
-      if (next.done) break;
-      if (file.truncated) throw tooLarge();
-      yield next.value;
-    }
-    if (file.truncated) throw tooLarge();
-  }
-  if (file.truncated) throw tooLarge();
-  return { head, body: body() };
-}
 
 async function storeImage(
   body: AsyncIterable<Buffer>,
@@ -122,9 +71,7 @@ async function storeImage(
     await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
     let image;
     try {
-      image = await context.imageLimiter(() =>
-        renderMemoryImage(staged, type, context.heicLimiter),
-      );
+      image = await context.images.render(staged, type, MEMORY_IMAGE);
     } catch (error) {
       if (error instanceof UnreadableImageError) {
         throw new HttpError(400, `${name} could not be read: the image is damaged or incomplete.`);
@@ -132,7 +79,7 @@ async function storeImage(
       throw error;
     }
     const id = newId();
-    const { display, thumbnail } = image;
+    const { large: display, small: thumbnail } = image;
     const mediaKey = `memories/${id}.${display.ext}`;
     const thumbnailKey = `memories/${id}-thumb.${thumbnail.ext}`;
     stored.push(mediaKey);
@@ -191,115 +138,20 @@ async function storeVideo(
 }
 
 /**
- * An error the multipart parser raised about the request (no boundary, a malformed part, a body
- * cut short): a 400, unless it already carries its status (a limit's 413, say).
+ * Stores one file of a memory post as its bytes arrive: its type decided from its first bytes,
+ * an image rendered (upright, without metadata, display and thumbnail), a video stored with its
+ * metadata blanked. The keys it stores are added to `stored` as they are written, so a refusal
+ * later in the post can remove them.
  */
-function unreadable(error: unknown): Error {
-  if (error instanceof HttpError) return error;
-  const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (error instanceof Error && typeof status === 'number' && status < 500) return error;
-  return new HttpError(400, 'The upload could not be read; send it again.');
-}
-
-function parseFields(values: Record<string, string>): MemoryPostFields {
-  const parsed = memoryPostFieldsSchema.safeParse(values);
-  if (!parsed.success) {
-    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid memory', 'VALIDATION');
-  }
-  return parsed.data;
-}
-
-/**
- * Receives a multipart memory post: text fields `caption` and `username`, files in `files` or
- * `media`. Each file's type is decided from its bytes; images are rendered (upright, without
- * metadata, display and thumbnail), videos stored with their metadata blanked. All or nothing: on any
- * refusal or a cut-off request, what was already stored is removed before the error goes on.
- */
-export async function receiveMemoryPost(
-  request: FastifyRequest,
+export async function storeMemoryFile(
+  file: UploadedFile,
   context: UploadContext,
-): Promise<ReceivedPost> {
-  if (!request.isMultipart()) {
-    throw new HttpError(415, 'Send the memory as multipart/form-data.');
-  }
-  const stored: string[] = [];
-  const discard = async () => {
-    await Promise.all(stored.map((key) => context.media.delete(key)));
-  };
-  const values: Record<string, string> = {};
-  const files: StoredFile[] = [];
-  const requestErrors = new WeakSet<Error>();
-  const fileStreams: Readable[] = [];
-  // The file stream may have failed before its listener was attached: its `errored` tells.
-  const isRequestError = (error: unknown) =>
-    error instanceof Error &&
-    (requestErrors.has(error) || fileStreams.some((stream) => stream.errored === error));
-  let fields: MemoryPostFields | undefined;
-  try {
-    const parts = request.parts({
-      limits: {
-        fileSize: context.maxFileBytes,
-        files: MAX_FILES_PER_POST + 1,
-        fieldSize: FIELD_BYTES,
-        fields: 10,
-        parts: MAX_FILES_PER_POST + 11,
-      },
-    });
-    const iterator = parts[Symbol.asyncIterator]();
-    for (;;) {
-      let next: IteratorResult<Multipart>;
-      try {
-        next = await iterator.next();
-      } catch (error) {
-        throw unreadable(error);
-      }
-      if (next.done) break;
-      const part = next.value;
-      if (part.type === 'field') {
-        if (part.valueTruncated) {
-          throw new HttpError(400, `${part.fieldname} is too long`, 'VALIDATION');
-        }
-        if (typeof part.value === 'string') values[part.fieldname] = part.value;
-        continue;
-      }
-      const name = displayName(part.filename);
-      if (!(MEMORY_FILE_FIELDS as readonly string[]).includes(part.fieldname)) {
-        throw new HttpError(
-          400,
-          `Unexpected file field "${displayName(part.fieldname)}": send files in "files" or "media".`,
-        );
-      }
-      if (files.length >= MAX_FILES_PER_POST) {
-        throw new HttpError(400, `A memory can carry at most ${MAX_FILES_PER_POST} files.`);
-      }
-      // When the text comes first (as the app sends it), refuse bad text before any upload.
-      if (!fields && 'caption' in values && 'username' in values) fields = parseFields(values);
-
-      // Errors of the request's own bytes (a cut-off or malformed body) are the sender's.
-      fileStreams.push(part.file);
-      part.file.once('error', (error) => requestErrors.add(error));
-      const { head, body } = await openUpload(part, name, context);
-      if (head.length === 0) throw new HttpError(400, `${name} is empty.`);
-      const type = await sniffType(head);
-      if (!type) throw unsupported(name);
-      files.push(
-        type.kind === 'image'
-          ? await storeImage(body, type, name, context, stored)
-          : await storeVideo(body, type, name, context, stored),
-      );
-    }
-    fields ??= parseFields(values);
-    if (files.length === 0) {
-      throw new HttpError(400, 'Add at least one image or video.', 'VALIDATION');
-    }
-    return { fields, files, discard };
-  } catch (error) {
-    await discard();
-    // The rest of the body is read and dropped, so the client gets to read the answer.
-    if (!request.raw.readableEnded) {
-      request.raw.unpipe();
-      request.raw.resume();
-    }
-    throw isRequestError(error) ? unreadable(error) : error;
-  }
+  stored: string[],
+): Promise<StoredFile> {
+  if (file.head.length === 0) throw new HttpError(400, `${file.name} is empty.`);
+  const type = await sniffType(file.head);
+  if (!type) throw unsupported(file.name);
+  return type.kind === 'image'
+    ? storeImage(file.body, type, file.name, context, stored)
+    : storeVideo(file.body, type, file.name, context, stored);
 }

@@ -1,29 +1,37 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { API_PATHS, CLIENT_PATHS } from '../../shared/routes.ts';
 import {
+  MEMORY_FILE_FIELDS,
+  type MemoryPostFields,
   memoryListQuerySchema,
   memoryListSchema,
   memoryParamsSchema,
+  memoryPostFieldsSchema,
   memoryPostResponseSchema,
   memorySchema,
 } from '../../shared/schemas/memory.ts';
 import { idSchema } from '../../shared/schemas/common.ts';
+import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
+import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
 import { HttpError } from '../http/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
-import pLimit from 'p-limit';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { findMemory, listMemories } from './memory.repository.ts';
 import { createMemories, postedMessage } from './memory.service.ts';
-import type { UploadContext } from './memory-upload.ts';
+import {
+  type ReceivedPost,
+  type StoredFile,
+  type UploadContext,
+  storeMemoryFile,
+} from './memory-upload.ts';
 
 /** The gallery page a poll without a query asks for. */
 const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
@@ -31,6 +39,64 @@ const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
 /** The name of one gallery page's answer: every spelling of the same page shares it. */
 const galleryView = (page: { limit: number; before?: string | undefined }) =>
   JSON.stringify(['gallery', page.limit, page.before ?? null]);
+
+function parseFields(values: Record<string, string>): MemoryPostFields {
+  const parsed = memoryPostFieldsSchema.safeParse(values);
+  if (!parsed.success) {
+    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid memory', 'VALIDATION');
+  }
+  return parsed.data;
+}
+
+/**
+ * Reads a memory post: text fields `caption` and `username`, files in `files` or `media`, each
+ * stored as it arrives. All or nothing: on any refusal or a cut-off request, what was already
+ * stored is removed before the error goes on.
+ */
+async function readMemoryPost(
+  request: FastifyRequest,
+  upload: UploadContext,
+  config: Pick<Config, 'maxUploadMb'>,
+): Promise<ReceivedPost> {
+  const stored: string[] = [];
+  const discard = async () => {
+    await Promise.all(stored.map((key) => upload.media.delete(key)));
+  };
+  const files: StoredFile[] = [];
+  let fields: MemoryPostFields | undefined;
+  try {
+    const values = await readMultipart(
+      request,
+      {
+        fileBytes: Math.floor(config.maxUploadMb * 1024 * 1024),
+        fileFields: MEMORY_FILE_FIELDS,
+        maxFiles: MAX_FILES_PER_POST,
+        maxFields: 10,
+        // A 2,000-character caption in any script fits.
+        fieldBytes: 16 * 1024,
+        messages: {
+          tooLarge: (name) => MEMORY_TEXTS.tooLarge(name, config.maxUploadMb),
+          tooManyFiles: `A memory can carry at most ${MAX_FILES_PER_POST} files.`,
+        },
+      },
+      async (file) => {
+        files.push(await storeMemoryFile(file, upload, stored));
+      },
+      // When the text comes first (as the app sends it), refuse bad text before any upload.
+      (values) => {
+        if (!fields && 'caption' in values && 'username' in values) fields = parseFields(values);
+      },
+    );
+    fields ??= parseFields(values);
+    if (files.length === 0) {
+      throw new HttpError(400, 'Add at least one image or video.', 'VALIDATION');
+    }
+    return { fields, files, discard };
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+}
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -42,15 +108,9 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   const upload: UploadContext = {
     media: deps.media,
-    maxFileBytes: Math.floor(config.maxUploadMb * 1024 * 1024),
-    maxFileMb: config.maxUploadMb,
     stagingDir,
-    heicLimiter: pLimit(1),
-    // One render per core: more would not finish sooner, and each holds a decoded photo.
-    imageLimiter: pLimit(Math.max(1, os.availableParallelism())),
+    images: deps.images,
   };
-
-  await app.register(multipart, { throwFileSizeLimit: true });
 
   app.post(
     API_PATHS.memoryCreate,
@@ -68,7 +128,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       },
     },
     async (request, reply) => {
-      const memories = await createMemories(deps, request, upload);
+      const memories = await createMemories(deps, await readMemoryPost(request, upload, config));
       reply.code(201).header('cache-control', 'no-store');
       return { message: postedMessage(memories.length), memories };
     },

@@ -1,11 +1,10 @@
-import type { FastifyRequest } from 'fastify';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { type StoredMemory, deleteMemoryRow, insertMemories } from './memory.repository.ts';
-import { type UploadContext, receiveMemoryPost } from './memory-upload.ts';
+import type { ReceivedPost } from './memory-upload.ts';
 
 /** The success message of a post (the server's message is shown as the toast). */
 export const postedMessage = (count: number): string =>
@@ -18,10 +17,8 @@ export const postedMessage = (count: number): string =>
  */
 export async function createMemories(
   deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
-  request: FastifyRequest,
-  upload: UploadContext,
+  post: ReceivedPost,
 ): Promise<Memory[]> {
-  const post = await receiveMemoryPost(request, upload);
   const postId = newId();
   const createdAt = deps.clock.now().toISOString();
   // Ids sort by time; the first file gets the newest, so the gallery shows the post in order.

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -91,6 +93,25 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
         const meta = await sharp(stored).metadata();
         expect(meta.exif).toBeUndefined();
         expect(stored.includes(Buffer.from('Secret Owner'))).toBe(false);
+      }
+    });
+
+    it("takes a phone's HEIC picture, through the same image pipeline as memories", async () => {
+      const heic = await fs.readFile(
+        path.resolve(import.meta.dirname, '../../../tests/fixtures/photo.heic'),
+      );
+      const speaker = await addSpeaker(t.url, 'Heic Person', {
+        picture: { data: heic, filename: 'IMG_0001.HEIC', type: 'image/heic' },
+      });
+      for (const [url, square] of [
+        [speaker.picture, false],
+        [speaker.avatar ?? '', true],
+      ] as const) {
+        const response = await fetch(`${t.url}${url}`);
+        expect(response.headers.get('content-type')).toBe('image/webp');
+        const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+        expect(meta.width).toBeGreaterThan(0);
+        if (square) expect(meta.width).toBe(meta.height);
       }
     });
 

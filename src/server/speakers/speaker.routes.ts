@@ -1,9 +1,11 @@
-import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { QA_TEXTS } from '../../shared/qa-constants.ts';
 import { API_PATHS } from '../../shared/routes.ts';
 import {
+  type SpeakerFields,
+  speakerFieldsSchema,
   speakerCreatedResponseSchema,
   speakerDashboardSchema,
   speakerListSchema,
@@ -12,6 +14,8 @@ import {
   speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -23,14 +27,47 @@ import {
   speakerByUsername,
   speakerDashboard,
 } from './speaker.service.ts';
-import { readSpeakerForm } from './speaker-form.ts';
+
+const LABELS = { name: 'Full name', stack: 'Stack', bio: 'Bio' };
+
+/**
+ * Reads the sign-up form: `name`, `stack`, `bio` and one `picture` file, in any order. The
+ * picture is kept in memory (it is at most the upload limit) because it is decoded whole.
+ */
+async function readSpeakerForm(
+  request: FastifyRequest,
+  maxUploadMb: number,
+): Promise<{ fields: SpeakerFields; picture: Buffer }> {
+  const chunks: Buffer[] = [];
+  const values = await readMultipart(
+    request,
+    {
+      fileBytes: Math.floor(maxUploadMb * 1024 * 1024),
+      fileFields: ['picture'],
+      maxFiles: 1,
+      maxFields: 10,
+      fieldBytes: 16 * 1024,
+      labels: LABELS,
+      messages: {
+        tooLarge: () => `The picture is larger than ${maxUploadMb} MB`,
+        tooManyFiles: 'Send one picture only',
+      },
+    },
+    async (file) => {
+      for await (const chunk of file.body) chunks.push(chunk);
+    },
+  );
+  const parsed = speakerFieldsSchema.safeParse(values);
+  if (!parsed.success) {
+    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid form', 'VALIDATION');
+  }
+  const picture = Buffer.concat(chunks);
+  if (picture.length === 0) throw new HttpError(400, 'Picture is required', 'VALIDATION');
+  return { fields: parsed.data, picture };
+}
 
 /** Speakers: sign-up with a picture, the two list paths of the spec, login and dashboard. */
 export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  // Multipart only in this plugin's scope, unless the app already parses it everywhere.
-  if (!app.hasContentTypeParser('multipart/form-data')) {
-    await app.register(multipart);
-  }
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
 
   // Both paths of the spec's table, the dropdown's and the Q&A room's: one list, one answer.

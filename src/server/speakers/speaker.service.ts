@@ -3,7 +3,8 @@ import type { Speaker, SpeakerDashboard, SpeakerFields } from '../../shared/sche
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
-import { type Rendition, renderImage, sniffType } from '../media/images.ts';
+import type { ImagePlan } from '../media/image-pipeline.ts';
+import { type Rendition, sniffType } from '../media/images.ts';
 import { listQuestions } from '../questions/question.repository.ts';
 import {
   findSpeakerByUsername,
@@ -13,8 +14,11 @@ import {
 import { firstFreeUsername, usernameBase } from './speaker-username.ts';
 
 /** Display rendition: sharp on a phone and a laptop; avatar: a square for small circles. */
-const PICTURE_SIDE = 800;
-const AVATAR_SIDE = 256;
+const SPEAKER_PICTURE: ImagePlan = {
+  large: { maxSide: 800, format: 'webp', quality: 82 },
+  small: { maxSide: 256, square: true, quality: 82 },
+  keepAnimation: false,
+};
 const USERNAME_ATTEMPTS = 5;
 
 const IMAGE_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
@@ -28,17 +32,17 @@ const isUniqueViolation = (error: unknown): boolean => {
 export const welcomeMessage = (eventName: string, name: string): string =>
   `Welcome to ${eventName}, ${name.split(/\s+/)[0] ?? name}! Questions from attendees appear here as soon as they are asked.`;
 
-async function renderPicture(picture: Buffer): Promise<{ display: Rendition; avatar: Rendition }> {
+async function renderPicture(
+  deps: Pick<AppDeps, 'images'>,
+  picture: Buffer,
+): Promise<{ display: Rendition; avatar: Rendition }> {
   const type = await sniffType(picture.subarray(0, 4100));
   if (type?.kind !== 'image') {
     throw new HttpError(415, `The picture must be an image (${IMAGE_FORMATS})`);
   }
   try {
-    const [display, avatar] = await Promise.all([
-      renderImage(picture, { maxSide: PICTURE_SIDE, format: 'webp' }),
-      renderImage(picture, { maxSide: AVATAR_SIDE, format: 'webp', square: true }),
-    ]);
-    return { display, avatar };
+    const { large, small } = await deps.images.render(picture, type, SPEAKER_PICTURE);
+    return { display: large, avatar: small };
   } catch {
     throw new HttpError(
       415,
@@ -53,11 +57,11 @@ async function renderPicture(picture: Buffer): Promise<{ display: Rendition; ava
  * from the name. All or nothing: on any failure the stored files are removed again.
  */
 export async function createSpeaker(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'config' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'images' | 'realtime' | 'clock' | 'config' | 'lists'>,
   fields: SpeakerFields,
   picture: Buffer,
 ): Promise<Speaker> {
-  const { display, avatar } = await renderPicture(picture);
+  const { display, avatar } = await renderPicture(deps, picture);
   const id = newId();
   const pictureKey = `speakers/${id}.${display.ext}`;
   const avatarKey = `speakers/${id}-avatar.${avatar.ext}`;

@@ -1,0 +1,185 @@
+import type { Readable } from 'node:stream';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+
+/** Bytes read before a file's type is decided from them (file-type needs at most 4100). */
+export const HEAD_BYTES = 4100;
+
+/** Multipart bodies are parsed by one plugin, registered once for the whole app. */
+export async function registerMultipart(app: FastifyInstance): Promise<void> {
+  await app.register(multipart, { throwFileSizeLimit: true });
+}
+
+/** One uploaded file, as its bytes arrive: its first bytes, then the whole stream. */
+export interface UploadedFile {
+  field: string;
+  /** The file's name, fit to quote in a message. */
+  name: string;
+  /** The first HEAD_BYTES bytes (fewer for a smaller file). */
+  head: Buffer;
+  /** Every byte, the head first; fails with the form's 413 when the size limit is passed. */
+  body: AsyncIterable<Buffer>;
+}
+
+export interface MultipartForm {
+  /** Size limit of one file, in bytes. */
+  fileBytes: number;
+  /** Fields that may carry files; any other is refused. */
+  fileFields: readonly string[];
+  /** The most files the form takes. */
+  maxFiles: number;
+  /** The most text fields the form takes. */
+  maxFields: number;
+  /** Bytes one text field may carry. */
+  fieldBytes: number;
+  /** A field's name as the person knows it, for "… is too long". */
+  labels?: Readonly<Record<string, string>>;
+  messages: {
+    tooLarge(name: string): string;
+    tooManyFiles: string;
+  };
+}
+
+/** A file name fit to quote in a message: no path, no control characters, not too long. */
+export function displayName(filename: string | undefined): string {
+  const base = (filename ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (!clean) return 'file';
+  return clean.length > 80 ? `${clean.slice(0, 77)}...` : clean;
+}
+
+/** The multipart library's refusals, as answers a person understands. */
+function formError(error: unknown, tooLarge: () => HttpError): Error {
+  if (error instanceof HttpError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return tooLarge();
+    case 'FST_FIELDS_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return new HttpError(400, 'Too many form fields.');
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new HttpError(415, 'Send the form as multipart/form-data.');
+  }
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (error instanceof Error && typeof status === 'number' && status < 500) return error;
+  return new HttpError(400, 'The upload could not be read; send it again.');
+}
+
+/** Reads a file part's first bytes and gives back the whole stream, with the size check. */
+async function openFile(part: MultipartFile, form: MultipartForm): Promise<UploadedFile> {
+  const name = displayName(part.filename);
+  const file = part.file;
+  const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const tooLarge = () => new HttpError(413, form.messages.tooLarge(name));
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let ended = false;
+  while (length < HEAD_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  if (file.truncated) throw tooLarge();
+  const head = Buffer.concat(chunks);
+  async function* body(): AsyncGenerator<Buffer> {
+    yield head;
+    while (!ended) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (file.truncated) throw tooLarge();
+      yield next.value;
+    }
+    if (file.truncated) throw tooLarge();
+  }
+  return { field: part.fieldname, name, head, body: body() };
+}
+
+/**
+ * Reads a multipart form: its text fields (returned, line breaks as typed) and its files, each
+ * handed to `onFile` in order while its bytes arrive. `beforeFile` sees the fields read so far
+ * before each file (to refuse bad text before an upload). One mapping of every parser error to
+ * a 4xx. On any refusal the rest of the body is read and dropped, so the client reads the answer;
+ * what `onFile` stored is the caller's to remove.
+ */
+export async function readMultipart(
+  request: FastifyRequest,
+  form: MultipartForm,
+  onFile: (file: UploadedFile) => Promise<void>,
+  beforeFile?: (fields: Readonly<Record<string, string>>) => void,
+): Promise<Record<string, string>> {
+  if (!request.isMultipart()) throw new HttpError(415, 'Send the form as multipart/form-data.');
+  const fields: Record<string, string> = {};
+  // Errors of the request's own bytes (a cut-off or malformed body) are the sender's. A file
+  // stream may have failed before its listener was attached: its `errored` tells.
+  const requestErrors = new WeakSet<Error>();
+  const fileStreams: Readable[] = [];
+  const isRequestError = (error: unknown) =>
+    error instanceof Error &&
+    (requestErrors.has(error) || fileStreams.some((stream) => stream.errored === error));
+  let files = 0;
+  let fileName = 'file';
+  const mapped = (error: unknown) =>
+    formError(error, () => new HttpError(413, form.messages.tooLarge(fileName)));
+  try {
+    const parts = request.parts({
+      limits: {
+        fileSize: form.fileBytes,
+        // One more than allowed, so that too many is told apart from a parser limit.
+        files: form.maxFiles + 1,
+        fieldSize: form.fieldBytes,
+        fields: form.maxFields,
+        parts: form.maxFiles + form.maxFields + 1,
+      },
+    });
+    const iterator = parts[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<Multipart>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        throw mapped(error);
+      }
+      if (next.done) break;
+      const part = next.value;
+      if (part.type === 'field') {
+        if (part.valueTruncated) {
+          const label = form.labels?.[part.fieldname] ?? part.fieldname;
+          throw new HttpError(400, `${label} is too long`, 'VALIDATION');
+        }
+        // Browsers send line breaks in form fields as CRLF; keep them as the person typed them.
+        if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value.replace(/\r\n?/g, '\n');
+        }
+        continue;
+      }
+      if (!form.fileFields.includes(part.fieldname)) {
+        const expected = form.fileFields.map((field) => `"${field}"`).join(' or ');
+        throw new HttpError(
+          400,
+          `Unexpected file field "${displayName(part.fieldname)}": send files in ${expected}.`,
+        );
+      }
+      files += 1;
+      if (files > form.maxFiles) throw new HttpError(400, form.messages.tooManyFiles);
+      beforeFile?.(fields);
+      fileName = displayName(part.filename);
+      fileStreams.push(part.file);
+      part.file.once('error', (error) => requestErrors.add(error));
+      await onFile(await openFile(part, form));
+    }
+    return fields;
+  } catch (error) {
+    if (!request.raw.readableEnded) {
+      request.raw.unpipe();
+      request.raw.resume();
+    }
+    throw isRequestError(error) ? mapped(error) : error;
+  }
+}
