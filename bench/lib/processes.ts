@@ -3,7 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../src/server/test/free-port.ts';
+import { freePort } from '../../tests/support/free-port.ts';
 
 export interface BenchServer {
   url: string;

@@ -13,7 +13,7 @@ import {
 } from '../shared/schemas/memory.ts';
 import { questionListSchema, questionSchema } from '../shared/schemas/question.ts';
 import { speakerCreatedResponseSchema } from '../shared/schemas/speaker.ts';
-import { freePort } from './test/free-port.ts';
+import { freePort } from '../../tests/support/free-port.ts';
 
 const UPLOADS = 50;
 const QUESTIONS = 200;

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryListSchema } from '../shared/schemas/memory.ts';
 import type { MediaStore } from './media/media-store.ts';
-import { type TestApp, startTestApp, testDatabases } from './test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../tests/support/test-app.ts';
 
 const png = (background: string) =>
   sharp({ create: { width: 16, height: 16, channels: 3, background } })

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryPostResponseSchema } from '../shared/schemas/memory.ts';
 import { migrations } from './db/migrations/index.ts';
-import { addSpeaker, askQuestion, collect, watchingSocket } from './test/speakers.ts';
-import { type TestApp, startTestApp } from './test/test-app.ts';
+import { addSpeaker, askQuestion, collect, watchingSocket } from '../../tests/support/speakers.ts';
+import { type TestApp, startTestApp } from '../../tests/support/test-app.ts';
 
 const PASSWORD = 'scale-out-admin-password';
 

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { freePort } from '../../src/server/test/free-port.ts';
-import type { MemorySeed } from '../../src/server/test/seed-memories.ts';
+import { freePort } from '../support/free-port.ts';
+import type { MemorySeed } from '../support/seed-memories.ts';
 import { seedDataDir } from './seed.ts';
 
 export interface RunningServer {

@@ -7,7 +7,7 @@ import {
   FIXTURE_VIDEO,
   type MemorySeed,
   seedMemories,
-} from '../../src/server/test/seed-memories.ts';
+} from '../support/seed-memories.ts';
 import { CLIENT_ID_HEADER } from '../../src/shared/constants.ts';
 import { API_PATHS } from '../../src/shared/routes.ts';
 import { type Memory, memoryPostResponseSchema } from '../../src/shared/schemas/memory.ts';

@@ -10,8 +10,8 @@ import { type Memory, memorySchema } from '../../shared/schemas/memory.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { findMemory } from '../memories/memory.repository.ts';
-import { seedMemories } from '../test/seed-memories.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { seedMemories } from '../../../tests/support/seed-memories.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const HOUR = 3_600_000;

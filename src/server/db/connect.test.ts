@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import { migrateToLatest } from './connect.ts';
 
 describe.each(testDatabases)('database on %s', (database) => {

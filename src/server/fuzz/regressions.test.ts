@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
-import { send } from './http-fuzz.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { send } from '../../../tests/support/http-fuzz.ts';
 
 /** Requests the fuzzer once answered with a 5xx or a broken answer, kept as plain tests. */
 describe.each(testDatabases)('fuzzer findings stay fixed (%s)', (database) => {

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryListSchema, memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
 import { speakerCreatedResponseSchema, speakerListSchema } from '../../shared/schemas/speaker.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import {
   type FuzzRequest,
   fuzzBody,
@@ -15,7 +15,7 @@ import {
   fuzzPath,
   send,
   targetedRequest,
-} from './http-fuzz.ts';
+} from '../../../tests/support/http-fuzz.ts';
 
 /** Cases per database; `npm run fuzz` sets FUZZ_RUNS=100000. FUZZ_SEED replays a run. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);

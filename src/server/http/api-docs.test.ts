@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawGet } from '../test/raw-http.ts';
-import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { rawGet } from '../../../tests/support/raw-http.ts';
+import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 
 describe('the API reference page', () => {
   let t: TestApp;

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMemories } from '../test/seed-memories.ts';
-import { type RawAnswer, rawGet } from '../test/raw-http.ts';
-import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { seedMemories } from '../../../tests/support/seed-memories.ts';
+import { type RawAnswer, rawGet } from '../../../tests/support/raw-http.ts';
+import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 import { acceptedEncoding } from './compression.ts';
 
 const decode = (answer: RawAnswer): Buffer => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 import { retryAfterSeconds } from './load-shedding.ts';
 
 /** Keeps the CPU busy, as a burst of work beyond capacity does to the event loop. */

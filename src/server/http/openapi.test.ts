@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 
 interface Schema {
   type?: string | string[];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 const png = (background = '#e8590c') =>
   sharp({ create: { width: 32, height: 24, channels: 3, background } })

@@ -1,12 +1,12 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedMemories } from '../test/seed-memories.ts';
+import { seedMemories } from '../../../tests/support/seed-memories.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import { newId } from '../lib/ids.ts';
 import { insertQuestion } from '../questions/question.repository.ts';
-import { rawGet } from '../test/raw-http.ts';
-import { addSpeaker, askQuestion } from '../test/speakers.ts';
-import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { rawGet } from '../../../tests/support/raw-http.ts';
+import { addSpeaker, askQuestion } from '../../../tests/support/speakers.ts';
+import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 
 describe('list routes (the polled gallery, speakers, question lists and dashboard)', () => {
   let t: TestApp;

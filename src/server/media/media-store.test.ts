@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestS3, startTestS3 } from '../test/s3.ts';
+import { type TestS3, startTestS3 } from '../../../tests/support/s3.ts';
 import { DiskMediaStore } from './disk-media-store.ts';
 import type { MediaStore } from './media-store.ts';
 import { S3MediaStore } from './s3-media-store.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../test/test-app.ts';
+import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 import { downloadName, parseRange } from './media.routes.ts';
 
 describe('media serving', () => {

@@ -11,7 +11,7 @@ import {
   contains,
   listBoxes,
   listSegmentElements,
-} from '../test/video-structure.ts';
+} from '../../../tests/support/video-structure.ts';
 import { MalformedVideoError, stripVideoMetadata } from './video-metadata.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');

@@ -5,7 +5,7 @@ import {
   memoryListSchema,
   memoryPostResponseSchema,
 } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 const UPLOADS = 500;
 const CLIENTS = 50;

@@ -12,7 +12,7 @@ import {
   memoryPostResponseSchema,
   memorySchema,
 } from '../../shared/schemas/memory.ts';
-import { type TestApp, type TestDatabase, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, type TestDatabase, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import {
   LOCATION_AND_DEVICE,
   TAGS_ID,
@@ -20,7 +20,7 @@ import {
   contains,
   listBoxes,
   listSegmentElements,
-} from '../test/video-structure.ts';
+} from '../../../tests/support/video-structure.ts';
 import { deleteMemory } from './memory.service.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');

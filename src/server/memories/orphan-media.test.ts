@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import { mediaKeyCreatedAt, sweepOrphanMedia } from './orphan-media.ts';
 
 const HOUR = 3_600_000;

@@ -6,8 +6,8 @@ import { memoryListSchema } from '../../shared/schemas/memory.ts';
 import { buildApp } from '../app.ts';
 import { newId } from '../lib/ids.ts';
 import { stripVideoMetadata } from '../media/video-metadata.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
-import { LOCATION_AND_DEVICE, contains } from '../test/video-structure.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { LOCATION_AND_DEVICE, contains } from '../../../tests/support/video-structure.ts';
 import { findMemory, insertMemories, listUnstrippedVideos } from './memory.repository.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');

@@ -13,8 +13,8 @@ import {
   askQuestion,
   collect,
   watchingSocket,
-} from '../test/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+} from '../../../tests/support/speakers.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import { idAfter } from './question.service.ts';
 
 const post = (url: string, body: unknown, contentType = 'application/json') =>

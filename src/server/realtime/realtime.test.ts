@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../shared/events.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import { newId } from '../lib/ids.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 

@@ -19,8 +19,8 @@ import {
   speakerFiles,
   speakerForm,
   watchingSocket,
-} from '../test/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+} from '../../../tests/support/speakers.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 const json = (body: unknown): RequestInit => ({
   method: 'POST',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthResponseSchema, publicConfigSchema } from '../../shared/schemas/config.ts';
-import { type TestApp, startTestApp, testDatabases } from '../test/test-app.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 describe.each(testDatabases)('system routes on %s', (database) => {
   let t: TestApp;

@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type App, type BuildOptions, buildApp } from '../app.ts';
-import { type Config, loadConfig } from '../config.ts';
+import { type App, type BuildOptions, buildApp } from '../../src/server/app.ts';
+import { type Config, loadConfig } from '../../src/server/config.ts';
 import { type TestS3, startTestS3 } from './s3.ts';
 
 /** The databases every data-layer and API test runs against. */

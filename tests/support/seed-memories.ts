@@ -2,17 +2,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import type { Memory } from '../../shared/schemas/memory.ts';
-import type { Db } from '../db/database.ts';
-import { newId } from '../lib/ids.ts';
-import type { ListCache } from '../lists/list-cache.ts';
-import type { MediaStore } from '../media/media-store.ts';
-import { insertMemories } from '../memories/memory.repository.ts';
+import type { Memory } from '../../src/shared/schemas/memory.ts';
+import type { Db } from '../../src/server/db/database.ts';
+import { newId } from '../../src/server/lib/ids.ts';
+import type { ListCache } from '../../src/server/lists/list-cache.ts';
+import type { MediaStore } from '../../src/server/media/media-store.ts';
+import { insertMemories } from '../../src/server/memories/memory.repository.ts';
 
 /** A small real MP4 (one second of ffmpeg's test pattern), committed as a fixture. */
 export const FIXTURE_VIDEO = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../../tests/fixtures/admin/clip.mp4',
+  '../fixtures/admin/clip.mp4',
 );
 
 export interface MemorySeed {

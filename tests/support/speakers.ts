@@ -6,10 +6,10 @@ import {
   type ServerToClientEvents,
   type WatchRequest,
   roomFor,
-} from '../../shared/events.ts';
-import { type Question, questionSchema } from '../../shared/schemas/question.ts';
-import { type Speaker, speakerCreatedResponseSchema } from '../../shared/schemas/speaker.ts';
-import type { App } from '../app.ts';
+} from '../../src/shared/events.ts';
+import { type Question, questionSchema } from '../../src/shared/schemas/question.ts';
+import { type Speaker, speakerCreatedResponseSchema } from '../../src/shared/schemas/speaker.ts';
+import type { App } from '../../src/server/app.ts';
 
 /** A real PNG of the given size: a gradient, so it is not trivially compressible. */
 export async function pngImage(width = 320, height = 200): Promise<Buffer> {
