@@ -33,7 +33,25 @@ export interface TestAppOptions extends BuildOptions {
    */
   media?: 'disk' | 's3';
   env?: Record<string, string>;
-  clientDir?: string;
+  /**
+   * A built client for the app to serve: its files by path (`index.html`, `assets/…`), written
+   * to a temporary folder that `close` removes.
+   */
+  client?: Readonly<Record<string, string | Buffer>>;
+}
+
+/** A plain page, for an app whose tests do not look at it. */
+export const PLAIN_PAGE =
+  '<!doctype html><html><head><title>app</title></head><body></body></html>';
+
+/** Writes a built client's files into a fresh temporary folder. */
+async function writeClient(files: Readonly<Record<string, string | Buffer>>): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
+  for (const [file, content] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await fs.writeFile(path.join(dir, file), content);
+  }
+  return dir;
 }
 
 /**
@@ -79,7 +97,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     Object.assign(env, s3.env);
   }
   Object.assign(env, options.env);
-  const config = loadConfig(env, { clientDir: options.clientDir });
+  const clientDir = options.client ? await writeClient(options.client) : undefined;
+  const config = loadConfig(env, { clientDir });
   const app = await buildApp(config, options);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -99,6 +118,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await s3?.close();
       await dropSchema?.();
       await fs.rm(dataDir, { recursive: true, force: true });
+      if (clientDir) await fs.rm(clientDir, { recursive: true, force: true });
     },
   };
 }

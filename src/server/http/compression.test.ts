@@ -1,6 +1,3 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
@@ -24,24 +21,18 @@ function expectSecurityHeaders(answer: RawAnswer, what: string): void {
 }
 
 /** A built client: the page, a hashed script with its compressed siblings, a public file. */
-async function writeClient(dir: string): Promise<{ script: Buffer }> {
-  await fs.mkdir(path.join(dir, 'assets'));
-  await fs.writeFile(
-    path.join(dir, 'index.html'),
-    `<!doctype html><html><head><meta charset="UTF-8" /><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(80)}</body></html>`,
-  );
-  const script = Buffer.from(
-    Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n'),
-  );
-  await fs.writeFile(path.join(dir, 'assets', 'main-abc123.js'), script);
-  await fs.writeFile(
-    path.join(dir, 'assets', 'main-abc123.js.br'),
-    zlib.brotliCompressSync(script),
-  );
-  await fs.writeFile(path.join(dir, 'assets', 'main-abc123.js.gz'), zlib.gzipSync(script));
-  await fs.writeFile(path.join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  return { script };
-}
+const script = Buffer.from(
+  Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i};`).join('\n'),
+);
+
+/** A built client as Vite leaves it: the page, a script with its precompressed copies, a logo. */
+const CLIENT = {
+  'index.html': `<!doctype html><html><head><meta charset="UTF-8" /><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(80)}</body></html>`,
+  'assets/main-abc123.js': script,
+  'assets/main-abc123.js.br': zlib.brotliCompressSync(script),
+  'assets/main-abc123.js.gz': zlib.gzipSync(script),
+  'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+};
 
 describe('acceptedEncoding', () => {
   it('prefers brotli, then gzip, and respects q=0', () => {
@@ -55,14 +46,10 @@ describe('acceptedEncoding', () => {
 
 describe('compressed answers and HTTP caching', () => {
   let t: TestApp;
-  let clientDir: string;
-  let script: Buffer;
   let videoPath: string;
 
   beforeAll(async () => {
-    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
-    ({ script } = await writeClient(clientDir));
-    t = await startTestApp({ clientDir, env: { EVENT_NAME: 'DevFest <Berlin> & "friends"' } });
+    t = await startTestApp({ client: CLIENT, env: { EVENT_NAME: 'DevFest <Berlin> & "friends"' } });
     const seeded = await seedMemories(
       t.app.deps,
       Array.from({ length: 40 }, (_, i) => ({
@@ -74,10 +61,7 @@ describe('compressed answers and HTTP caching', () => {
     videoPath = seeded[0]?.media ?? '';
   });
 
-  afterAll(async () => {
-    await t.close();
-    await fs.rm(clientDir, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('compresses a large JSON answer with brotli or gzip, as asked, and says it varies', async () => {
     const plain = await rawGet(`${t.url}/api/memory`);
@@ -134,9 +118,7 @@ describe('compressed answers and HTTP caching', () => {
       expect(answer.status, accept).toBe(200);
       expect(answer.headers['content-encoding'], accept).toBe(encoding);
       expect(answer.headers['content-type'], accept).toMatch(/javascript/);
-      expect(answer.body.equals(await fs.readFile(path.join(clientDir, 'assets', file)))).toBe(
-        true,
-      );
+      expect(answer.body.equals(CLIENT[`assets/${file}`])).toBe(true);
       expect(decode(answer).equals(script)).toBe(true);
       expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(varies(answer), accept).toBe(true);

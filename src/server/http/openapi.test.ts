@@ -1,8 +1,6 @@
 import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { PLAIN_PAGE, type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
 
 interface Schema {
   type?: string | string[];
@@ -72,31 +70,22 @@ function refsIn(value: unknown): string[] {
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
-  let clientDir: string;
   let document: OpenApiDocument;
   let response: Response;
 
   beforeAll(async () => {
     // A built client, so the app has page and file routes the document must leave out.
-    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
-    await fs.mkdir(path.join(clientDir, 'assets'));
-    await fs.writeFile(
-      path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><title>app</title></head><body></body></html>',
-    );
-    await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
-    await fs.writeFile(
-      path.join(clientDir, 'logo.svg'),
-      '<svg xmlns="http://www.w3.org/2000/svg"/>',
-    );
-    t = await startTestApp({ clientDir });
+    t = await startTestApp({
+      client: {
+        'index.html': PLAIN_PAGE,
+        'assets/main-abc123.js': 'console.log(1)',
+        'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      },
+    });
     response = await fetch(`${t.url}/api/openapi.json`);
     document = (await response.json()) as OpenApiDocument;
   });
-  afterAll(async () => {
-    await t.close();
-    await fs.rm(clientDir, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('is served as JSON with the headers and limits of every route, and revalidated', async () => {
     expect(response.status).toBe(200);

@@ -1,12 +1,14 @@
 import net from 'node:net';
 import { Readable } from 'node:stream';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import {
+  PLAIN_PAGE,
+  type TestApp,
+  startTestApp,
+  testDatabases,
+} from '../../../tests/support/test-app.ts';
 
 const png = (background = '#e8590c') =>
   sharp({ create: { width: 32, height: 24, channels: 3, background } })
@@ -34,20 +36,12 @@ function expectSecurityHeaders(response: Response, what: string): void {
 
 describe.each(testDatabases)('web security (%s)', (database) => {
   let t: TestApp;
-  let clientDir: string;
   let mediaPath: string;
 
   beforeAll(async () => {
-    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
-    await fs.mkdir(path.join(clientDir, 'assets'));
-    await fs.writeFile(
-      path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><title>app</title></head><body></body></html>',
-    );
-    await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
     t = await startTestApp({
       database,
-      clientDir,
+      client: { 'index.html': PLAIN_PAGE, 'assets/main-abc123.js': 'console.log(1)' },
       env: { CORS_ORIGINS: 'https://friend.example, https://other.example:8443' },
     });
     const response = await fetch(`${t.url}/api/memories`, {
@@ -59,10 +53,7 @@ describe.each(testDatabases)('web security (%s)', (database) => {
     mediaPath = memory?.media ?? '';
   });
 
-  afterAll(async () => {
-    await t.close();
-    await fs.rm(clientDir, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('puts the CSP, nosniff, frame-ancestors and referrer headers on every kind of answer', async () => {
     const html = { accept: 'text/html' };

@@ -59,25 +59,43 @@ const unsupported = (name: string) =>
     `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
   );
 
-async function storeImage(
+/**
+ * Writes an upload's bytes to a file of its own in the staging folder, runs `use` on it, and
+ * removes it whatever happens.
+ */
+async function withStagedFile<T>(
+  body: AsyncIterable<Buffer>,
+  type: SniffedType,
+  context: UploadContext,
+  use: (file: string) => Promise<T>,
+): Promise<T> {
+  const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
+  try {
+    await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
+    return await use(staged);
+  } finally {
+    await fsp.rm(staged, { force: true });
+  }
+}
+
+/** A file that looked like its type but cannot be read whole: a 400 naming it. */
+const damaged = (name: string, kind: 'image' | 'video') =>
+  new HttpError(400, `${name} could not be read: the ${kind} is damaged or incomplete.`);
+
+/** An image: rendered (upright, without metadata) into its display rendition and thumbnail. */
+function storeImage(
   body: AsyncIterable<Buffer>,
   type: SniffedType,
   name: string,
   context: UploadContext,
   stored: string[],
 ): Promise<StoredFile> {
-  const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
-  try {
-    await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
-    let image;
-    try {
-      image = await context.images.render(staged, type, MEMORY_IMAGE);
-    } catch (error) {
-      if (error instanceof UnreadableImageError) {
-        throw new HttpError(400, `${name} could not be read: the image is damaged or incomplete.`);
-      }
-      throw error;
-    }
+  return withStagedFile(body, type, context, async (staged) => {
+    const image = await context.images
+      .render(staged, type, MEMORY_IMAGE)
+      .catch((error: unknown) => {
+        throw error instanceof UnreadableImageError ? damaged(name, 'image') : error;
+      });
     const id = newId();
     const { large: display, small: thumbnail } = image;
     const mediaKey = `memories/${id}.${display.ext}`;
@@ -95,31 +113,25 @@ async function storeImage(
       sizeBytes: display.data.length,
       metadataStripped: true,
     };
-  } finally {
-    await fsp.rm(staged, { force: true });
-  }
+  });
 }
 
-async function storeVideo(
+/**
+ * A video: staged on disk (never whole in memory), its metadata blanked in place: never
+ * re-encoded, no media byte moved (decision 095). Then streamed from the staged file into the
+ * store.
+ */
+function storeVideo(
   body: AsyncIterable<Buffer>,
   type: SniffedType,
   name: string,
   context: UploadContext,
   stored: string[],
 ): Promise<StoredFile> {
-  // Staged on disk (never whole in memory), its metadata blanked in place: never re-encoded, no
-  // media byte moved (decision 095). Then streamed from the staged file into the store.
-  const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
-  try {
-    await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
-    try {
-      await stripVideoMetadata(staged);
-    } catch (error) {
-      if (error instanceof MalformedVideoError) {
-        throw new HttpError(400, `${name} could not be read: the video is damaged or incomplete.`);
-      }
-      throw error;
-    }
+  return withStagedFile(body, type, context, async (staged) => {
+    await stripVideoMetadata(staged).catch((error: unknown) => {
+      throw error instanceof MalformedVideoError ? damaged(name, 'video') : error;
+    });
     const mediaKey = `memories/${newId()}.${type.ext}`;
     stored.push(mediaKey);
     const { size } = await context.media.put(mediaKey, fs.createReadStream(staged), type.mime);
@@ -132,9 +144,7 @@ async function storeVideo(
       sizeBytes: size,
       metadataStripped: true,
     };
-  } finally {
-    await fsp.rm(staged, { force: true });
-  }
+  });
 }
 
 /**

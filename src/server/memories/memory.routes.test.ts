@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { io as connectSocket } from 'socket.io-client';
@@ -12,7 +11,12 @@ import {
   memoryPostResponseSchema,
   memorySchema,
 } from '../../shared/schemas/memory.ts';
-import { type TestApp, type TestDatabase, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import {
+  type TestApp,
+  type TestDatabase,
+  startTestApp,
+  testDatabases,
+} from '../../../tests/support/test-app.ts';
 import {
   LOCATION_AND_DEVICE,
   TAGS_ID,
@@ -680,19 +684,16 @@ describe('memory upload limits', () => {
 
 describe('the /memory page', () => {
   let t: TestApp;
-  let clientDir: string;
   beforeAll(async () => {
-    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
-    await fs.writeFile(
-      path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="App" /><title>Confab</title></head><body><div id="root"></div></body></html>',
-    );
-    t = await startTestApp({ clientDir, env: { EVENT_NAME: 'DevFest' } });
+    t = await startTestApp({
+      client: {
+        'index.html':
+          '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="App" /><title>Confab</title></head><body><div id="root"></div></body></html>',
+      },
+      env: { EVENT_NAME: 'DevFest' },
+    });
   });
-  afterAll(async () => {
-    await t.close();
-    await fs.rm(clientDir, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('carries Open Graph and twitter:card tags naming the image, all escaped', async () => {
     const [memory] = (await postOk(

@@ -1,32 +1,22 @@
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthResponseSchema, publicConfigSchema } from '../../shared/schemas/config.ts';
 import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 describe.each(testDatabases)('system routes on %s', (database) => {
   let t: TestApp;
-  let clientDir: string;
 
   beforeAll(async () => {
-    clientDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-client-'));
-    await fs.mkdir(path.join(clientDir, 'assets'));
-    await fs.writeFile(
-      path.join(clientDir, 'index.html'),
-      '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div></body></html>',
-    );
-    await fs.writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
     t = await startTestApp({
       database,
-      clientDir,
+      client: {
+        'index.html':
+          '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div></body></html>',
+        'assets/main-abc123.js': 'console.log(1)',
+      },
       env: { EVENT_NAME: 'Dev<Fest> & "Co"', MAX_UPLOAD_MB: '20' },
     });
   });
-  afterAll(async () => {
-    await t.close();
-    await fs.rm(clientDir, { recursive: true, force: true });
-  });
+  afterAll(() => t.close());
 
   it('GET /api/health checks the database', async () => {
     const response = await fetch(`${t.url}/api/health`);
