@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../tests/support/media.ts';
 import {
   LOCATION_AND_DEVICE,
   TAGS_ID,
@@ -13,9 +14,6 @@ import {
   listSegmentElements,
 } from '../../../tests/support/video-structure.ts';
 import { MalformedVideoError, stripVideoMetadata } from './video-metadata.ts';
-
-const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');
-const fixture = (name: string) => fs.readFile(path.join(FIXTURES, name));
 
 let dir: string;
 beforeAll(async () => {

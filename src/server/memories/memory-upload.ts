@@ -59,23 +59,15 @@ const unsupported = (name: string) =>
     `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
   );
 
-/**
- * Writes an upload's bytes to a file of its own in the staging folder, runs `use` on it, and
- * removes it whatever happens.
- */
-async function withStagedFile<T>(
-  body: AsyncIterable<Buffer>,
-  type: SniffedType,
-  context: UploadContext,
-  use: (file: string) => Promise<T>,
-): Promise<T> {
-  const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
-  try {
-    await pipeline(Readable.from(body), fs.createWriteStream(staged, { flags: 'wx' }));
-    return await use(staged);
-  } finally {
-    await fsp.rm(staged, { force: true });
-  }
+/** One uploaded file, staged on disk while it is processed. */
+interface Staged {
+  file: string;
+  type: SniffedType;
+  /** The file's name, fit to quote in a message. */
+  name: string;
+  context: UploadContext;
+  /** Keys stored so far for the post; what this file stores is added as it is written. */
+  stored: string[];
 }
 
 /** A file that looked like its type but cannot be read whole: a 400 naming it. */
@@ -83,68 +75,49 @@ const damaged = (name: string, kind: 'image' | 'video') =>
   new HttpError(400, `${name} could not be read: the ${kind} is damaged or incomplete.`);
 
 /** An image: rendered (upright, without metadata) into its display rendition and thumbnail. */
-function storeImage(
-  body: AsyncIterable<Buffer>,
-  type: SniffedType,
-  name: string,
-  context: UploadContext,
-  stored: string[],
-): Promise<StoredFile> {
-  return withStagedFile(body, type, context, async (staged) => {
-    const image = await context.images
-      .render(staged, type, MEMORY_IMAGE)
-      .catch((error: unknown) => {
-        throw error instanceof UnreadableImageError ? damaged(name, 'image') : error;
-      });
-    const id = newId();
-    const { large: display, small: thumbnail } = image;
-    const mediaKey = `memories/${id}.${display.ext}`;
-    const thumbnailKey = `memories/${id}-thumb.${thumbnail.ext}`;
-    stored.push(mediaKey);
-    await context.media.put(mediaKey, display.data, display.contentType);
-    stored.push(thumbnailKey);
-    await context.media.put(thumbnailKey, thumbnail.data, thumbnail.contentType);
-    return {
-      mediaKey,
-      thumbnailKey,
-      contentType: display.contentType,
-      width: display.width,
-      height: display.height,
-      sizeBytes: display.data.length,
-      metadataStripped: true,
-    };
+async function storeImage({ file, type, name, context, stored }: Staged): Promise<StoredFile> {
+  const image = await context.images.render(file, type, MEMORY_IMAGE).catch((error: unknown) => {
+    throw error instanceof UnreadableImageError ? damaged(name, 'image') : error;
   });
+  const id = newId();
+  const { large: display, small: thumbnail } = image;
+  const mediaKey = `memories/${id}.${display.ext}`;
+  const thumbnailKey = `memories/${id}-thumb.${thumbnail.ext}`;
+  stored.push(mediaKey);
+  await context.media.put(mediaKey, display.data, display.contentType);
+  stored.push(thumbnailKey);
+  await context.media.put(thumbnailKey, thumbnail.data, thumbnail.contentType);
+  return {
+    mediaKey,
+    thumbnailKey,
+    contentType: display.contentType,
+    width: display.width,
+    height: display.height,
+    sizeBytes: display.data.length,
+    metadataStripped: true,
+  };
 }
 
 /**
- * A video: staged on disk (never whole in memory), its metadata blanked in place: never
- * re-encoded, no media byte moved (decision 095). Then streamed from the staged file into the
- * store.
+ * A video: its metadata blanked in place, never re-encoded, no media byte moved (decision 095),
+ * then streamed from the staged file into the store.
  */
-function storeVideo(
-  body: AsyncIterable<Buffer>,
-  type: SniffedType,
-  name: string,
-  context: UploadContext,
-  stored: string[],
-): Promise<StoredFile> {
-  return withStagedFile(body, type, context, async (staged) => {
-    await stripVideoMetadata(staged).catch((error: unknown) => {
-      throw error instanceof MalformedVideoError ? damaged(name, 'video') : error;
-    });
-    const mediaKey = `memories/${newId()}.${type.ext}`;
-    stored.push(mediaKey);
-    const { size } = await context.media.put(mediaKey, fs.createReadStream(staged), type.mime);
-    return {
-      mediaKey,
-      thumbnailKey: null,
-      contentType: type.mime,
-      width: null,
-      height: null,
-      sizeBytes: size,
-      metadataStripped: true,
-    };
+async function storeVideo({ file, type, name, context, stored }: Staged): Promise<StoredFile> {
+  await stripVideoMetadata(file).catch((error: unknown) => {
+    throw error instanceof MalformedVideoError ? damaged(name, 'video') : error;
   });
+  const mediaKey = `memories/${newId()}.${type.ext}`;
+  stored.push(mediaKey);
+  const { size } = await context.media.put(mediaKey, fs.createReadStream(file), type.mime);
+  return {
+    mediaKey,
+    thumbnailKey: null,
+    contentType: type.mime,
+    width: null,
+    height: null,
+    sizeBytes: size,
+    metadataStripped: true,
+  };
 }
 
 /**
@@ -161,7 +134,13 @@ export async function storeMemoryFile(
   if (file.head.length === 0) throw new HttpError(400, `${file.name} is empty.`);
   const type = await sniffType(file.head);
   if (!type) throw unsupported(file.name);
-  return type.kind === 'image'
-    ? storeImage(file.body, type, file.name, context, stored)
-    : storeVideo(file.body, type, file.name, context, stored);
+  // Staged on disk (never whole in memory) while it is processed, then removed.
+  const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
+  try {
+    await pipeline(Readable.from(file.body), fs.createWriteStream(staged, { flags: 'wx' }));
+    const job = { file: staged, type, name: file.name, context, stored };
+    return await (type.kind === 'image' ? storeImage(job) : storeVideo(job));
+  } finally {
+    await fsp.rm(staged, { force: true });
+  }
 }

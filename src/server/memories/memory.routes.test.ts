@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixture, noisyImage } from '../../../tests/support/media.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
@@ -26,9 +27,6 @@ import {
   listSegmentElements,
 } from '../../../tests/support/video-structure.ts';
 import { deleteMemory } from './memory.service.ts';
-
-const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');
-const fixture = (name: string) => fs.readFile(path.join(FIXTURES, name));
 
 /**
  * Checks that `served` is `sent` but for its metadata: every changed byte lies in a box (MP4,
@@ -368,17 +366,7 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
 
     it('refuses a truncated or corrupt image with a 400 naming it', async () => {
       const before = await leftovers(t);
-      const jpeg = await sharp({
-        create: {
-          width: 400,
-          height: 300,
-          channels: 3,
-          background: '#000',
-          noise: { type: 'gaussian', mean: 128, sigma: 30 },
-        },
-      })
-        .jpeg()
-        .toBuffer();
+      const jpeg = await noisyImage('jpeg', { width: 400, height: 300, sigma: 30 });
       const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 2));
       const response = await post(t, [{ name: 'half.jpg', data: truncated }]);
       expect(response.status).toBe(400);
@@ -583,17 +571,7 @@ describe('memory upload limits', () => {
 
   it('refuses a file over MAX_UPLOAD_MB with a 413 while streaming, keeping nothing', async () => {
     const before = await leftovers(t);
-    const big = await sharp({
-      create: {
-        width: 600,
-        height: 600,
-        channels: 3,
-        background: '#000',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png()
-      .toBuffer();
+    const big = await noisyImage();
     expect(big.length).toBeGreaterThan(0.05 * 1024 * 1024);
     for (const files of [
       [{ name: 'huge.png', data: big }],

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixture } from '../../../tests/support/media.ts';
 import { memoryListSchema } from '../../shared/schemas/memory.ts';
 import { buildApp } from '../app.ts';
 import { newId } from '../lib/ids.ts';
@@ -9,9 +10,6 @@ import { stripVideoMetadata } from '../media/video-metadata.ts';
 import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import { LOCATION_AND_DEVICE, contains } from '../../../tests/support/video-structure.ts';
 import { findMemory, insertMemories, listUnstrippedVideos } from './memory.repository.ts';
-
-const FIXTURES = path.resolve(import.meta.dirname, '../../../tests/fixtures');
-const fixture = (name: string) => fs.readFile(path.join(FIXTURES, name));
 
 /** A copy of a fixture with its metadata blanked: a video with nothing left to clean. */
 async function strippedFixture(name: string): Promise<Buffer> {

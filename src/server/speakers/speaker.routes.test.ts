@@ -1,7 +1,6 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, noisyImage } from '../../../tests/support/media.ts';
 import {
   speakerCreatedResponseSchema,
   speakerDashboardSchema,
@@ -97,9 +96,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
     });
 
     it("takes a phone's HEIC picture, through the same image pipeline as memories", async () => {
-      const heic = await fs.readFile(
-        path.resolve(import.meta.dirname, '../../../tests/fixtures/photo.heic'),
-      );
+      const heic = await fixture('photo.heic');
       const speaker = await addSpeaker(t.url, 'Heic Person', {
         picture: { data: heic, filename: 'IMG_0001.HEIC', type: 'image/heic' },
       });
@@ -362,17 +359,7 @@ describe('speaker sign-up limits', () => {
   afterAll(() => t.close());
 
   it('refuses a picture over the upload limit with 413, leaving nothing behind', async () => {
-    const noise = await sharp({
-      create: {
-        width: 600,
-        height: 600,
-        channels: 3,
-        background: '#000',
-        noise: { type: 'gaussian', mean: 128, sigma: 60 },
-      },
-    })
-      .png()
-      .toBuffer();
+    const noise = await noisyImage();
     expect(noise.length).toBeGreaterThan(0.05 * 1024 * 1024);
     const response = await postSpeakerForm(
       t.url,
