@@ -12,7 +12,7 @@ function resubscribeOnConnect(): void {
   resubscribing = true;
   void loadSocket().then((socket) =>
     socket.on('connect', () => {
-      for (const { request } of watched.values()) socket.emit('watch', request);
+      for (const { request } of watched.values()) void socket.emitWithAck('watch', request);
     }),
   );
 }
@@ -20,7 +20,7 @@ function resubscribeOnConnect(): void {
 /** Sends a watch or unwatch now if the socket is connected (else the next connect sends them). */
 const send = (event: 'watch' | 'unwatch', request: WatchRequest) =>
   void loadSocket().then((socket) => {
-    if (socket.connected) socket.emit(event, request);
+    if (socket.connected) void socket.emitWithAck(event, request);
   });
 
 /** Starts watching a room; the answer stops watching it (the last one out leaves the room). */
