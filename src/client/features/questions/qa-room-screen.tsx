@@ -29,7 +29,6 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
-import { useWatchSpeaker } from '../../lib/socket-rooms.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { loadOlderQuestions, useQuestions } from './api/get-questions.ts';
 import { useSpeakersCard } from './api/get-speakers-card.ts';
@@ -230,14 +229,13 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
  * a chat on the other, live. On a phone one side shows at a time, with a Back button.
  */
 export default function QaRoomScreen() {
-  useLiveQuestions();
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('speaker');
   const speakers = useSpeakersCard();
   const selected = speakers.data?.find((speaker) => speaker._id === selectedId) ?? null;
-  useWatchSpeaker(selected?._id);
+  useLiveQuestions(selected ? { room: 'speaker', speakerId: selected._id } : null);
 
   const back = () => {
     // Back to the list the way the phone's own back gesture would, when we came from it.

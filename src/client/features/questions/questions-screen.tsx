@@ -22,12 +22,13 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { useWatchAllQuestions } from '../../lib/socket-rooms.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { type QuestionsScope, loadOlderQuestions, useQuestions } from './api/get-questions.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
+
+const ALL_QUESTIONS = { room: 'questions' } as const;
 
 function QuestionCard({ question, mine }: { question: Question; mine: boolean }) {
   return (
@@ -67,8 +68,7 @@ function QuestionCard({ question, mine }: { question: Question; mine: boolean })
  * keeps the stored username's own (where the "Thank you!" modal leads).
  */
 export default function QuestionsScreen() {
-  useLiveQuestions();
-  useWatchAllQuestions();
+  useLiveQuestions(ALL_QUESTIONS);
   const client = useQueryClient();
   const username = useStoredUsername() ?? '';
   const [params, setParams] = useSearchParams();

@@ -1,11 +1,9 @@
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
-import { newQuestionEventSchema, speakerCreatedEventSchema } from '../../../shared/events.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import type { WatchRequest } from '../../../shared/events.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { mergeById } from '../../lib/merge-by-id.ts';
-import { withSocket } from '../../lib/socket.ts';
-import { useSocketCatchUp } from '../../lib/socket-rooms.ts';
+import { useLiveUpdates } from '../../lib/live.ts';
 import { type QuestionsScope, inScope } from './api/get-questions.ts';
 
 function scopeOfKey(key: readonly unknown[]): QuestionsScope | null {
@@ -37,35 +35,17 @@ export function mergeSpeakerIntoCaches(client: QueryClient, speaker: Speaker): v
 }
 
 /**
- * Keeps the question and speaker lists live: `newQuestion` and `speakerCreated` events are
- * parsed and merged by id into the caches; when the socket connects (first and after a drop) the
- * lists catch up on what came before. Polling stays on as the fallback.
+ * Keeps the question and speaker lists live: new questions and speakers are merged by id into
+ * every loaded list they belong in, and each connect of the socket refetches the lists. `room`
+ * is where the screen's questions come from: one speaker's, or every question.
  */
-export function useLiveQuestions(): void {
-  const client = useQueryClient();
-
-  useEffect(() => {
-    const onQuestion = (payload: unknown) => {
-      const parsed = newQuestionEventSchema.safeParse(payload);
-      if (parsed.success) mergeQuestionIntoCaches(client, parsed.data.question);
-    };
-    const onSpeaker = (payload: unknown) => {
-      const parsed = speakerCreatedEventSchema.safeParse(payload);
-      if (parsed.success) mergeSpeakerIntoCaches(client, parsed.data.speaker);
-    };
-    return withSocket((socket) => {
-      socket.on('newQuestion', onQuestion);
-      socket.on('speakerCreated', onSpeaker);
-      return () => {
-        socket.off('newQuestion', onQuestion);
-        socket.off('speakerCreated', onSpeaker);
-      };
-    });
-  }, [client]);
-
-  const catchUp = useCallback(() => {
-    void client.invalidateQueries({ queryKey: ['questions'] });
-    void client.invalidateQueries({ queryKey: ['speakers'] });
-  }, [client]);
-  useSocketCatchUp(catchUp);
+export function useLiveQuestions(room: WatchRequest | null | undefined): void {
+  useLiveUpdates({
+    on: {
+      newQuestion: ({ question }, client) => mergeQuestionIntoCaches(client, question),
+      speakerCreated: ({ speaker }, client) => mergeSpeakerIntoCaches(client, speaker),
+    },
+    refetchOnConnect: [['questions'], ['speakers']],
+    room,
+  });
 }
