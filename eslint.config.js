@@ -10,7 +10,9 @@ const srcDir = (...parts) => path.join(root, 'src', ...parts);
 
 /**
  * Imports flow one way: shared imports nothing of ours; server and client import shared but
- * not each other; a client feature does not import another feature.
+ * not each other; a client feature imports nothing of another feature but its `api/` (the
+ * endpoints it owns: fetcher, query options, cache merge), never its screens, components or
+ * hooks; those are composed in app/.
  */
 const boundaries = {
   meta: { type: 'problem', schema: [] },
@@ -31,10 +33,12 @@ const boundaries = {
       } else if (inside(srcDir('client', 'features'))(file)) {
         const feature = path.relative(srcDir('client', 'features'), file).split(path.sep)[0];
         if (inside(srcDir('client', 'features'))(target)) {
-          const other = path.relative(srcDir('client', 'features'), target).split(path.sep)[0];
-          if (other !== feature)
+          const [other, folder] = path
+            .relative(srcDir('client', 'features'), target)
+            .split(path.sep);
+          if (other !== feature && folder !== 'api')
             report(
-              `Feature "${feature}" must not import feature "${other}"; compose them in app/.`,
+              `Feature "${feature}" may import only the api/ of feature "${other}"; compose the rest in app/.`,
             );
         }
         if (

@@ -22,7 +22,7 @@ import { questionTextSchema } from '../../../shared/schemas/question.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
-import { useSpeakers } from './api/get-speakers.ts';
+import { useSpeakers } from '../speakers/api/get-speakers.ts';
 
 export interface AskQuestionModalProps {
   opened: boolean;

@@ -31,7 +31,7 @@ import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
 import { loadOlderQuestions, useQuestions } from './api/get-questions.ts';
-import { useSpeakersCard } from './api/get-speakers-card.ts';
+import { useSpeakersCard } from '../speakers/api/get-speakers-card.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { AskerAvatars } from './asker-avatars.tsx';
 import { QuestionBubble } from './question-bubble.tsx';

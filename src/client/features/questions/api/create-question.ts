@@ -6,7 +6,7 @@ import {
   questionSchema,
 } from '../../../../shared/schemas/question.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { mergeQuestionIntoCaches } from '../use-live-questions.ts';
+import { mergeQuestionIntoLists } from './get-questions.ts';
 
 /** POST /questions (spec: speakerId, speakerName, question, askerUsername). */
 export const createQuestion = async (request: QuestionCreateRequest): Promise<Question> =>
@@ -19,6 +19,6 @@ export const useCreateQuestion = () =>
   useMutation({
     mutationFn: createQuestion,
     onSuccess: (question, _variables, _result, { client }) => {
-      mergeQuestionIntoCaches(client, question);
+      mergeQuestionIntoLists(client, question);
     },
   });
