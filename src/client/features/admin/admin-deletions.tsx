@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAdminAudit } from './api/admin-audit.ts';
 import { isUnauthorized } from './api/errors.ts';
-import { formatTime } from './format-time.ts';
+import { formatDateTime } from '../../lib/format-time.ts';
 
 /** The moderation log: the latest deletions, who made them and when. */
 export function AdminDeletions({ token, onExpired }: { token: string; onExpired: () => void }) {
@@ -62,7 +62,7 @@ export function AdminDeletions({ token, onExpired }: { token: string; onExpired:
             </Text>
           )}
           <Text fz="xs" c="dimmed" component="time" dateTime={entry.createdAt}>
-            {formatTime(entry.createdAt)}
+            {formatDateTime(entry.createdAt)}
           </Text>
         </Paper>
       ))}

@@ -4,11 +4,11 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { TimeAgo } from '../../components/time-ago.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useMemory } from './api/get-memory.ts';
-import { formatDateTime, formatWhen } from './format.ts';
 import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
@@ -104,10 +104,7 @@ function MemoryView({ id }: { id: string }) {
               {data.username}
             </Title>
             <Text size="sm" c="dimmed">
-              <time dateTime={data.createdAt} title={formatDateTime(data.createdAt)}>
-                {formatWhen(data.createdAt)}
-              </time>{' '}
-              at {eventName}
+              <TimeAgo iso={data.createdAt} long inherit /> at {eventName}
             </Text>
           </Stack>
           <Text size="lg" className={classes.caption}>
