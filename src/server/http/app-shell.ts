@@ -1,16 +1,6 @@
 import { CLIENT_PATHS } from '../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
-/** Client routes drawn without the attendee header: the join page and the admin screen. */
-const WITHOUT_HEADER = [/^\/$/, /^\/borderlessadmin\/?$/];
-
-/**
- * Whether the page at `pathname` starts with the attendee header: every client route but the
- * join page and the admin screen, and unknown addresses (their "Page not found" has it too).
- */
-export const hasAppHeader = (pathname: string) =>
-  !WITHOUT_HEADER.some((pattern) => pattern.test(pathname));
-
 // Tabler's arrow-left, as the React header draws it.
 const ARROW_LEFT =
   '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M5 12l14 0"/><path d="M5 12l6 6"/><path d="M5 12l6 -6"/></svg>';
