@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
-import { SPEAKER_USERNAME_MAX } from '../qa-constants.ts';
-import { idSchema, multiLineText, singleLineText } from './common.ts';
+import { QA_TEXTS, SPEAKER_USERNAME_MAX } from '../qa-constants.ts';
+import { filledIn, idSchema, multiLineText, singleLineText } from './common.ts';
 import { questionSchema } from './question.ts';
 
 /** A speaker as the API answers it: `picture` is a URL. */
@@ -42,6 +42,11 @@ export const speakerLoginRequestSchema = z.object({
   username: singleLineText('Username', SPEAKER_USERNAME_MAX),
 });
 export type SpeakerLoginRequest = z.infer<typeof speakerLoginRequestSchema>;
+
+/** The speaker login form ("Enter your username" when blank). */
+export const speakerLoginFormSchema = z.object({
+  username: filledIn(QA_TEXTS.enterUsername, speakerLoginRequestSchema.shape.username),
+});
 
 export const speakerLoginResponseSchema = z.object({
   message: z.string(),

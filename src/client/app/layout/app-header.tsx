@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useEventName } from '../../lib/event-name.ts';
-import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
+import { useStoredUsername } from '../../lib/username.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import './app-header.css';
 import classes from './app-header.module.css';
@@ -13,10 +13,10 @@ import classes from './app-header.module.css';
 export function AppHeader() {
   const navigate = useNavigate();
   const eventName = useEventName();
-  const username = useStoredUsername();
+  const [username, , removeUsername] = useStoredUsername();
 
   const logout = () => {
-    setStoredUsername(null);
+    removeUsername();
     void navigate(CLIENT_PATHS.join);
   };
 

@@ -11,7 +11,7 @@ import { isUnauthorized } from './api/errors.ts';
 import { AdminDashboard } from './admin-dashboard.tsx';
 import { AdminHeader } from './admin-header.tsx';
 import { AdminLoginForm } from './admin-login-form.tsx';
-import { setAdminToken, useAdminToken } from './admin-token.ts';
+import { useAdminToken } from './admin-token.ts';
 import classes from './admin-screen.module.css';
 
 /** A stored token is checked once; a refused one ends the session, a network error does not. */
@@ -58,7 +58,7 @@ export default function AdminScreen() {
   const eventName = useEventName();
   useDocumentTitle(`Admin · ${eventName}`);
   const queryClient = useQueryClient();
-  const token = useAdminToken();
+  const [token, , removeToken] = useAdminToken();
   const [notice, setNotice] = useState<string | null>(null);
 
   // Logged out (here or in another tab): nothing of the session stays in memory.
@@ -68,12 +68,12 @@ export default function AdminScreen() {
 
   const logout = useCallback(() => {
     setNotice(null);
-    setAdminToken(null);
-  }, []);
+    removeToken();
+  }, [removeToken]);
   const expire = useCallback(() => {
     setNotice(ADMIN_TEXTS.sessionExpired);
-    setAdminToken(null);
-  }, []);
+    removeToken();
+  }, [removeToken]);
 
   return (
     <div className={classes.page}>

@@ -16,7 +16,7 @@ import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
 
 function BackToGallery() {
-  const username = useStoredUsername();
+  const [username] = useStoredUsername();
   const eventName = useEventName();
   return username ? (
     <Button

@@ -109,7 +109,7 @@ function SpeakerList({
 
 function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }) {
   const client = useQueryClient();
-  const username = useStoredUsername();
+  const [username] = useStoredUsername();
   const scope = { kind: 'speaker', speakerId: speaker._id } as const;
   const questions = useQuestions(scope);
   const viewport = useRef<HTMLDivElement>(null);

@@ -70,7 +70,7 @@ function QuestionCard({ question, mine }: { question: Question; mine: boolean })
 export default function QuestionsScreen() {
   useLiveQuestions(ALL_QUESTIONS);
   const client = useQueryClient();
-  const username = useStoredUsername() ?? '';
+  const [username = ''] = useStoredUsername();
   const [params, setParams] = useSearchParams();
   const show = params.get('show') === 'mine' ? 'mine' : 'all';
   const scope: QuestionsScope = show === 'mine' ? { kind: 'asker', username } : { kind: 'all' };

@@ -1,9 +1,10 @@
 import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertTriangle, IconLogin2 } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { QA_TEXTS, SPEAKER_USERNAME_MAX } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS, speakerDashboardPath } from '../../../shared/routes.ts';
+import { speakerLoginFormSchema } from '../../../shared/schemas/speaker.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useLoginSpeaker } from './api/login-speaker.ts';
 
@@ -14,7 +15,7 @@ export default function SpeakerLoginScreen() {
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { username: '' },
-    validate: { username: (value) => (value.trim() ? null : 'Enter your username') },
+    validate: schemaResolver(speakerLoginFormSchema, { sync: true }),
   });
 
   const submit = form.onSubmit(({ username }) => {

@@ -6,7 +6,7 @@ import {
   adminLoginResponseSchema,
 } from '../../../../shared/schemas/admin.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { setAdminToken } from '../admin-token.ts';
+import { useAdminToken } from '../admin-token.ts';
 import { adminCheckQueryOptions } from './admin-check.ts';
 
 /** POST /api/admin/login */
@@ -18,6 +18,7 @@ export const loginAdmin = async (credentials: AdminLoginRequest): Promise<AdminL
 /** Logs in, keeps the token and primes the token check so the screen opens at once. */
 export function useAdminLogin() {
   const queryClient = useQueryClient();
+  const [, setAdminToken] = useAdminToken();
   return useMutation({
     mutationFn: loginAdmin,
     onSuccess: (response, credentials) => {
