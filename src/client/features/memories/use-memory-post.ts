@@ -60,9 +60,11 @@ export function useMemoryPost(field: 'files' | 'media', onPosted: (posted: Memor
         },
         onError: (error) => {
           setProgress(null);
+          // The spec's "Error submitting memory: {the server's reason}", or its plain fallback.
+          const reason = errorMessage(error, '');
           notifications.show({
             color: 'red',
-            message: MEMORY_TEXTS.postFailed(errorMessage(error, MEMORY_TEXTS.postFailedFallback)),
+            message: reason ? MEMORY_TEXTS.postFailed(reason) : MEMORY_TEXTS.postFailedFallback,
             autoClose: TOAST_AUTO_CLOSE,
           });
         },

@@ -19,7 +19,7 @@ import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/api-client.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { useSpeakers } from '../speakers/api/get-speakers.ts';
@@ -81,10 +81,10 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           notifications.show({
             color: 'red',
             title: QA_TEXTS.questionFailure,
-            message:
-              error instanceof ApiError && error.status >= 400 && error.status < 500
-                ? error.message
-                : 'Check your connection and try again; your question is still here.',
+            message: errorMessage(
+              error,
+              'Check your connection and try again; your question is still here.',
+            ),
             autoClose: TOAST_AUTO_CLOSE,
           });
         },

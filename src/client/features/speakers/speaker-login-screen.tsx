@@ -5,7 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { QA_TEXTS, SPEAKER_USERNAME_MAX } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS, speakerDashboardPath } from '../../../shared/routes.ts';
 import { speakerLoginFormSchema } from '../../../shared/schemas/speaker.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/api-client.ts';
 import { useLoginSpeaker } from './api/login-speaker.ts';
 
 /** /SpeakerLogin: a username and Login; "Login successful!" leads to the dashboard. */
@@ -55,9 +55,7 @@ export default function SpeakerLoginScreen() {
             {mutation.isError && (
               <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
                 <Text c="var(--mantine-color-error)" size="sm" fw={600}>
-                  {mutation.error instanceof ApiError && mutation.error.status > 0
-                    ? mutation.error.message
-                    : QA_TEXTS.loginFailed}
+                  {errorMessage(mutation.error, QA_TEXTS.loginFailed)}
                 </Text>
               </Alert>
             )}

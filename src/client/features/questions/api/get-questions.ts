@@ -3,7 +3,7 @@ import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Question, questionListSchema } from '../../../../shared/schemas/question.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
 export interface QuestionsParams {
@@ -24,9 +24,9 @@ export async function fetchQuestions(
     if (value !== undefined) search.set(name, String(value));
   }
   const query = search.toString();
-  return questionListSchema.parse(
-    await apiRequest(`${API_PATHS.questionsRealtime}${query ? `?${query}` : ''}`, { signal }),
-  );
+  return apiCall(questionListSchema, `${API_PATHS.questionsRealtime}${query ? `?${query}` : ''}`, {
+    signal,
+  });
 }
 
 /** Which questions a list shows: one speaker's, one attendee's, or everybody's. */

@@ -7,16 +7,16 @@ import {
   type SpeakerDashboard,
   speakerDashboardSchema,
 } from '../../../../shared/schemas/speaker.ts';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 import { fetchQuestions } from '../../questions/api/get-questions.ts';
 
 /** GET /api/speakers/:username/dashboard: the speaker with their questions, oldest first. */
-export const fetchSpeakerDashboard = async (
+export const fetchSpeakerDashboard = (
   username: string,
   signal?: AbortSignal,
 ): Promise<SpeakerDashboard> =>
-  speakerDashboardSchema.parse(await apiRequest(API_PATHS.speakerDashboard(username), { signal }));
+  apiCall(speakerDashboardSchema, API_PATHS.speakerDashboard(username), { signal });
 
 export const dashboardKey = (username: string) =>
   ['speaker-dashboard', username.toLowerCase()] as const;

@@ -2,14 +2,14 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Speaker, speakerListSchema } from '../../../../shared/schemas/speaker.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
 /** Every cached list of speakers (the ask dialog's and the Q&A room's) starts with this key. */
 export const SPEAKERS_KEY = ['speakers'] as const;
 
-export const fetchSpeakers = async (signal?: AbortSignal): Promise<Speaker[]> =>
-  speakerListSchema.parse(await apiRequest(API_PATHS.speakers, { signal }));
+export const fetchSpeakers = (signal?: AbortSignal): Promise<Speaker[]> =>
+  apiCall(speakerListSchema, API_PATHS.speakers, { signal });
 
 /** GET /speakers: the ask dialog's dropdown (spec: refetched every 3 s). */
 export const speakersQueryOptions = () =>
