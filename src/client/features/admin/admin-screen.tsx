@@ -1,11 +1,11 @@
-import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { ADMIN_TEXTS } from '../../../shared/constants.ts';
-import { useEventName } from '../../lib/event-name.ts';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { useAdminCheck } from './api/admin-check.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminDashboard } from './admin-dashboard.tsx';
@@ -34,20 +34,14 @@ function AdminSession({ token, onExpired }: { token: string; onExpired: () => vo
   }
   if (check.isError) {
     return (
-      <Alert
-        color="red"
-        icon={<IconAlertCircle />}
+      <RetryAlert
         title="Could not reach the server"
+        onRetry={() => void check.refetch()}
         maw={520}
         mx="auto"
       >
-        <Stack gap="xs" align="flex-start">
-          <Text fz="sm">{errorMessage(check.error, 'Please check your connection.')}</Text>
-          <Button size="xs" variant="light" color="red" onClick={() => void check.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+        {errorMessage(check.error, 'Please check your connection.')}
+      </RetryAlert>
     );
   }
   return <AdminDashboard token={token} onExpired={onExpired} />;
