@@ -7,11 +7,12 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 
-const CLIENT = ['client', 'app', 'app-layout', 'feature'];
+const CLIENT = ['client', 'app', 'app-layout', 'feature', 'feature-api'];
 
 /**
  * Imports flow one way: shared imports nothing of ours; server and client import shared but
- * not each other; a client feature does not import another feature, nor app/ (but its layout).
+ * not each other; a client feature imports nothing of another feature but its `api/` (the
+ * endpoints it owns), and nothing of app/ but its layout (decision 104).
  */
 const boundariesConfig = {
   files: ['src/**/*.{ts,tsx}'],
@@ -20,6 +21,7 @@ const boundariesConfig = {
     'boundaries/include': ['src/**/*'],
     // The first pattern that matches a file names its element: the narrowest come first.
     'boundaries/elements': [
+      { type: 'feature-api', pattern: 'src/client/features/*/api', capture: ['name'] },
       { type: 'feature', pattern: 'src/client/features/*', capture: ['name'] },
       { type: 'app-layout', pattern: 'src/client/app/layout' },
       { type: 'app', pattern: 'src/client/app' },
@@ -50,7 +52,7 @@ const boundariesConfig = {
             message: 'The client does not import server code.',
           },
           {
-            from: { element: { type: 'feature' } },
+            from: { element: { types: { anyOf: ['feature', 'feature-api'] } } },
             disallow: {
               to: {
                 element: {
@@ -59,10 +61,10 @@ const boundariesConfig = {
                 },
               },
             },
-            message: 'A feature must not import another feature; compose them in app/.',
+            message: "A feature may import only another feature's api/; compose the rest in app/.",
           },
           {
-            from: { element: { type: 'feature' } },
+            from: { element: { types: { anyOf: ['feature', 'feature-api'] } } },
             disallow: { to: { element: { type: 'app' } } },
             message: 'Features do not import app/ (only app/layout components).',
           },

@@ -56,7 +56,7 @@ function precompress(): Plugin {
 const OVERLAY_LIBRARIES =
   /node_modules[\\/](@mantine[\\/](form|dropzone)|react-dropzone|file-selector|attr-accept|@floating-ui|klona|fast-deep-equal)[\\/]|components[\\/](Modal|ModalBase|Combobox|Popover|Tooltip|FocusTrap|Overlay|LoadingOverlay)[\\/]|components[\\/]ScrollArea[\\/](?!utils[\\/])/;
 const OVERLAY_APP_CODE =
-  /src[\\/]client[\\/]features[\\/].*(-modal|-dialog|-file-picker|use-selected-files|[\\/]upload|create-memory)\.tsx?$/;
+  /src[\\/]client[\\/]features[\\/].*(-modal|-dialog|-file-picker|use-selected-files|use-memory-post|[\\/]upload|create-memory)\.tsx?$/;
 const isOverlayCode = (id: string) => OVERLAY_LIBRARIES.test(id) || OVERLAY_APP_CODE.test(id);
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;

@@ -79,8 +79,9 @@ function toEveryone(event, payload, slice = 0) {
 }
 io.on('connection', (socket) => {
   void socket.join(`everyone:${joined++ % SLICES}`);
-  socket.on('watch', (watch) => {
+  socket.on('watch', (watch, ack) => {
     if (watch?.room === 'speaker') void socket.join(`speaker:${watch.speakerId}`);
+    if (typeof ack === 'function') ack(watch?.room === 'speaker');
   });
 });
 server.listen(Number(process.env.PORT), '127.0.0.1');

@@ -32,15 +32,16 @@ async function measure(
             const entry = pending.get(payload.question.question);
             if (entry) entry.latencies.push(performance.now() - entry.start);
           });
+          // Ready once the server has acknowledged the watch: the socket is in the room.
           socket.on('connect', () => {
-            socket.emit('watch', { room: 'speaker', speakerId });
-            resolve();
+            socket
+              .emitWithAck('watch', { room: 'speaker', speakerId })
+              .then(() => resolve(), reject);
           });
           socket.on('connect_error', reject);
         }),
     ),
   );
-  await new Promise((resolve) => setTimeout(resolve, 500)); // let every watch land
   const all: number[] = [];
   let failures = 0;
   for (let i = 0; i < POSTS; i++) {

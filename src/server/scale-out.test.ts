@@ -43,9 +43,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
 
   it('a question asked through one instance reaches a socket client of the other', async () => {
     const speaker = await addSpeaker(a.url, 'Grace Hopper');
-    const watcher = await watchingSocket(b.app, b.url, [
-      { room: 'speaker', speakerId: speaker._id },
-    ]);
+    const watcher = await watchingSocket(b.url, [{ room: 'speaker', speakerId: speaker._id }]);
     try {
       const received = collect(watcher, 'newQuestion');
       const question = await askQuestion(a.url, {
@@ -145,7 +143,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
       body: JSON.stringify({ username: 'admin', password: PASSWORD }),
     });
     const { token } = (await login.json()) as { token: string };
-    const watcher = await watchingSocket(b.app, b.url, []);
+    const watcher = await watchingSocket(b.url, []);
     try {
       const deleted = collect(watcher, 'memoryDeleted');
       const removal = await fetch(`${a.url}/api/media/${memory._id}`, {

@@ -17,16 +17,29 @@ export const watchRequestSchema = z.discriminatedUnion('room', [
 ]);
 export type WatchRequest = z.infer<typeof watchRequestSchema>;
 
-export interface ServerToClientEvents {
-  newQuestion: (payload: z.infer<typeof newQuestionEventSchema>) => void;
-  memoryCreated: (payload: z.infer<typeof memoryCreatedEventSchema>) => void;
-  memoryDeleted: (payload: z.infer<typeof memoryDeletedEventSchema>) => void;
-  speakerCreated: (payload: z.infer<typeof speakerCreatedEventSchema>) => void;
-}
+/** Every event the server sends, with the schema its payload is parsed with on arrival. */
+export const serverEventSchemas = {
+  newQuestion: newQuestionEventSchema,
+  memoryCreated: memoryCreatedEventSchema,
+  memoryDeleted: memoryDeletedEventSchema,
+  speakerCreated: speakerCreatedEventSchema,
+};
+export type ServerEvent = keyof typeof serverEventSchemas;
+export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;
+
+export type ServerToClientEvents = {
+  [E in ServerEvent]: (payload: ServerEventPayload<E>) => void;
+};
+
+/**
+ * The server's answer to `watch` and `unwatch`, sent once the socket is in (or out of) the room:
+ * `false` when the request did not parse and nothing changed.
+ */
+export type WatchAck = (done: boolean) => void;
 
 export interface ClientToServerEvents {
-  watch: (request: WatchRequest) => void;
-  unwatch: (request: WatchRequest) => void;
+  watch: (request: WatchRequest, ack: WatchAck) => void;
+  unwatch: (request: WatchRequest, ack: WatchAck) => void;
 }
 
 /** Socket.io room names, shared so server and tests agree. */

@@ -35,6 +35,7 @@ export const QA_TEXTS = {
   uploadedTitle: 'Uploaded Succesfully',
   viewMemories: 'View Memories',
   login: 'Login',
+  enterUsername: 'Enter your username',
   loginSuccess: 'Login successful!',
   loginFailed: 'Login failed.',
   speakerNotFound: 'Speaker not found',

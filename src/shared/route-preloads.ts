@@ -1,5 +1,5 @@
 import { LIMITS } from './constants.ts';
-import { API_PATHS } from './routes.ts';
+import { API_PATHS, type ClientRouteName, clientRouteAt } from './routes.ts';
 
 /**
  * What a client route loads before its first render, so the server can name it in the page and
@@ -9,7 +9,6 @@ import { API_PATHS } from './routes.ts';
  * GET calls the screen makes first, exactly as the client makes them.
  */
 export interface RoutePreload {
-  pattern: RegExp;
   modules: readonly string[];
   data?: (search: URLSearchParams) => string[];
 }
@@ -20,19 +19,17 @@ const SCREEN_PROVIDERS = 'app/screen-providers.tsx';
 const isId = (value: string | null): value is string =>
   value !== null && /^[0-9a-f-]{36}$/i.test(value);
 
-export const ROUTE_PRELOADS: readonly RoutePreload[] = [
-  {
-    pattern: /^\/home\/?$/,
-    modules: [SCREEN_PROVIDERS, 'app/routes/home-route.tsx'],
-    data: () => [`${API_PATHS.memoryList}?limit=${LIMITS.pageSizeDefault}`],
-  },
-  {
-    pattern: /^\/memories\/?$/,
+/** The gallery's first page, as `features/memories/api/get-memories.ts` asks for it. */
+const galleryFirstPage = () => [`${API_PATHS.memoryList}?limit=${LIMITS.pageSizeDefault}`];
+
+/** The routes whose pages name their code and first data, by the names of `CLIENT_ROUTES`. */
+export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
+  home: { modules: [SCREEN_PROVIDERS, 'app/routes/home-route.tsx'], data: galleryFirstPage },
+  memories: {
     modules: [SCREEN_PROVIDERS, 'features/memories/memories-screen.tsx'],
-    data: () => [`${API_PATHS.memoryList}?limit=${LIMITS.pageSizeDefault}`],
+    data: galleryFirstPage,
   },
-  {
-    pattern: /^\/speakerscard\/?$/,
+  speakersCard: {
     modules: [SCREEN_PROVIDERS, 'features/questions/qa-room-screen.tsx'],
     data: (search) => {
       const speaker = search.get('speaker');
@@ -44,12 +41,11 @@ export const ROUTE_PRELOADS: readonly RoutePreload[] = [
       ];
     },
   },
-  {
-    pattern: /^\/questions\/?$/,
-    modules: [SCREEN_PROVIDERS, 'features/questions/questions-screen.tsx'],
-  },
-];
+  questions: { modules: [SCREEN_PROVIDERS, 'features/questions/questions-screen.tsx'] },
+};
 
-/** The preloads of a client path, if it has any. */
-export const routePreload = (pathname: string): RoutePreload | undefined =>
-  ROUTE_PRELOADS.find((route) => route.pattern.test(pathname));
+/** What the route at `pathname` loads before its first render, if the server names any. */
+export function routePreload(pathname: string): RoutePreload | undefined {
+  const name = clientRouteAt(pathname);
+  return name ? ROUTE_PRELOADS[name] : undefined;
+}

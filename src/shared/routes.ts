@@ -21,35 +21,75 @@ export const API_PATHS = {
   apiDocs: '/api/docs',
 } as const;
 
-/** Client routes of the spec's section 2. */
-export const CLIENT_PATHS = {
-  join: '/',
-  home: '/home',
-  questions: '/questions',
-  memories: '/memories',
-  memory: '/memory',
-  memoryForm: '/memoryForm',
-  admin: '/borderlessadmin',
-  speakerLogin: '/SpeakerLogin',
-  speakerDashboard: '/speakers/:username/dashboard',
-  speakersCard: '/speakerscard',
-  speakerForm: '/Speakerform',
-} as const;
+/**
+ * A client route. `path` is matched as the router matches it (`:name` stands for one segment).
+ * `header`: drawn under the attendee header, whose frame the server paints before any script
+ * (decision 093). `joined`: only for an attendee who has joined; anyone else lands on the join
+ * page.
+ */
+export interface ClientRoute {
+  path: string;
+  header: boolean;
+  joined?: boolean;
+}
+
+/**
+ * Every client route of the spec's section 2, the one list of them: the router draws its
+ * screens from it, the server its history fallback and page shell, and `route-preloads.ts` is
+ * keyed by its names.
+ */
+export const CLIENT_ROUTES = {
+  join: { path: '/', header: false },
+  // The admin screen has its own bar: the attendee header is about the attendee.
+  admin: { path: '/borderlessadmin', header: false },
+  home: { path: '/home', header: true, joined: true },
+  memories: { path: '/memories', header: true, joined: true },
+  memoryForm: { path: '/memoryForm', header: true, joined: true },
+  questions: { path: '/questions', header: true, joined: true },
+  memory: { path: '/memory', header: true },
+  speakersCard: { path: '/speakerscard', header: true },
+  speakerForm: { path: '/Speakerform', header: true },
+  speakerLogin: { path: '/SpeakerLogin', header: true },
+  speakerDashboard: { path: '/speakers/:username/dashboard', header: true },
+} as const satisfies Record<string, ClientRoute>;
+
+export type ClientRouteName = keyof typeof CLIENT_ROUTES;
+
+const routeNames = Object.keys(CLIENT_ROUTES) as ClientRouteName[];
+
+/** The path of every client route, by name. */
+export const CLIENT_PATHS = Object.fromEntries(
+  routeNames.map((name) => [name, CLIENT_ROUTES[name].path]),
+) as { readonly [Name in ClientRouteName]: (typeof CLIENT_ROUTES)[Name]['path'] };
 
 export const speakerDashboardPath = (username: string) =>
-  `/speakers/${encodeURIComponent(username)}/dashboard`;
+  CLIENT_PATHS.speakerDashboard.replace(':username', encodeURIComponent(username));
 
-/** Every client route, as the server's history fallback matches them. */
-export const CLIENT_ROUTE_PATTERNS: readonly RegExp[] = [
-  /^\/$/,
-  /^\/home\/?$/,
-  /^\/questions\/?$/,
-  /^\/memories\/?$/,
-  /^\/memory\/?$/,
-  /^\/memoryForm\/?$/,
-  /^\/borderlessadmin\/?$/,
-  /^\/SpeakerLogin\/?$/,
-  /^\/speakers\/[^/]+\/dashboard\/?$/,
-  /^\/speakerscard\/?$/,
-  /^\/Speakerform\/?$/,
-];
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A route's path as a pattern of addresses: `:name` is one segment, a trailing slash is allowed. */
+const patternOf = (path: string): RegExp =>
+  new RegExp(
+    `^${path
+      .split('/')
+      .map((segment) => (segment.startsWith(':') ? '[^/]+' : escapeRegExp(segment)))
+      .join('/')
+      .replace(/\/$/, '')}/?$`,
+  );
+
+let patterns: { name: ClientRouteName; pattern: RegExp }[] | undefined;
+
+/** The name of the client route at an address (a pathname), if there is one. */
+export function clientRouteAt(pathname: string): ClientRouteName | undefined {
+  patterns ??= routeNames.map((name) => ({ name, pattern: patternOf(CLIENT_ROUTES[name].path) }));
+  return patterns.find(({ pattern }) => pattern.test(pathname))?.name;
+}
+
+/**
+ * Whether the page at `pathname` starts with the attendee header: every client route but the
+ * join page and the admin screen, and unknown addresses (their "Page not found" has it too).
+ */
+export function hasAppHeader(pathname: string): boolean {
+  const name = clientRouteAt(pathname);
+  return name ? CLIENT_ROUTES[name].header : true;
+}

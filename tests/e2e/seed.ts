@@ -3,11 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { migrateToLatest, openDatabase } from '../../src/server/db/connect.ts';
 import { DiskMediaStore } from '../../src/server/media/disk-media-store.ts';
-import {
-  FIXTURE_VIDEO,
-  type MemorySeed,
-  seedMemories,
-} from '../support/seed-memories.ts';
+import { FIXTURE_VIDEO, type MemorySeed, seedMemories } from '../support/seed-memories.ts';
 import { CLIENT_ID_HEADER } from '../../src/shared/constants.ts';
 import { API_PATHS } from '../../src/shared/routes.ts';
 import { type Memory, memoryPostResponseSchema } from '../../src/shared/schemas/memory.ts';

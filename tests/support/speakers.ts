@@ -1,15 +1,12 @@
 import sharp from 'sharp';
 import { io, type Socket } from 'socket.io-client';
-import { vi } from 'vitest';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
   type WatchRequest,
-  roomFor,
 } from '../../src/shared/events.ts';
 import { type Question, questionSchema } from '../../src/shared/schemas/question.ts';
 import { type Speaker, speakerCreatedResponseSchema } from '../../src/shared/schemas/speaker.ts';
-import type { App } from '../../src/server/app.ts';
 
 /** A real PNG of the given size: a gradient, so it is not trivially compressible. */
 export async function pngImage(width = 320, height = 200): Promise<Buffer> {
@@ -107,28 +104,16 @@ export async function speakerFiles(t: { storedMediaKeys(prefix?: string): Promis
 
 export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/**
- * A connected socket.io client that has joined the given rooms. `watch` has no answer, so the
- * server's own room list is asked until the socket is in every room.
- */
-export async function watchingSocket(
-  app: App,
-  baseUrl: string,
-  rooms: WatchRequest[],
-): Promise<TestSocket> {
+/** A connected socket.io client that has joined the given rooms: each watch is acknowledged. */
+export async function watchingSocket(baseUrl: string, rooms: WatchRequest[]): Promise<TestSocket> {
   const socket: TestSocket = io(baseUrl, { transports: ['websocket'], forceNew: true });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);
   });
-  for (const room of rooms) socket.emit('watch', room);
-  await vi.waitFor(async () => {
-    for (const room of rooms) {
-      const members = await app.deps.realtime.io.in(roomFor(room)).fetchSockets();
-      if (!members.some((member) => member.id === socket.id))
-        throw new Error('not in the room yet');
-    }
-  });
+  for (const room of rooms) {
+    if (!(await socket.emitWithAck('watch', room))) throw new Error('watch refused');
+  }
   return socket;
 }
 

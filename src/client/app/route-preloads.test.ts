@@ -13,7 +13,7 @@ const lazyModules = [...router.matchAll(/import\('(\.{1,2}\/[^']+)'\)/g)].map((m
 
 describe('route preloads', () => {
   it("name modules the router really imports, so the server's hints load the route's code", () => {
-    const named = ROUTE_PRELOADS.flatMap((route) => route.modules);
+    const named = Object.values(ROUTE_PRELOADS).flatMap((route) => route.modules);
     expect(named.length).toBeGreaterThan(0);
     for (const module of named) expect(lazyModules).toContain(module);
   });

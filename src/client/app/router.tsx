@@ -1,6 +1,11 @@
-import { type ComponentType, Suspense, isValidElement, lazy } from 'react';
+import { type ComponentType, type ReactElement, Suspense, isValidElement, lazy } from 'react';
 import { BrowserRouter, Route, Routes, createRoutesFromElements, matchRoutes } from 'react-router';
-import { CLIENT_PATHS } from '../../shared/routes.ts';
+import {
+  CLIENT_PATHS,
+  CLIENT_ROUTES,
+  type ClientRoute,
+  type ClientRouteName,
+} from '../../shared/routes.ts';
 import JoinScreen from '../features/join/join-screen.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
 import { RequireUsername } from './layout/require-username.tsx';
@@ -68,25 +73,37 @@ const SpeakerDashboardScreen = lazyScreen(
 );
 const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
 
+/** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
+const SCREENS: Record<ClientRouteName, ReactElement> = {
+  join: <JoinScreen />,
+  admin: <AdminScreen />,
+  home: <HomeRoute />,
+  memories: <MemoriesScreen />,
+  memoryForm: <MemoriesScreen openForm />,
+  questions: <QuestionsScreen />,
+  memory: <MemoryPage />,
+  speakersCard: <QaRoomScreen />,
+  speakerForm: <SpeakerFormScreen />,
+  speakerLogin: <SpeakerLoginScreen />,
+  speakerDashboard: <SpeakerDashboardScreen />,
+};
+
+/** The routes drawn under the attendee header, those for joined attendees or the others. */
+const headerRoutes = (joined: boolean) =>
+  (Object.entries(CLIENT_ROUTES) as [ClientRouteName, ClientRoute][])
+    .filter(([, route]) => route.header && (route.joined ?? false) === joined)
+    .map(([name, route]) => <Route key={name} path={route.path} element={SCREENS[name]} />);
+
 /** Every route of the spec's section 2. */
 const routes = (
   <>
-    <Route path={CLIENT_PATHS.join} element={<JoinScreen />} />
+    {/* The join page is the entry: nothing loads after it, not even the toasts. */}
+    <Route path={CLIENT_PATHS.join} element={SCREENS.join} />
     <Route element={<WithToasts />}>
-      {/* The admin screen has its own bar: the attendee header is about the attendee. */}
-      <Route path={CLIENT_PATHS.admin} element={<AdminScreen />} />
+      <Route path={CLIENT_PATHS.admin} element={SCREENS.admin} />
       <Route element={<AppLayout />}>
-        <Route element={<RequireUsername />}>
-          <Route path={CLIENT_PATHS.home} element={<HomeRoute />} />
-          <Route path={CLIENT_PATHS.memories} element={<MemoriesScreen />} />
-          <Route path={CLIENT_PATHS.memoryForm} element={<MemoriesScreen openForm />} />
-          <Route path={CLIENT_PATHS.questions} element={<QuestionsScreen />} />
-        </Route>
-        <Route path={CLIENT_PATHS.memory} element={<MemoryPage />} />
-        <Route path={CLIENT_PATHS.speakersCard} element={<QaRoomScreen />} />
-        <Route path={CLIENT_PATHS.speakerForm} element={<SpeakerFormScreen />} />
-        <Route path={CLIENT_PATHS.speakerLogin} element={<SpeakerLoginScreen />} />
-        <Route path={CLIENT_PATHS.speakerDashboard} element={<SpeakerDashboardScreen />} />
+        <Route element={<RequireUsername />}>{headerRoutes(true)}</Route>
+        {headerRoutes(false)}
       </Route>
       <Route path="*" element={<AppLayout notFound />} />
     </Route>

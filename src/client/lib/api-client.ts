@@ -1,5 +1,5 @@
 import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
-import { errorResponseSchema } from '../../shared/errors.ts';
+import { type ErrorResponse, errorResponseSchema } from '../../shared/errors.ts';
 import { getStoredUsername } from './username.ts';
 
 /** Headers every call carries. */
@@ -8,27 +8,45 @@ export function baseHeaders(): Record<string, string> {
   return username ? { [CLIENT_ID_HEADER]: encodeURIComponent(username).slice(0, 64) } : {};
 }
 
-/** An answer of the API that was not a success; `message` is the server's `error` text. */
+/**
+ * A call that failed: the server answered `status` with an error (its `{ error, code }` body
+ * when it sent one), or, with status 0, there was no answer at all. `message` always says
+ * which; `serverMessage` is the server's own text, when there is one.
+ */
 export class ApiError extends Error {
+  readonly code: ErrorResponse['code'];
+  readonly serverMessage: string | undefined;
+
   constructor(
-    message: string,
     readonly status: number,
-    readonly code?: string,
+    body?: ErrorResponse,
   ) {
-    super(message);
+    super(
+      body?.error ??
+        (status > 0
+          ? `Request failed (${status})`
+          : 'Network error: check your connection and try again.'),
+    );
     this.name = 'ApiError';
+    this.code = body?.code;
+    this.serverMessage = body?.error;
   }
 }
 
-export interface ApiRequest {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  json?: unknown;
-  token?: string | null;
-  signal?: AbortSignal;
+/**
+ * The text to show for a failed call, the one rule of the spec's error catalogue: the server's
+ * own error when it answered with one, `fallback` otherwise (no answer, or none readable).
+ */
+export const errorMessage = (error: unknown, fallback: string): string =>
+  (error instanceof ApiError && error.serverMessage) || fallback;
+
+/** What reads an answer: the shared zod schema of that answer. */
+export interface AnswerSchema<T> {
+  parse: (data: unknown) => T;
 }
 
-/** Parses an answer as JSON, turning an error answer into an ApiError with its message. */
-export async function readResponse(response: Response): Promise<unknown> {
+/** Reads an answer as JSON: its data when it is a success, else an ApiError with its body. */
+export async function readResponse<T>(schema: AnswerSchema<T>, response: Response): Promise<T> {
   const text = await response.text();
   let body: unknown = undefined;
   if (text) {
@@ -40,17 +58,31 @@ export async function readResponse(response: Response): Promise<unknown> {
   }
   if (!response.ok) {
     const parsed = errorResponseSchema.safeParse(body);
-    throw new ApiError(
-      parsed.success ? parsed.data.error : `Request failed (${response.status})`,
-      response.status,
-      parsed.success ? parsed.data.code : undefined,
-    );
+    throw new ApiError(response.status, parsed.success ? parsed.data : undefined);
   }
-  return body;
+  return schema.parse(body);
 }
 
-/** The one place the client calls `fetch` for JSON; same origin, so paths are relative. */
-export async function apiRequest(path: string, request: ApiRequest = {}): Promise<unknown> {
+export interface ApiRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** A JSON body. */
+  json?: unknown;
+  /** A multipart body (files and fields). */
+  form?: FormData;
+  token?: string | null;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Calls the API and answers its data, parsed with `schema`: the one place the client calls
+ * `fetch` (same origin, so paths are relative). Any failure is an ApiError; a cancelled call
+ * stays an AbortError.
+ */
+export async function apiCall<T>(
+  schema: AnswerSchema<T>,
+  path: string,
+  request: ApiRequest = {},
+): Promise<T> {
   const headers: Record<string, string> = { ...baseHeaders(), accept: 'application/json' };
   if (request.json !== undefined) headers['content-type'] = 'application/json';
   if (request.token) headers.authorization = `Bearer ${request.token}`;
@@ -59,39 +91,13 @@ export async function apiRequest(path: string, request: ApiRequest = {}): Promis
     response = await fetch(path, {
       method: request.method ?? 'GET',
       headers,
-      body: request.json === undefined ? undefined : JSON.stringify(request.json),
+      body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
       credentials: 'same-origin',
       signal: request.signal,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('Network error: check your connection and try again.', 0);
+    throw new ApiError(0);
   }
-  return readResponse(response);
-}
-
-/** The message to show for a failed call. */
-export const errorMessage = (error: unknown, fallback: string): string =>
-  error instanceof ApiError && error.message ? error.message : fallback;
-
-/** POSTs a multipart form (files and fields) and reads the JSON answer like `apiRequest`. */
-export async function postForm(
-  path: string,
-  form: FormData,
-  signal?: AbortSignal,
-): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method: 'POST',
-      headers: { ...baseHeaders(), accept: 'application/json' },
-      body: form,
-      credentials: 'same-origin',
-      signal,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('Network error: check your connection and try again.', 0);
-  }
-  return readResponse(response);
+  return readResponse(schema, response);
 }

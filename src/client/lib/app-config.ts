@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API_PATHS } from '../../shared/routes.ts';
 import { type PublicConfig, publicConfigSchema } from '../../shared/schemas/config.ts';
-import { apiRequest } from './api-client.ts';
+import { apiCall } from './api-client.ts';
 
-export const fetchAppConfig = async (): Promise<PublicConfig> =>
-  publicConfigSchema.parse(await apiRequest(API_PATHS.config));
+export const fetchAppConfig = (): Promise<PublicConfig> =>
+  apiCall(publicConfigSchema, API_PATHS.config);
 
 /** GET /api/config: fixed for the life of the server, so fetched once. */
 export const appConfigQueryOptions = () =>

@@ -1,4 +1,4 @@
-import { ApiError, baseHeaders, readResponse } from './api-client.ts';
+import { type AnswerSchema, ApiError, baseHeaders, readResponse } from './api-client.ts';
 
 export interface UploadOptions {
   /** Called as the body goes out, with the share sent so far (0 to 1). */
@@ -10,11 +10,12 @@ export interface UploadOptions {
  * Posts a multipart form with upload progress (fetch cannot report it, XHR can). The answer
  * is read like every other call: JSON, or an ApiError carrying the server's message.
  */
-export function uploadForm(
+export function uploadForm<T>(
+  schema: AnswerSchema<T>,
   path: string,
   body: FormData,
   { onProgress, signal }: UploadOptions = {},
-): Promise<unknown> {
+): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('The upload was cancelled', 'AbortError'));
@@ -34,11 +35,9 @@ export function uploadForm(
         status: xhr.status,
         headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' },
       });
-      readResponse(response).then(resolve, reject);
+      readResponse(schema, response).then(resolve, reject);
     });
-    xhr.addEventListener('error', () =>
-      reject(new ApiError('Network error: check your connection and try again.', 0)),
-    );
+    xhr.addEventListener('error', () => reject(new ApiError(0)));
     xhr.addEventListener('abort', () =>
       reject(new DOMException('The upload was cancelled', 'AbortError')),
     );

@@ -1,35 +1,26 @@
 import { CLIENT_PATHS } from '../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
-/** Client routes drawn without the attendee header: the join page and the admin screen. */
-const WITHOUT_HEADER = [/^\/$/, /^\/borderlessadmin\/?$/];
-
-/**
- * Whether the page at `pathname` starts with the attendee header: every client route but the
- * join page and the admin screen, and unknown addresses (their "Page not found" has it too).
- */
-export const hasAppHeader = (pathname: string) =>
-  !WITHOUT_HEADER.some((pattern) => pattern.test(pathname));
-
 // Tabler's arrow-left, as the React header draws it.
 const ARROW_LEFT =
   '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M5 12l14 0"/><path d="M5 12l6 6"/><path d="M5 12l6 -6"/></svg>';
 
 /**
  * The page shell (decision 093): the header's frame, back arrow, logo and event name, as the
- * React header (src/client/app/layout/app-header.tsx) draws them, with the same classes, in
- * plain HTML. The browser paints it as soon as the page's stylesheet is in, before any script;
- * React's first render replaces it. Its links work without the code.
+ * React header (src/client/app/layout/app-header.tsx) draws them: the same elements with the
+ * app's own classes (app-header.css), none of the UI kit's. The browser paints it as soon as
+ * the page's stylesheet is in, before any script; React's first render replaces it. Its links
+ * work without the code.
  */
 export function appShell(eventName: string): string {
   const name = escapeHtml(eventName);
   return [
     '<header class="app-header">',
     '<div class="app-header-bar"><div class="app-header-start">',
-    `<a class="mantine-focus-auto m_8d3f4000 mantine-ActionIcon-root m_87cf2631 mantine-UnstyledButton-root app-header-back" data-variant="subtle" data-size="lg" aria-label="Back" href="${CLIENT_PATHS.home}"><span class="m_8d3afb97 mantine-ActionIcon-icon">${ARROW_LEFT}</span></a>`,
-    `<a class="mantine-focus-auto m_849cf0da m_b6d8b162 mantine-Text-root mantine-Anchor-root app-header-logo" data-underline="never" aria-label="${name} home" href="${CLIENT_PATHS.home}">`,
-    '<img class="m_9e117634 mantine-Image-root app-header-logo-image" alt="" src="/logo.svg" width="32" height="32" />',
-    `<p class="m_b6d8b162 mantine-Text-root app-header-name">${name}</p>`,
+    `<a class="app-header-back" aria-label="Back" href="${CLIENT_PATHS.home}">${ARROW_LEFT}</a>`,
+    `<a class="app-header-logo" aria-label="${name} home" href="${CLIENT_PATHS.home}">`,
+    '<img class="app-header-logo-image" alt="" src="/logo.svg" width="32" height="32" />',
+    `<p class="app-header-name">${name}</p>`,
     '</a></div></div></header>',
   ].join('');
 }

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLIENT_ROUTE_PATTERNS } from '../../shared/routes.ts';
-import { appShell, hasAppHeader, withAppShell } from './app-shell.ts';
+import { clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
+import { appShell, withAppShell } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
@@ -160,7 +160,7 @@ export async function registerClientApp(
         (request.method === 'GET' || request.method === 'HEAD') &&
         !isApiPath(pathname) &&
         (request.headers.accept ?? '').includes('text/html');
-      const isClientRoute = CLIENT_ROUTE_PATTERNS.some((pattern) => pattern.test(pathname));
+      const isClientRoute = clientRouteAt(pathname) !== undefined;
       if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }

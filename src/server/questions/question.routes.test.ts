@@ -126,14 +126,10 @@ describe.each(testDatabases)('question routes on %s', (database) => {
     });
 
     it('pushes newQuestion to the clients watching that speaker and the questions room only', async () => {
-      const watchingAda = await watchingSocket(t.app, t.url, [
-        { room: 'speaker', speakerId: ada._id },
-      ]);
-      const watchingAlan = await watchingSocket(t.app, t.url, [
-        { room: 'speaker', speakerId: alan._id },
-      ]);
-      const watchingAll = await watchingSocket(t.app, t.url, [{ room: 'questions' }]);
-      const watchingNothing = await watchingSocket(t.app, t.url, []);
+      const watchingAda = await watchingSocket(t.url, [{ room: 'speaker', speakerId: ada._id }]);
+      const watchingAlan = await watchingSocket(t.url, [{ room: 'speaker', speakerId: alan._id }]);
+      const watchingAll = await watchingSocket(t.url, [{ room: 'questions' }]);
+      const watchingNothing = await watchingSocket(t.url, []);
       sockets.push(watchingAda, watchingAlan, watchingAll, watchingNothing);
       const adaEvents = collect(watchingAda, 'newQuestion');
       const alanEvents = collect(watchingAlan, 'newQuestion');
@@ -162,16 +158,10 @@ describe.each(testDatabases)('question routes on %s', (database) => {
       ]);
 
       // A client that stops watching gets nothing more; one that watches everything still does.
-      watchingAda.emit('unwatch', { room: 'speaker', speakerId: ada._id });
-      watchingNothing.emit('watch', { room: 'questions' });
-      await expect
-        .poll(async () => (await t.app.deps.realtime.io.in('questions').fetchSockets()).length)
-        .toBe(2);
-      await expect
-        .poll(
-          async () => (await t.app.deps.realtime.io.in(`speaker:${ada._id}`).fetchSockets()).length,
-        )
-        .toBe(0);
+      await watchingAda.emitWithAck('unwatch', { room: 'speaker', speakerId: ada._id });
+      await watchingNothing.emitWithAck('watch', { room: 'questions' });
+      expect(await t.app.deps.realtime.io.in('questions').fetchSockets()).toHaveLength(2);
+      expect(await t.app.deps.realtime.io.in(`speaker:${ada._id}`).fetchSockets()).toHaveLength(0);
       await askQuestion(t.url, { speakerId: ada._id, question: 'Again', askerUsername: 'a' });
       await expect.poll(() => nothingEvents.length).toBe(1);
       await expect.poll(() => allEvents.length).toBe(3);

@@ -44,8 +44,6 @@ function collect<E extends keyof ServerToClientEvents>(socket: ClientSocket, eve
   return new Promise<Payload[]>((resolve) => setTimeout(() => resolve(received), ms));
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
-
 describe.each(testDatabases)('realtime on %s', (database) => {
   const apps: TestApp[] = [];
   const sockets: ClientSocket[] = [];
@@ -62,9 +60,13 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     const watcherAll = await connect(t.url);
     const bystander = await connect(t.url);
     sockets.push(watcherA, watcherAll, bystander);
-    watcherA.emit('watch', { room: 'speaker', speakerId: speakerA });
-    watcherAll.emit('watch', { room: 'questions' });
-    await settle();
+    // Each watch is acknowledged once the socket is in the room.
+    expect(
+      await Promise.all([
+        watcherA.emitWithAck('watch', { room: 'speaker', speakerId: speakerA }),
+        watcherAll.emitWithAck('watch', { room: 'questions' }),
+      ]),
+    ).toEqual([true, true]);
 
     const gotA = collect(watcherA, 'newQuestion', 400);
     const gotAll = collect(watcherAll, 'newQuestion', 400);
@@ -84,12 +86,22 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     const socket = await connect(t.url);
     sockets.push(socket);
     const untyped = socket as Socket;
-    untyped.emit('watch', { room: 'speaker', speakerId: '../../etc' });
-    untyped.emit('watch', 'everything');
-    socket.emit('watch', { room: 'speaker', speakerId });
-    await settle();
-    socket.emit('unwatch', { room: 'speaker', speakerId });
-    await settle();
+    // A request that does not parse is answered `false`; one without a callback, nothing.
+    expect(await untyped.emitWithAck('watch', { room: 'speaker', speakerId: '../../etc' })).toBe(
+      false,
+    );
+    expect(await untyped.emitWithAck('watch', 'everything')).toBe(false);
+    expect(await untyped.emitWithAck('unwatch', 42)).toBe(false);
+    const other = newId();
+    untyped.emit('watch', { room: 'speaker', speakerId: other });
+    expect(await socket.emitWithAck('watch', { room: 'speaker', speakerId })).toBe(true);
+    const members = async (room: string) =>
+      (await t.app.deps.realtime.io.in(room).fetchSockets()).map((member) => member.id);
+    expect(await members(`speaker:${speakerId}`)).toEqual([socket.id]);
+    // The server reads one socket's packets in order: the watch sent without a callback is done.
+    expect(await members(`speaker:${other}`)).toEqual([socket.id]);
+    expect(await socket.emitWithAck('unwatch', { room: 'speaker', speakerId })).toBe(true);
+    expect(await members(`speaker:${speakerId}`)).toEqual([]);
     const got = collect(socket, 'newQuestion', 300);
     t.app.deps.realtime.newQuestion(question(speakerId, 'after unwatch'));
     expect(await got).toEqual([]);
@@ -139,8 +151,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances on Post
     const onSecond = await connect(second.url);
     const othersOnSecond = await Promise.all(Array.from({ length: 20 }, () => connect(second.url)));
     sockets.push(onSecond, ...othersOnSecond);
-    onSecond.emit('watch', { room: 'speaker', speakerId });
-    await settle();
+    await onSecond.emitWithAck('watch', { room: 'speaker', speakerId });
 
     const questions = collect(onSecond, 'newQuestion', 1000);
     const deletions = collect(onSecond, 'memoryDeleted', 1000);

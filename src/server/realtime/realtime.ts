@@ -6,6 +6,7 @@ import { Server } from 'socket.io';
 import {
   type ClientToServerEvents,
   type ServerToClientEvents,
+  type WatchAck,
   roomFor,
   watchRequestSchema,
 } from '../../shared/events.ts';
@@ -96,6 +97,15 @@ export interface FanOut {
   channelPrefix: string;
 }
 
+/**
+ * Answers a `watch` or `unwatch` once the socket is in (or out of) the room, so the client knows
+ * from when the room's events reach it; `false` for a request that did not parse. A client that
+ * sent no callback is answered nothing.
+ */
+function acknowledge(ack: unknown, done: boolean): void {
+  if (typeof ack === 'function') (ack as WatchAck)(done);
+}
+
 /** The host of an Origin header; undefined for `null` and anything that is not a URL. */
 function originHost(origin: string): string | undefined {
   try {
@@ -151,13 +161,17 @@ export async function createRealtime(
   };
   io.on('connection', (socket) => {
     everyone.join(socket);
-    socket.on('watch', (request) => {
+    socket.on('watch', (request: unknown, ack: unknown) => {
       const parsed = watchRequestSchema.safeParse(request);
-      if (parsed.success) void socket.join(roomFor(parsed.data));
+      if (parsed.success) {
+        void Promise.resolve(socket.join(roomFor(parsed.data))).then(() => acknowledge(ack, true));
+      } else acknowledge(ack, false);
     });
-    socket.on('unwatch', (request) => {
+    socket.on('unwatch', (request: unknown, ack: unknown) => {
       const parsed = watchRequestSchema.safeParse(request);
-      if (parsed.success) void socket.leave(roomFor(parsed.data));
+      if (parsed.success) {
+        void Promise.resolve(socket.leave(roomFor(parsed.data))).then(() => acknowledge(ack, true));
+      } else acknowledge(ack, false);
     });
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
   });

@@ -222,7 +222,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
     });
 
     it('tells everyone about a new speaker over the socket', async () => {
-      const socket = await watchingSocket(t.app, t.url, []);
+      const socket = await watchingSocket(t.url, []);
       sockets.push(socket);
       const created = collect(socket, 'speakerCreated');
       const speaker = await addSpeaker(t.url, 'Socket Speaker');

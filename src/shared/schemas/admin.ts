@@ -26,7 +26,6 @@ export const adminLoginResponseSchema = z.object({
   token: z.string(),
   expiresAt: z.iso.datetime(),
 });
-export type AdminLoginResponse = z.infer<typeof adminLoginResponseSchema>;
 
 /** GET /api/admin: the token is good; who it belongs to and until when. */
 export const adminCheckResponseSchema = z.object({

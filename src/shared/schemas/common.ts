@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from '../constants.ts';
+import { LIMITS, TEXTS } from '../constants.ts';
 
 // In the browser the page's Content-Security-Policy (script-src 'self') forbids eval, so zod's
 // compiled parsers can never run there; `jitless` also skips the `new Function` probe zod makes
@@ -36,6 +36,15 @@ export const multiLineText = (label: string, max: number) =>
 
 /** An attendee's username (spec: non-empty; bound chosen in docs/decisions). */
 export const usernameSchema = singleLineText('Username', LIMITS.usernameMax);
+
+/** A form field that must be filled in, with the spec's own message when it is left empty. */
+export const filledIn = <T extends z.ZodType<unknown, string>>(message: string, schema: T) =>
+  z.string().trim().min(1, { error: message }).pipe(schema);
+
+/** The join form: the username an attendee picks ("Enter your username!!" when blank). */
+export const joinFormSchema = z.object({
+  username: filledIn(TEXTS.joinEmptyUsername, usernameSchema),
+});
 
 /** Paging of list endpoints: `limit` (default 60, at most 200) and `before` (an id). */
 export const pageQuerySchema = z.object({

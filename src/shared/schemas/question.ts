@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
-import { idSchema, multiLineText, pageQuerySchema, usernameSchema } from './common.ts';
+import { QA_TEXTS } from '../qa-constants.ts';
+import { filledIn, idSchema, multiLineText, pageQuerySchema, usernameSchema } from './common.ts';
 
 /** A question as the API answers it. */
 export const questionSchema = z.object({
@@ -30,6 +31,12 @@ export const questionCreateRequestSchema = z.object({
   askerUsername: usernameSchema,
 });
 export type QuestionCreateRequest = z.infer<typeof questionCreateRequestSchema>;
+
+/** The ask dialog: the question, and the speaker picked in its list ('' until one is). */
+export const askQuestionFormSchema = z.object({
+  question: questionTextSchema,
+  speakerId: filledIn(QA_TEXTS.selectSpeaker, questionCreateRequestSchema.shape.speakerId),
+});
 
 export const questionListSchema = z.array(questionSchema);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
-import { SPEAKER_USERNAME_MAX } from '../qa-constants.ts';
-import { idSchema, multiLineText, singleLineText } from './common.ts';
+import { QA_TEXTS, SPEAKER_USERNAME_MAX } from '../qa-constants.ts';
+import { filledIn, idSchema, multiLineText, singleLineText } from './common.ts';
 import { questionSchema } from './question.ts';
 
 /** A speaker as the API answers it: `picture` is a URL. */
@@ -43,11 +43,15 @@ export const speakerLoginRequestSchema = z.object({
 });
 export type SpeakerLoginRequest = z.infer<typeof speakerLoginRequestSchema>;
 
+/** The speaker login form ("Enter your username" when blank). */
+export const speakerLoginFormSchema = z.object({
+  username: filledIn(QA_TEXTS.enterUsername, speakerLoginRequestSchema.shape.username),
+});
+
 export const speakerLoginResponseSchema = z.object({
   message: z.string(),
   speaker: speakerSchema,
 });
-export type SpeakerLoginResponse = z.infer<typeof speakerLoginResponseSchema>;
 
 /** GET /api/speakers/:username/dashboard: the speaker and their questions, oldest first. */
 export const speakerDashboardSchema = speakerSchema.extend({

@@ -1,10 +1,10 @@
-import { ActionIcon, Anchor, Button, Group, Image, Text } from '@mantine/core';
+import { Anchor, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useEventName } from '../../lib/event-name.ts';
-import { setStoredUsername, useStoredUsername } from '../../lib/username.ts';
+import { useStoredUsername } from '../../lib/username.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import './app-header.css';
 import classes from './app-header.module.css';
@@ -13,39 +13,26 @@ import classes from './app-header.module.css';
 export function AppHeader() {
   const navigate = useNavigate();
   const eventName = useEventName();
-  const username = useStoredUsername();
+  const [username, , removeUsername] = useStoredUsername();
 
   const logout = () => {
-    setStoredUsername(null);
+    removeUsername();
     void navigate(CLIENT_PATHS.join);
   };
 
   return (
-    // The frame and the left side are the page shell's (src/server/http/app-shell.ts): same
-    // classes, same places, so the header the code renders replaces it without a jump.
+    // The frame and the left side are the page shell's (src/server/http/app-shell.ts): the
+    // same elements and classes, so the header the code renders replaces it without a jump.
     <header className="app-header">
       <div className="app-header-bar">
         <div className="app-header-start">
-          <ActionIcon
-            component={Link}
-            to={CLIENT_PATHS.home}
-            variant="subtle"
-            size="lg"
-            radius="xl"
-            aria-label="Back"
-          >
-            <IconArrowLeft size={22} />
-          </ActionIcon>
-          <Anchor
-            component={Link}
-            to={CLIENT_PATHS.home}
-            underline="never"
-            className="app-header-logo"
-            aria-label={`${eventName} home`}
-          >
-            <Image src="/logo.svg" alt="" className="app-header-logo-image" />
-            <Text className="app-header-name">{eventName}</Text>
-          </Anchor>
+          <Link to={CLIENT_PATHS.home} className="app-header-back" aria-label="Back">
+            <IconArrowLeft size={22} aria-hidden />
+          </Link>
+          <Link to={CLIENT_PATHS.home} className="app-header-logo" aria-label={`${eventName} home`}>
+            <img src="/logo.svg" alt="" width={32} height={32} className="app-header-logo-image" />
+            <p className="app-header-name">{eventName}</p>
+          </Link>
         </div>
         <Group gap={4} wrap="nowrap">
           <Button

@@ -4,7 +4,7 @@ import { useStoredUsername } from '../../lib/username.ts';
 
 /** Attendee screens need a joined username; without one the visitor goes to the join page. */
 export function RequireUsername() {
-  const username = useStoredUsername();
+  const [username] = useStoredUsername();
   if (!username) return <Navigate to={CLIENT_PATHS.join} replace />;
   return <Outlet />;
 }

@@ -1,10 +1,11 @@
-import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconHistory } from '@tabler/icons-react';
+import { Center, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconHistory } from '@tabler/icons-react';
 import { useEffect } from 'react';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { formatDateTime } from '../../lib/format-time.ts';
 import { useAdminAudit } from './api/admin-audit.ts';
 import { isUnauthorized } from './api/errors.ts';
-import { formatTime } from './format-time.ts';
 
 /** The moderation log: the latest deletions, who made them and when. */
 export function AdminDeletions({ token, onExpired }: { token: string; onExpired: () => void }) {
@@ -23,14 +24,9 @@ export function AdminDeletions({ token, onExpired }: { token: string; onExpired:
   }
   if (audit.isError) {
     return (
-      <Alert color="red" icon={<IconAlertCircle />} title="Could not load the deletions">
-        <Stack gap="xs" align="flex-start">
-          <Text fz="sm">{errorMessage(audit.error, 'Please try again.')}</Text>
-          <Button size="xs" variant="light" color="red" onClick={() => void audit.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <RetryAlert title="Could not load the deletions" onRetry={() => void audit.refetch()}>
+        {errorMessage(audit.error, 'Please try again.')}
+      </RetryAlert>
     );
   }
   if (audit.data.length === 0) {
@@ -62,7 +58,7 @@ export function AdminDeletions({ token, onExpired }: { token: string; onExpired:
             </Text>
           )}
           <Text fz="xs" c="dimmed" component="time" dateTime={entry.createdAt}>
-            {formatTime(entry.createdAt)}
+            {formatDateTime(entry.createdAt)}
           </Text>
         </Paper>
       ))}

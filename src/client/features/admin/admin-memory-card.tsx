@@ -2,7 +2,7 @@ import { AspectRatio, Button, Center, Paper, Stack, Text } from '@mantine/core';
 import { IconPhotoOff, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { formatTime } from './format-time.ts';
+import { formatDateTime } from '../../lib/format-time.ts';
 import classes from './admin-screen.module.css';
 
 function MemoryMedia({ memory }: { memory: Memory }) {
@@ -75,7 +75,7 @@ export function AdminMemoryCard({
             {memory.text}
           </Text>
           <Text fz="xs" c="dimmed" component="time" dateTime={memory.createdAt} mt="auto">
-            {formatTime(memory.createdAt)}
+            {formatDateTime(memory.createdAt)}
           </Text>
         </Stack>
         <Button

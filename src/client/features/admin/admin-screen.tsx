@@ -1,17 +1,17 @@
-import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { ADMIN_TEXTS } from '../../../shared/constants.ts';
-import { useEventName } from '../../lib/event-name.ts';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
+import { useEventName } from '../../lib/event-name.ts';
 import { useAdminCheck } from './api/admin-check.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminDashboard } from './admin-dashboard.tsx';
 import { AdminHeader } from './admin-header.tsx';
 import { AdminLoginForm } from './admin-login-form.tsx';
-import { setAdminToken, useAdminToken } from './admin-token.ts';
+import { useAdminToken } from './admin-token.ts';
 import classes from './admin-screen.module.css';
 
 /** A stored token is checked once; a refused one ends the session, a network error does not. */
@@ -34,20 +34,14 @@ function AdminSession({ token, onExpired }: { token: string; onExpired: () => vo
   }
   if (check.isError) {
     return (
-      <Alert
-        color="red"
-        icon={<IconAlertCircle />}
+      <RetryAlert
         title="Could not reach the server"
+        onRetry={() => void check.refetch()}
         maw={520}
         mx="auto"
       >
-        <Stack gap="xs" align="flex-start">
-          <Text fz="sm">{errorMessage(check.error, 'Please check your connection.')}</Text>
-          <Button size="xs" variant="light" color="red" onClick={() => void check.refetch()}>
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+        {errorMessage(check.error, 'Please check your connection.')}
+      </RetryAlert>
     );
   }
   return <AdminDashboard token={token} onExpired={onExpired} />;
@@ -58,7 +52,7 @@ export default function AdminScreen() {
   const eventName = useEventName();
   useDocumentTitle(`Admin · ${eventName}`);
   const queryClient = useQueryClient();
-  const token = useAdminToken();
+  const [token, , removeToken] = useAdminToken();
   const [notice, setNotice] = useState<string | null>(null);
 
   // Logged out (here or in another tab): nothing of the session stays in memory.
@@ -68,12 +62,12 @@ export default function AdminScreen() {
 
   const logout = useCallback(() => {
     setNotice(null);
-    setAdminToken(null);
-  }, []);
+    removeToken();
+  }, [removeToken]);
   const expire = useCallback(() => {
     setNotice(ADMIN_TEXTS.sessionExpired);
-    setAdminToken(null);
-  }, []);
+    removeToken();
+  }, [removeToken]);
 
   return (
     <div className={classes.page}>

@@ -1,9 +1,9 @@
+import { useLocalStorage } from '@mantine/hooks';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
-import { storedValue } from '../../lib/stored-value.ts';
+import { storedText } from '../../lib/local-storage.ts';
 
 /** The admin's token, kept in local storage as `adminToken` (spec section 3). */
-const adminToken = storedValue(STORAGE_KEYS.adminToken);
+const adminToken = storedText(STORAGE_KEYS.adminToken);
 
-export const setAdminToken = adminToken.set;
-/** The stored token, updated when it changes here or in another tab (logout everywhere). */
-export const useAdminToken = adminToken.use;
+/** The stored token, its setter and its remover; a logout in another tab ends it here too. */
+export const useAdminToken = () => useLocalStorage(adminToken);

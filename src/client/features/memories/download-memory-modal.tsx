@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { formatDateTime, formatWhen } from './format.ts';
+import { TimeAgo } from '../../components/time-ago.tsx';
 import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import classes from './memories.module.css';
 
@@ -34,11 +34,7 @@ export function DownloadMemoryModal({
             <Text fw={700} className={classes.author}>
               {memory.username}
             </Text>
-            <Text size="sm" c="dimmed">
-              <time dateTime={memory.createdAt} title={formatDateTime(memory.createdAt)}>
-                {formatWhen(memory.createdAt)}
-              </time>
-            </Text>
+            <TimeAgo iso={memory.createdAt} long size="sm" c="dimmed" />
           </Stack>
           <Text className={classes.caption}>{memory.text}</Text>
           <Group justify="flex-end" gap="sm">

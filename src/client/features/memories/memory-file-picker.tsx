@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IconPhotoPlus, IconPhotoOff, IconPlus, IconVideo } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import {
@@ -101,7 +101,7 @@ export function MemoryFilePicker({
   label = 'Photos and videos',
 }: {
   selection: SelectedFiles;
-  error?: string | null;
+  error?: ReactNode;
   disabled?: boolean;
   label?: string;
 }) {

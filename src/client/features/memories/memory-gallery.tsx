@@ -1,12 +1,13 @@
-import { Alert, Button, Center, Image, Loader, Stack, Text } from '@mantine/core';
+import { Button, Center, Image, Stack, Text } from '@mantine/core';
 import { useIntersection } from '@mantine/hooks';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { lazyModal } from '../../components/lazy-modal.tsx';
+import { RetryAlert } from '../../components/retry-alert.tsx';
 import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { useGallery } from './api/get-memories.ts';
-import { lazyModal } from '../../components/lazy-modal.tsx';
+import { MemoriesLoading } from './memories-loading.tsx';
 import { MemoryTile } from './memory-tile.tsx';
 import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
@@ -19,17 +20,6 @@ const DownloadMemoryModal = lazyModal(
 const GALLERY_COLUMNS = { base: 2, sm: 3, md: 4 };
 const GALLERY_SPACING = { base: 'xs', sm: 'md' } as const;
 const memoryKey = (memory: Memory) => memory._id;
-
-function GalleryLoading() {
-  return (
-    <Center py="xl" aria-busy="true">
-      <Stack align="center" gap="xs">
-        <Loader aria-hidden />
-        <Text c="dimmed">{MEMORY_TEXTS.loading}</Text>
-      </Stack>
-    </Center>
-  );
-}
 
 function GalleryEmpty() {
   return (
@@ -83,29 +73,13 @@ export function MemoryGallery() {
     [open],
   );
 
-  if (gallery.isPending) return <GalleryLoading />;
+  if (gallery.isPending) return <MemoriesLoading py="xl" />;
   if (gallery.isError && memories.length === 0) {
     // The spec shows a gallery error as it is: the message the server (or network) gave.
     return (
-      <Alert
-        color="red"
-        variant="light"
-        title="The gallery could not be loaded"
-        icon={<IconAlertTriangle />}
-      >
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{gallery.error.message}</Text>
-          <Button
-            size="sm"
-            variant="light"
-            color="red"
-            leftSection={<IconRefresh size={16} />}
-            onClick={() => void gallery.refetch()}
-          >
-            Try again
-          </Button>
-        </Stack>
-      </Alert>
+      <RetryAlert title="The gallery could not be loaded" onRetry={() => void gallery.refetch()}>
+        {gallery.error.message}
+      </RetryAlert>
     );
   }
   if (memories.length === 0) return <GalleryEmpty />;
@@ -121,7 +95,7 @@ export function MemoryGallery() {
       />
       <div ref={sentinelRef} className={classes.sentinel} />
       {isFetchingNextPage ? (
-        <GalleryLoading />
+        <MemoriesLoading py="xl" />
       ) : hasNextPage ? (
         <Center py="md">
           <Button variant="default" onClick={() => void fetchNextPage()}>

@@ -1,14 +1,14 @@
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPhoto } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { TimeAgo } from '../../components/time-ago.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useMemory } from './api/get-memory.ts';
-import { formatDateTime, formatWhen } from './format.ts';
+import { MemoriesLoading } from './memories-loading.tsx';
 import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
@@ -16,7 +16,7 @@ import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
 
 function BackToGallery() {
-  const username = useStoredUsername();
+  const [username] = useStoredUsername();
   const eventName = useEventName();
   return username ? (
     <Button
@@ -65,14 +65,7 @@ function MemoryView({ id }: { id: string }) {
   }, [memory, eventName]);
 
   if (query.isPending) {
-    return (
-      <Center mih="50vh" aria-busy="true">
-        <Stack align="center" gap="xs">
-          <Loader aria-hidden />
-          <Text c="dimmed">{MEMORY_TEXTS.loading}</Text>
-        </Stack>
-      </Center>
-    );
+    return <MemoriesLoading mih="50vh" />;
   }
   if (query.isError) {
     const error = query.error;
@@ -104,10 +97,7 @@ function MemoryView({ id }: { id: string }) {
               {data.username}
             </Title>
             <Text size="sm" c="dimmed">
-              <time dateTime={data.createdAt} title={formatDateTime(data.createdAt)}>
-                {formatWhen(data.createdAt)}
-              </time>{' '}
-              at {eventName}
+              <TimeAgo iso={data.createdAt} long inherit /> at {eventName}
             </Text>
           </Stack>
           <Text size="lg" className={classes.caption}>

@@ -1,25 +1,13 @@
 import { Button, Modal, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCircleCheck, IconSparkles } from '@tabler/icons-react';
-import { type SubmitEvent, useState } from 'react';
-import { LIMITS, MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
-import type { Memory } from '../../../shared/schemas/memory.ts';
+import { useState } from 'react';
+import { LIMITS, MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { useEventName } from '../../lib/event-name.ts';
-import { errorMessage } from '../../lib/api-client.ts';
-import { useStoredUsername } from '../../lib/username.ts';
-import { useCreateMemory } from './api/create-memory.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
-import { UploadProgress, captionError } from './memory-form-modal.tsx';
+import { UploadProgress } from './memory-form-modal.tsx';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
-import { useSelectedFiles } from './use-selected-files.ts';
-
-interface Posted {
-  memories: Memory[];
-  caption: string;
-  /** Kept for the device's share sheet, which can carry the files themselves. */
-  files: File[];
-}
+import { type MemoryPosted, useMemoryPost } from './use-memory-post.ts';
 
 /**
  * "Share Your {event} Moments!": pick photos or videos (previews, oversize files turned away
@@ -28,58 +16,17 @@ interface Posted {
  */
 export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const eventName = useEventName();
-  const username = useStoredUsername();
-  const selection = useSelectedFiles();
-  const [caption, setCaption] = useState('');
-  const [errors, setErrors] = useState<{ caption?: string | null; files?: string | null }>({});
-  const [progress, setProgress] = useState<number | null>(null);
-  const [posted, setPosted] = useState<Posted | null>(null);
-  const create = useCreateMemory();
-  const submitting = create.isPending;
+  // What was posted stays for the device's share sheet, which can carry the files themselves.
+  const [posted, setPosted] = useState<MemoryPosted | null>(null);
+  const { form, selection, progress, posting, submit } = useMemoryPost('media', setPosted);
 
   const close = () => {
-    if (submitting) return;
+    if (posting) return;
     setPosted(null);
     onClose();
   };
 
-  const submit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next = {
-      caption: captionError(caption),
-      files: selection.files.length === 0 ? 'Add at least one photo or video.' : null,
-    };
-    setErrors(next);
-    if (next.caption || next.files || !username) return;
-    const files = selection.files;
-    setProgress(0);
-    create.mutate(
-      { caption, username, files, field: 'media', onProgress: setProgress },
-      {
-        onSuccess: (result) => {
-          notifications.show({
-            color: 'green',
-            message: result.message,
-            autoClose: TOAST_AUTO_CLOSE,
-          });
-          setPosted({ memories: result.memories, caption: caption.trim(), files });
-          setCaption('');
-          selection.clear();
-          setProgress(null);
-        },
-        onError: (error) => {
-          setProgress(null);
-          notifications.show({
-            color: 'red',
-            message: MEMORY_TEXTS.postFailed(errorMessage(error, MEMORY_TEXTS.postFailedFallback)),
-            autoClose: TOAST_AUTO_CLOSE,
-          });
-        },
-      },
-    );
-  };
-
-  const first = posted?.memories[0];
+  const first = posted?.result.memories[0];
   const text = posted ? shareText(posted.caption, eventName) : '';
   const url = first ? memoryPageUrl(first._id) : undefined;
 
@@ -89,8 +36,8 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
       onClose={close}
       title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
       size={640}
-      closeOnClickOutside={!submitting}
-      closeOnEscape={!submitting}
+      closeOnClickOutside={!posting}
+      closeOnEscape={!posting}
       styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {posted ? (
@@ -99,8 +46,8 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
             <IconCircleCheck size={40} />
           </ThemeIcon>
           <Text>
-            Your {posted.memories.length === 1 ? 'moment is' : 'moments are'} in the gallery. Now
-            post {posted.memories.length === 1 ? 'it' : 'them'} to your Twitter feed!
+            Your {posted.result.memories.length === 1 ? 'moment is' : 'moments are'} in the gallery.
+            Now post {posted.result.memories.length === 1 ? 'it' : 'them'} to your Twitter feed!
           </Text>
           <ShareButtons
             title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
@@ -119,17 +66,7 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
               Upload your favourite photos or videos from {eventName}, add a caption, and post them
               to your Twitter feed. They join the live gallery too.
             </Text>
-            <MemoryFilePicker
-              selection={{
-                ...selection,
-                add: (files) => {
-                  selection.add(files);
-                  if (errors.files) setErrors((e) => ({ ...e, files: null }));
-                },
-              }}
-              error={errors.files}
-              disabled={submitting}
-            />
+            <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
             <Textarea
               label="Caption"
               placeholder={`My favourite moment at ${eventName}…`}
@@ -138,22 +75,17 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
               minRows={2}
               maxRows={6}
               maxLength={LIMITS.captionMax}
-              value={caption}
-              onChange={(event) => {
-                setCaption(event.currentTarget.value);
-                if (errors.caption) setErrors((e) => ({ ...e, caption: null }));
-              }}
-              error={errors.caption}
-              disabled={submitting}
+              {...form.getInputProps('caption')}
+              disabled={posting}
             />
             <UploadProgress value={progress} />
             <Button
               type="submit"
               size="lg"
-              disabled={submitting}
+              disabled={posting}
               leftSection={<IconSparkles size={20} />}
             >
-              {submitting ? 'Sharing . . .' : 'Share Moments'}
+              {posting ? 'Sharing . . .' : 'Share Moments'}
             </Button>
           </Stack>
         </form>

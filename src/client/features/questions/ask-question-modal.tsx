@@ -10,7 +10,7 @@ import {
   Text,
   Textarea,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -18,11 +18,11 @@ import { Link } from 'react-router';
 import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
-import { questionTextSchema } from '../../../shared/schemas/question.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
+import { errorMessage } from '../../lib/api-client.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
-import { useSpeakers } from './api/get-speakers.ts';
+import { useSpeakers } from '../speakers/api/get-speakers.ts';
 
 export interface AskQuestionModalProps {
   opened: boolean;
@@ -33,27 +33,19 @@ export interface AskQuestionModalProps {
   speakerId?: string | undefined;
 }
 
-const validateQuestion = (value: string) => {
-  const parsed = questionTextSchema.safeParse(value);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Question is required');
-};
-
 /**
  * "Ask a Question": a required question and a required speaker (the dropdown's first, disabled
  * option reads "Select a speaker"; the list is refetched every 3 s while open). Success clears
  * the form, closes it and opens "Thank you!"; failure keeps what was typed.
  */
 export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQuestionModalProps) {
-  const username = useStoredUsername();
+  const [username] = useStoredUsername();
   const speakers = useSpeakers(opened);
   const mutation = useCreateQuestion();
   const form = useForm({
     mode: 'controlled',
     initialValues: { question: '', speakerId: '' },
-    validate: {
-      question: validateQuestion,
-      speakerId: (value) => (value ? null : 'Select a speaker'),
-    },
+    validate: schemaResolver(askQuestionFormSchema, { sync: true }),
   });
   const { setFieldValue } = form;
 
@@ -89,10 +81,10 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           notifications.show({
             color: 'red',
             title: QA_TEXTS.questionFailure,
-            message:
-              error instanceof ApiError && error.status >= 400 && error.status < 500
-                ? error.message
-                : 'Check your connection and try again; your question is still here.',
+            message: errorMessage(
+              error,
+              'Check your connection and try again; your question is still here.',
+            ),
             autoClose: TOAST_AUTO_CLOSE,
           });
         },

@@ -13,7 +13,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import {
   IconAlertTriangle,
   IconArrowLeft,
@@ -21,20 +20,20 @@ import {
   IconMicrophone,
   IconUsers,
 } from '@tabler/icons-react';
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { LIMITS, TEXTS } from '../../../shared/constants.ts';
+import { TEXTS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
-import { useWatchSpeaker } from '../../lib/socket-rooms.ts';
 import { useStoredUsername } from '../../lib/username.ts';
-import { loadOlderQuestions, useQuestions } from './api/get-questions.ts';
-import { useSpeakersCard } from './api/get-speakers-card.ts';
+import { useQuestions } from './api/get-questions.ts';
+import { useSpeakersCard } from '../speakers/api/get-speakers-card.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { AskerAvatars } from './asker-avatars.tsx';
+import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
@@ -109,12 +108,10 @@ function SpeakerList({
 }
 
 function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }) {
-  const client = useQueryClient();
-  const username = useStoredUsername();
+  const [username] = useStoredUsername();
   const scope = { kind: 'speaker', speakerId: speaker._id } as const;
   const questions = useQuestions(scope);
   const viewport = useRef<HTMLDivElement>(null);
-  const [olderState, setOlderState] = useState<'idle' | 'loading' | 'done'>('idle');
   // The questions render in slices, between which the page stays responsive: a hundred of them
   // arriving at once would otherwise hold the main thread in one long task (decision 074).
   const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
@@ -125,15 +122,6 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
     const element = viewport.current;
     if (element) element.scrollTo({ top: element.scrollHeight });
   }, [newestId, speaker._id]);
-
-  const showOlder = async () => {
-    setOlderState('loading');
-    try {
-      setOlderState((await loadOlderQuestions(client, scope)) ? 'idle' : 'done');
-    } catch {
-      setOlderState('idle');
-    }
-  };
 
   return (
     <>
@@ -198,18 +186,9 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
             />
           ) : (
             <>
-              {list.length >= LIMITS.pageSizeMax && olderState !== 'done' && (
-                <Center>
-                  <Button
-                    variant="subtle"
-                    size="sm"
-                    loading={olderState === 'loading'}
-                    onClick={() => void showOlder()}
-                  >
-                    Show earlier questions
-                  </Button>
-                </Center>
-              )}
+              <OlderQuestionsButton scope={scope} held={list.length} variant="subtle" size="sm">
+                Show earlier questions
+              </OlderQuestionsButton>
               {list.map((question) => (
                 <QuestionBubble
                   key={question._id}
@@ -230,14 +209,13 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
  * a chat on the other, live. On a phone one side shows at a time, with a Back button.
  */
 export default function QaRoomScreen() {
-  useLiveQuestions();
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
   const selectedId = params.get('speaker');
   const speakers = useSpeakersCard();
   const selected = speakers.data?.find((speaker) => speaker._id === selectedId) ?? null;
-  useWatchSpeaker(selected?._id);
+  useLiveQuestions(selected ? { room: 'speaker', speakerId: selected._id } : null);
 
   const back = () => {
     // Back to the list the way the phone's own back gesture would, when we came from it.

@@ -2,7 +2,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Button,
   Center,
   EmptyState,
   Group,
@@ -13,21 +12,20 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconAlertTriangle, IconMessageCircleOff } from '@tabler/icons-react';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { LIMITS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { useWatchAllQuestions } from '../../lib/socket-rooms.ts';
 import { useStoredUsername } from '../../lib/username.ts';
-import { type QuestionsScope, loadOlderQuestions, useQuestions } from './api/get-questions.ts';
+import { type QuestionsScope, useQuestions } from './api/get-questions.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
+import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
+
+const ALL_QUESTIONS = { room: 'questions' } as const;
 
 function QuestionCard({ question, mine }: { question: Question; mine: boolean }) {
   return (
@@ -67,28 +65,13 @@ function QuestionCard({ question, mine }: { question: Question; mine: boolean })
  * keeps the stored username's own (where the "Thank you!" modal leads).
  */
 export default function QuestionsScreen() {
-  useLiveQuestions();
-  useWatchAllQuestions();
-  const client = useQueryClient();
-  const username = useStoredUsername() ?? '';
+  useLiveQuestions(ALL_QUESTIONS);
+  const [username = ''] = useStoredUsername();
   const [params, setParams] = useSearchParams();
   const show = params.get('show') === 'mine' ? 'mine' : 'all';
   const scope: QuestionsScope = show === 'mine' ? { kind: 'asker', username } : { kind: 'all' };
   const questions = useQuestions(scope);
-  const [older, setOlder] = useState<{ key: string; state: 'loading' | 'done' } | null>(null);
-  const olderKey = `${show}:${username}`;
-  const olderState = older?.key === olderKey ? older.state : 'idle';
   const list = questions.data ? [...questions.data].reverse() : [];
-
-  const showOlder = async () => {
-    setOlder({ key: olderKey, state: 'loading' });
-    let more = true;
-    try {
-      more = await loadOlderQuestions(client, scope);
-    } finally {
-      setOlder(more ? null : { key: olderKey, state: 'done' });
-    }
-  };
 
   return (
     <Stack gap="md" pt="lg" maw={760} mx="auto">
@@ -132,17 +115,9 @@ export default function QuestionsScreen() {
               mine={question.askerUsername === username}
             />
           ))}
-          {list.length >= LIMITS.pageSizeMax && olderState !== 'done' && (
-            <Center>
-              <Button
-                variant="light"
-                loading={olderState === 'loading'}
-                onClick={() => void showOlder()}
-              >
-                Show older questions
-              </Button>
-            </Center>
-          )}
+          <OlderQuestionsButton scope={scope} held={list.length} variant="light">
+            Show older questions
+          </OlderQuestionsButton>
         </Stack>
       )}
     </Stack>

@@ -14,21 +14,17 @@ import {
   Textarea,
 } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertTriangle, IconPhoto, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { LIMITS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import type { z } from 'zod';
 import { type Speaker, speakerFieldsSchema } from '../../../shared/schemas/speaker.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { useCreateSpeaker } from './api/create-speaker.ts';
 
-const firstIssue = (schema: z.ZodType, value: unknown): string | null => {
-  const parsed = schema.safeParse(value);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Invalid value');
-};
+const checkFields = schemaResolver(speakerFieldsSchema, { sync: true });
 
 const IMAGE_FORMATS = 'JPG, PNG, WebP, GIF or HEIC';
 
@@ -61,20 +57,17 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
   const form = useForm<{ name: string; stack: string; bio: string; picture: File | null }>({
     mode: 'controlled',
     initialValues: { name: '', stack: '', bio: '', picture: null },
-    validate: {
-      name: (value) => firstIssue(speakerFieldsSchema.shape.name, value),
-      stack: (value) => firstIssue(speakerFieldsSchema.shape.stack, value),
-      bio: (value) => firstIssue(speakerFieldsSchema.shape.bio, value),
-      picture: (file) => {
-        if (!file) return 'Picture is required';
-        if (file.type && !file.type.startsWith('image/')) {
-          return `The picture must be an image (${IMAGE_FORMATS})`;
-        }
-        if (file.size > maxBytes) {
-          return `The picture is larger than ${config?.maxUploadMb ?? ''} MB`;
-        }
-        return null;
-      },
+    // The text fields as the server checks them (the shared schema), the picture as it can be
+    // checked here: there, an image, within the upload limit.
+    validate: (values) => {
+      const errors = checkFields(values);
+      const file = values.picture;
+      if (!file) errors.picture = 'Picture is required';
+      else if (file.type && !file.type.startsWith('image/'))
+        errors.picture = `The picture must be an image (${IMAGE_FORMATS})`;
+      else if (file.size > maxBytes)
+        errors.picture = `The picture is larger than ${config?.maxUploadMb ?? ''} MB`;
+      return errors;
     },
   });
   const picture = form.values.picture;

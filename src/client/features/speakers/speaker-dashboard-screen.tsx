@@ -14,23 +14,16 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { IconBrandX, IconMessageCircleOff, IconMoodSad, IconQuote } from '@tabler/icons-react';
-import { useCallback, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
-import { newQuestionEventSchema } from '../../../shared/events.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { withSocket } from '../../lib/socket.ts';
-import { useSocketCatchUp, useWatchSpeaker } from '../../lib/socket-rooms.ts';
-import {
-  dashboardKey,
-  mergeDashboardQuestions,
-  useSpeakerDashboard,
-} from './api/get-speaker-dashboard.ts';
+import { useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
 import classes from './speaker-dashboard.module.css';
+import { useLiveDashboard } from './use-live-dashboard.ts';
 
 /** The asker's profile on X; the handle is encoded, whatever was typed. */
 export const askerProfileUrl = (handle: string): string =>
@@ -64,28 +57,9 @@ function QuestionItem({ question }: { question: Question }) {
  */
 export default function SpeakerDashboardScreen() {
   const { username = '' } = useParams();
-  const client = useQueryClient();
   const dashboard = useSpeakerDashboard(username);
   const speaker = dashboard.data;
-  useWatchSpeaker(speaker?._id);
-
-  useEffect(() => {
-    const onQuestion = (payload: unknown) => {
-      const parsed = newQuestionEventSchema.safeParse(payload);
-      if (parsed.success) mergeDashboardQuestions(client, username, [parsed.data.question]);
-    };
-    return withSocket((socket) => {
-      socket.on('newQuestion', onQuestion);
-      return () => {
-        socket.off('newQuestion', onQuestion);
-      };
-    });
-  }, [client, username]);
-
-  const catchUp = useCallback(() => {
-    void client.invalidateQueries({ queryKey: dashboardKey(username) });
-  }, [client, username]);
-  useSocketCatchUp(catchUp);
+  useLiveDashboard(username, speaker?._id);
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)

@@ -1,10 +1,11 @@
 import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertTriangle, IconLogin2 } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { QA_TEXTS, SPEAKER_USERNAME_MAX } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS, speakerDashboardPath } from '../../../shared/routes.ts';
-import { ApiError } from '../../lib/api-client.ts';
+import { speakerLoginFormSchema } from '../../../shared/schemas/speaker.ts';
+import { errorMessage } from '../../lib/api-client.ts';
 import { useLoginSpeaker } from './api/login-speaker.ts';
 
 /** /SpeakerLogin: a username and Login; "Login successful!" leads to the dashboard. */
@@ -14,7 +15,7 @@ export default function SpeakerLoginScreen() {
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { username: '' },
-    validate: { username: (value) => (value.trim() ? null : 'Enter your username') },
+    validate: schemaResolver(speakerLoginFormSchema, { sync: true }),
   });
 
   const submit = form.onSubmit(({ username }) => {
@@ -54,9 +55,7 @@ export default function SpeakerLoginScreen() {
             {mutation.isError && (
               <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
                 <Text c="var(--mantine-color-error)" size="sm" fw={600}>
-                  {mutation.error instanceof ApiError && mutation.error.status > 0
-                    ? mutation.error.message
-                    : QA_TEXTS.loginFailed}
+                  {errorMessage(mutation.error, QA_TEXTS.loginFailed)}
                 </Text>
               </Alert>
             )}

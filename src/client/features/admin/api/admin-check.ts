@@ -4,15 +4,12 @@ import {
   type AdminCheckResponse,
   adminCheckResponseSchema,
 } from '../../../../shared/schemas/admin.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 import { retryUnlessUnauthorized } from './errors.ts';
 
 /** GET /api/admin: is this token still good? */
-export const fetchAdminCheck = async (
-  token: string,
-  signal?: AbortSignal,
-): Promise<AdminCheckResponse> =>
-  adminCheckResponseSchema.parse(await apiRequest(API_PATHS.adminCheck, { token, signal }));
+export const fetchAdminCheck = (token: string, signal?: AbortSignal): Promise<AdminCheckResponse> =>
+  apiCall(adminCheckResponseSchema, API_PATHS.adminCheck, { token, signal });
 
 /** Checked once per token; a refused token ends the session (see the admin screen). */
 export const adminCheckQueryOptions = (token: string) =>

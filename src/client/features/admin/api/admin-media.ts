@@ -8,7 +8,7 @@ import {
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Memory, memorySchema } from '../../../../shared/schemas/memory.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 import { retryPollOnce } from './errors.ts';
 
 const memoriesSchema = memorySchema.array();
@@ -28,9 +28,7 @@ export async function fetchAdminMedia(
   const params = new URLSearchParams({ limit: String(limit) });
   if (search.trim()) params.set('search', search.trim());
   if (before) params.set('before', before);
-  return memoriesSchema.parse(
-    await apiRequest(`${API_PATHS.adminMedia}?${params.toString()}`, { token, signal }),
-  );
+  return apiCall(memoriesSchema, `${API_PATHS.adminMedia}?${params.toString()}`, { token, signal });
 }
 
 export const ADMIN_MEDIA_KEY = ['admin', 'media'] as const;

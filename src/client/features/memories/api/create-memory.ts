@@ -29,9 +29,7 @@ export async function postMemory({
   body.append('caption', caption);
   body.append('username', username);
   for (const file of files) body.append(field, file, file.name);
-  return memoryPostResponseSchema.parse(
-    await uploadForm(API_PATHS.memoryCreate, body, { onProgress }),
-  );
+  return uploadForm(memoryPostResponseSchema, API_PATHS.memoryCreate, body, { onProgress });
 }
 
 /** Posts a memory and shows it in the gallery at once (the socket may bring it too: no twins). */

@@ -2,7 +2,7 @@ import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery } from '@tans
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Memory, memoryListSchema } from '../../../../shared/schemas/memory.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 
 export const GALLERY_PAGE_SIZE = LIMITS.pageSizeDefault;
 
@@ -13,9 +13,7 @@ export async function fetchMemoriesPage(
 ): Promise<Memory[]> {
   const query = new URLSearchParams({ limit: String(GALLERY_PAGE_SIZE) });
   if (before) query.set('before', before);
-  return memoryListSchema.parse(
-    await apiRequest(`${API_PATHS.memoryList}?${query.toString()}`, { signal }),
-  );
+  return apiCall(memoryListSchema, `${API_PATHS.memoryList}?${query.toString()}`, { signal });
 }
 
 export type GalleryData = InfiniteData<Memory[], string | undefined>;

@@ -1,14 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Memory, memorySchema } from '../../../../shared/schemas/memory.ts';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiCall } from '../../../lib/api-client.ts';
 
 /** GET /api/memory/:id: one memory, for its own page. */
-export async function fetchMemory(id: string, signal?: AbortSignal): Promise<Memory> {
-  return memorySchema.parse(
-    await apiRequest(`${API_PATHS.memoryList}/${encodeURIComponent(id)}`, { signal }),
-  );
-}
+export const fetchMemory = (id: string, signal?: AbortSignal): Promise<Memory> =>
+  apiCall(memorySchema, `${API_PATHS.memoryList}/${encodeURIComponent(id)}`, { signal });
 
 export const memoryQueryKey = (id: string) => ['memories', 'item', id] as const;
 

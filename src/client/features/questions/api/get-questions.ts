@@ -3,7 +3,7 @@ import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Question, questionListSchema } from '../../../../shared/schemas/question.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
 export interface QuestionsParams {
@@ -24,21 +24,33 @@ export async function fetchQuestions(
     if (value !== undefined) search.set(name, String(value));
   }
   const query = search.toString();
-  return questionListSchema.parse(
-    await apiRequest(`${API_PATHS.questionsRealtime}${query ? `?${query}` : ''}`, { signal }),
-  );
+  return apiCall(questionListSchema, `${API_PATHS.questionsRealtime}${query ? `?${query}` : ''}`, {
+    signal,
+  });
 }
 
 /** Which questions a list shows: one speaker's, one attendee's, or everybody's. */
 export type QuestionsScope =
   { kind: 'speaker'; speakerId: string } | { kind: 'asker'; username: string } | { kind: 'all' };
 
+/** Every cached list of questions starts with this key. */
+export const QUESTIONS_KEY = ['questions'] as const;
+
 export const questionsKey = (scope: QuestionsScope) =>
   scope.kind === 'speaker'
-    ? (['questions', 'speaker', scope.speakerId] as const)
+    ? ([...QUESTIONS_KEY, 'speaker', scope.speakerId] as const)
     : scope.kind === 'asker'
-      ? (['questions', 'asker', scope.username] as const)
-      : (['questions', 'all'] as const);
+      ? ([...QUESTIONS_KEY, 'asker', scope.username] as const)
+      : ([...QUESTIONS_KEY, 'all'] as const);
+
+/** The scope of a cached list, read back from its key. */
+function scopeOfKey(key: readonly unknown[]): QuestionsScope | null {
+  const [, kind, value] = key;
+  if (kind === 'all') return { kind: 'all' };
+  if (kind === 'speaker' && typeof value === 'string') return { kind: 'speaker', speakerId: value };
+  if (kind === 'asker' && typeof value === 'string') return { kind: 'asker', username: value };
+  return null;
+}
 
 const scopeParams = (scope: QuestionsScope): QuestionsParams =>
   scope.kind === 'speaker'
@@ -52,6 +64,15 @@ export const inScope = (scope: QuestionsScope, question: Question): boolean =>
   scope.kind === 'all' ||
   (scope.kind === 'speaker' && question.speakerId === scope.speakerId) ||
   (scope.kind === 'asker' && question.askerUsername === scope.username);
+
+/** Adds a question to every loaded list it belongs in; lists not loaded yet fetch it anyway. */
+export function mergeQuestionIntoLists(client: QueryClient, question: Question): void {
+  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
+    const scope = scopeOfKey(key);
+    if (!data || !scope || !inScope(scope, question)) continue;
+    client.setQueryData<Question[]>(key, (current) => mergeById(current, [question]));
+  }
+}
 
 /**
  * The first load takes the latest page; every poll after it asks only for what is newer than the

@@ -5,7 +5,7 @@ import {
   type SpeakerFields,
   speakerCreatedResponseSchema,
 } from '../../../../shared/schemas/speaker.ts';
-import { postForm } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
 
 export interface CreateSpeakerInput extends SpeakerFields {
   picture: File;
@@ -18,7 +18,7 @@ export async function createSpeaker(input: CreateSpeakerInput): Promise<SpeakerC
   form.append('stack', input.stack);
   form.append('bio', input.bio);
   form.append('picture', input.picture, input.picture.name);
-  return speakerCreatedResponseSchema.parse(await postForm(API_PATHS.speakerAdd, form));
+  return apiCall(speakerCreatedResponseSchema, API_PATHS.speakerAdd, { method: 'POST', form });
 }
 
 export const useCreateSpeaker = () => useMutation({ mutationFn: createSpeaker });

@@ -2,32 +2,21 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
-import { type Question, questionListSchema } from '../../../../shared/schemas/question.ts';
+import type { Question } from '../../../../shared/schemas/question.ts';
 import {
   type SpeakerDashboard,
   speakerDashboardSchema,
 } from '../../../../shared/schemas/speaker.ts';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
+import { fetchQuestions } from '../../questions/api/get-questions.ts';
 
 /** GET /api/speakers/:username/dashboard: the speaker with their questions, oldest first. */
-export const fetchSpeakerDashboard = async (
+export const fetchSpeakerDashboard = (
   username: string,
   signal?: AbortSignal,
 ): Promise<SpeakerDashboard> =>
-  speakerDashboardSchema.parse(await apiRequest(API_PATHS.speakerDashboard(username), { signal }));
-
-/** GET /api/questions/realtime?speakerId=…&since=…: the questions newer than the ones held. */
-const fetchNewQuestions = async (
-  speakerId: string,
-  since: string,
-  signal: AbortSignal,
-): Promise<Question[]> => {
-  const search = new URLSearchParams({ speakerId, since, limit: String(LIMITS.pageSizeMax) });
-  return questionListSchema.parse(
-    await apiRequest(`${API_PATHS.questionsRealtime}?${search.toString()}`, { signal }),
-  );
-};
+  apiCall(speakerDashboardSchema, API_PATHS.speakerDashboard(username), { signal });
 
 export const dashboardKey = (username: string) =>
   ['speaker-dashboard', username.toLowerCase()] as const;
@@ -48,7 +37,8 @@ export function mergeDashboardQuestions(
 
 /**
  * The dashboard loads once, then polls every 5 s for the questions newer than the newest held
- * (spec: GET /api/questions/realtime every 5 s), merging them by id; the socket adds them live.
+ * (spec: GET /api/questions/realtime every 5 s, through the questions feature's fetcher),
+ * merging them by id; the socket adds them live.
  */
 export const speakerDashboardQueryOptions = (username: string) =>
   queryOptions({
@@ -60,7 +50,10 @@ export const speakerDashboardQueryOptions = (username: string) =>
       const since = newest
         ? new Date(Date.parse(newest.createdAt) - QUESTIONS_POLL_OVERLAP_MS).toISOString()
         : current.createdAt;
-      const fresh = await fetchNewQuestions(current._id, since, signal);
+      const fresh = await fetchQuestions(
+        { speakerId: current._id, since, limit: LIMITS.pageSizeMax },
+        signal,
+      );
       const latest = client.getQueryData<SpeakerDashboard>(queryKey) ?? current;
       const merged = mergeById(latest.questions, fresh);
       return merged === latest.questions ? latest : { ...latest, questions: merged };

@@ -2,15 +2,16 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { POLL_INTERVALS, SPEAKERS_STALE_TIME } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Speaker, speakerListSchema } from '../../../../shared/schemas/speaker.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiCall } from '../../../lib/api-client.ts';
+import { SPEAKERS_KEY } from './get-speakers.ts';
 
-export const fetchSpeakersCard = async (signal?: AbortSignal): Promise<Speaker[]> =>
-  speakerListSchema.parse(await apiRequest(API_PATHS.speakersCard, { signal }));
+export const fetchSpeakersCard = (signal?: AbortSignal): Promise<Speaker[]> =>
+  apiCall(speakerListSchema, API_PATHS.speakersCard, { signal });
 
 /** GET /api/speakerscard: the Q&A room's list (spec: refetched every 5 s, stale after 300 s). */
 export const speakersCardQueryOptions = () =>
   queryOptions({
-    queryKey: ['speakers', 'card'] as const,
+    queryKey: [...SPEAKERS_KEY, 'card'] as const,
     queryFn: ({ signal }) => fetchSpeakersCard(signal),
     staleTime: SPEAKERS_STALE_TIME,
     refetchInterval: POLL_INTERVALS.speakers,

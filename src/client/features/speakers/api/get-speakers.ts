@@ -1,0 +1,39 @@
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { POLL_INTERVALS } from '../../../../shared/constants.ts';
+import { API_PATHS } from '../../../../shared/routes.ts';
+import { type Speaker, speakerListSchema } from '../../../../shared/schemas/speaker.ts';
+import { apiCall } from '../../../lib/api-client.ts';
+import { mergeById } from '../../../lib/merge-by-id.ts';
+
+/** Every cached list of speakers (the ask dialog's and the Q&A room's) starts with this key. */
+export const SPEAKERS_KEY = ['speakers'] as const;
+
+export const fetchSpeakers = (signal?: AbortSignal): Promise<Speaker[]> =>
+  apiCall(speakerListSchema, API_PATHS.speakers, { signal });
+
+/** GET /speakers: the ask dialog's dropdown (spec: refetched every 3 s). */
+export const speakersQueryOptions = () =>
+  queryOptions({
+    queryKey: [...SPEAKERS_KEY, 'dropdown'] as const,
+    queryFn: ({ signal }) => fetchSpeakers(signal),
+  });
+
+/** The dropdown's speakers, refetched every 3 s while the dialog is open. */
+export const useSpeakers = (open: boolean) =>
+  useQuery({
+    ...speakersQueryOptions(),
+    enabled: open,
+    refetchInterval: open ? POLL_INTERVALS.speakerDropdown : false,
+  });
+
+/** Speakers lists are sorted by name, as the server sorts them. */
+const byName = (a: Speaker, b: Speaker) =>
+  a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || (a._id < b._id ? -1 : 1);
+
+/** Adds a speaker to every loaded list of speakers, once, in its place by name. */
+export function mergeSpeakerIntoLists(client: QueryClient, speaker: Speaker): void {
+  for (const [key, data] of client.getQueriesData<Speaker[]>({ queryKey: SPEAKERS_KEY })) {
+    if (!data) continue;
+    client.setQueryData<Speaker[]>(key, (current) => mergeById(current, [speaker], byName));
+  }
+}

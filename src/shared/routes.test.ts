@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { routePreload } from './route-preloads.ts';
+import { CLIENT_PATHS, clientRouteAt, hasAppHeader, speakerDashboardPath } from './routes.ts';
+
+describe('the client routes', () => {
+  it('are found at their address, with or without a trailing slash, and nowhere else', () => {
+    const found = {
+      '/': 'join',
+      '/home': 'home',
+      '/home/': 'home',
+      '/memory': 'memory',
+      '/memories': 'memories',
+      [speakerDashboardPath('ada lovelace')]: 'speakerDashboard',
+    };
+    for (const [pathname, name] of Object.entries(found)) {
+      expect(clientRouteAt(pathname), pathname).toBe(name);
+    }
+    for (const pathname of ['//', '/homes', '/home/x', '/speakers//dashboard', '/SPEAKERSCARD']) {
+      expect(clientRouteAt(pathname), pathname).toBeUndefined();
+    }
+  });
+
+  it('say which pages start with the attendee header: all but the join page and the admin', () => {
+    expect(hasAppHeader('/')).toBe(false);
+    expect(hasAppHeader('/borderlessadmin')).toBe(false);
+    expect(hasAppHeader('/borderlessadmin/')).toBe(false);
+    for (const path of ['/home', '/speakerscard', '/memory', '/no-such-page']) {
+      expect(hasAppHeader(path), path).toBe(true);
+    }
+  });
+
+  it('name what a page loads first, as the client asks for it', () => {
+    expect(routePreload('/')).toBeUndefined();
+    expect(routePreload('/home')?.data?.(new URLSearchParams())).toEqual(['/api/memory?limit=60']);
+    const id = '0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d';
+    expect(
+      routePreload(CLIENT_PATHS.speakersCard)?.data?.(new URLSearchParams({ speaker: id })),
+    ).toEqual(['/api/speakerscard', `/api/questions/realtime?speakerId=${id}&limit=200`]);
+    expect(routePreload('/speakerscard')?.data?.(new URLSearchParams({ speaker: '../x' }))).toEqual(
+      ['/api/speakerscard'],
+    );
+  });
+});
