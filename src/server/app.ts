@@ -24,6 +24,7 @@ import { apiDocsRoutes } from './http/api-docs.ts';
 import {
   answerClientError,
   answerFrameworkError,
+  helmetHeaders,
   registerSecurityHeaders,
 } from './http/security-headers.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
@@ -189,7 +190,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   app.decorate('deps', deps);
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app, helmetHeaders());
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
