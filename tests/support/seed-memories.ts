@@ -23,6 +23,28 @@ export interface MemorySeed {
   color?: string;
 }
 
+/** The fixture clip, stored as an upload leaves a video. */
+async function storeVideo(media: MediaStore, id: string) {
+  const bytes = await fs.readFile(FIXTURE_VIDEO);
+  const mediaKey = `memories/${id}.mp4`;
+  await media.put(mediaKey, bytes, 'video/mp4');
+  const size = { width: 160, height: 120, sizeBytes: bytes.length };
+  return { contentType: 'video/mp4', mediaKey, thumbnailKey: null, ...size };
+}
+
+/** A plain-coloured picture and its WebP thumbnail, stored as an upload leaves a photo. */
+async function storeImage(media: MediaStore, id: string, color = '#5c7cfa') {
+  const image = sharp({ create: { width: 320, height: 240, channels: 3, background: color } });
+  const png = await image.clone().png().toBuffer();
+  const thumbnail = await image.clone().resize(160, 120).webp().toBuffer();
+  const mediaKey = `memories/${id}.png`;
+  const thumbnailKey = `memories/${id}-thumb.webp`;
+  await media.put(mediaKey, png, 'image/png');
+  await media.put(thumbnailKey, thumbnail, 'image/webp');
+  const size = { width: 320, height: 240, sizeBytes: png.length };
+  return { contentType: 'image/png', mediaKey, thumbnailKey, ...size };
+}
+
 /**
  * Stores memories as an upload would leave them: real files in the media store (an image with
  * its WebP thumbnail, or an MP4) and one row each, through the app's repository. Seeds are
@@ -36,53 +58,18 @@ export async function seedMemories(
   const stored: Memory[] = [];
   for (const seed of seeds) {
     const id = newId();
-    const postId = newId();
-    if (seed.kind === 'video') {
-      const bytes = await fs.readFile(FIXTURE_VIDEO);
-      const mediaKey = `memories/${id}.mp4`;
-      await deps.media.put(mediaKey, bytes, 'video/mp4');
-      stored.push(
-        ...(await insertMemories(deps.db, [
-          {
-            id,
-            postId,
-            username: seed.username,
-            text: seed.text,
-            contentType: 'video/mp4',
-            mediaKey,
-            thumbnailKey: null,
-            width: 160,
-            height: 120,
-            sizeBytes: bytes.length,
-            createdAt: new Date().toISOString(),
-            metadataStripped: true,
-          },
-        ])),
-      );
-      continue;
-    }
-    const image = sharp({
-      create: { width: 320, height: 240, channels: 3, background: seed.color ?? '#5c7cfa' },
-    });
-    const png = await image.clone().png().toBuffer();
-    const thumbnail = await image.clone().resize(160, 120).webp().toBuffer();
-    const mediaKey = `memories/${id}.png`;
-    const thumbnailKey = `memories/${id}-thumb.webp`;
-    await deps.media.put(mediaKey, png, 'image/png');
-    await deps.media.put(thumbnailKey, thumbnail, 'image/webp');
+    const file =
+      seed.kind === 'video'
+        ? await storeVideo(deps.media, id)
+        : await storeImage(deps.media, id, seed.color);
     stored.push(
       ...(await insertMemories(deps.db, [
         {
           id,
-          postId,
+          postId: newId(),
           username: seed.username,
           text: seed.text,
-          contentType: 'image/png',
-          mediaKey,
-          thumbnailKey,
-          width: 320,
-          height: 240,
-          sizeBytes: png.length,
+          ...file,
           createdAt: new Date().toISOString(),
           metadataStripped: true,
         },
