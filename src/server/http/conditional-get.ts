@@ -25,7 +25,7 @@ export function versionTag(parts: readonly (string | number | null | undefined)[
 const opaque = (tag: string) => tag.replace(/^W\//, '');
 
 /** True when an `If-None-Match` header names this tag (weak comparison, as RFC 9110 says). */
-export function ifNoneMatchNames(header: string | undefined, tag: string): boolean {
+function ifNoneMatchNames(header: string | undefined, tag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   const wanted = opaque(tag);

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
 import { COMPRESSION_THRESHOLD, type Encoding, compressTextAsync } from '../http/compression.ts';
+import { versionTag } from '../http/conditional-get.ts';
 
 /**
  * What decides whether one scope of a list changed: its newest id and its row count, and for a
@@ -17,8 +17,6 @@ export const WHOLE_LIST = '';
 const MAX_SCOPES = 10_000;
 /** Answers kept; past it the least recently asked for is dropped. */
 const MAX_ANSWERS = 512;
-/** Tags made lately: the same few views are polled thousands of times per version. */
-const MAX_RECENT_TAGS = 4096;
 
 interface Answer {
   tag: string;
@@ -44,7 +42,6 @@ export class ListCache {
   /** Bumped by every change of a list: a read that started before one must not be kept. */
   readonly #generations = new Map<ChangeTopic, number>();
   readonly #answers = new Map<string, Answer>();
-  readonly #tags = new Map<string, string>();
 
   constructor(feed: ChangeFeed, readers: Record<ChangeTopic, ScopeVersionReader>) {
     this.#feed = feed;
@@ -92,14 +89,7 @@ export class ListCache {
 
   /** The ETag of one view at one version of its scope: weak, the same on every instance. */
   tag(view: string, version: string): string {
-    const text = `${view}\u0000${version}`;
-    let tag = this.#tags.get(text);
-    if (tag === undefined) {
-      tag = `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 22)}"`;
-      if (this.#tags.size >= MAX_RECENT_TAGS) this.#tags.clear();
-      this.#tags.set(text, tag);
-    }
-    return tag;
+    return versionTag([view, version]);
   }
 
   /**

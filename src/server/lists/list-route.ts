@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import type { ChangeTopic } from '../realtime/change-feed.ts';
 import { acceptedEncoding, varyOnAcceptEncoding } from '../http/compression.ts';
-import { ifNoneMatchNames } from '../http/conditional-get.ts';
+import { answerNotModified } from '../http/conditional-get.ts';
 import type { ListCache } from './list-cache.ts';
 
 /** One view of a list that a request asks for. */
@@ -133,9 +133,7 @@ async function answerList(
   serialise: (rows: unknown) => string,
 ): Promise<FastifyReply> {
   const tag = lists.tag(view.key, version);
-  reply.header('etag', tag);
-  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
-  if (ifNoneMatchNames(request.headers['if-none-match'], tag)) return reply.code(304).send();
+  if (answerNotModified(request, reply, tag)) return reply;
   const { body, encoding } = await lists.body(
     view.key,
     tag,
