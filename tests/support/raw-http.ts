@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 
 export interface RawAnswer {
   status: number;
@@ -24,5 +25,16 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
         response.on('error', reject);
       })
       .on('error', reject);
+  });
+}
+
+/** Sends bytes as they are (a request no HTTP client would make) and reads all of the answer. */
+export function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    let data = '';
+    socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
   });
 }

@@ -36,9 +36,9 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
     customTypes: COMPRESSIBLE,
   });
   // A 304 names the same Vary as the 200 it stands for (RFC 9110 §15.4.5).
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === 304 || isCompressible(reply)) varyOnAcceptEncoding(reply);
-    return payload;
+    done(null, payload);
   });
 }
 

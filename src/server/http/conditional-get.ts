@@ -27,6 +27,8 @@ const opaque = (tag: string) => tag.replace(/^W\//, '');
 /** True when an `If-None-Match` header names this tag (weak comparison, as RFC 9110 says). */
 function ifNoneMatchNames(header: string | undefined, tag: string): boolean {
   if (!header) return false;
+  // What a client polling a list sends back: the one tag it was given.
+  if (header === tag) return true;
   if (header.trim() === '*') return true;
   const wanted = opaque(tag);
   return header.split(',').some((candidate) => opaque(candidate.trim()) === wanted);

@@ -29,26 +29,35 @@ const isSameHost = (request: FastifyRequest, origin: string): boolean => {
  */
 export function registerCrossOriginGuard(app: FastifyInstance, allowedOrigins: string[]): void {
   const allowed = new Set(allowedOrigins);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request, and most carry no Origin.
+  app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) {
+      done();
+      return;
+    }
     if (allowed.has(origin)) {
       reply
         .header('access-control-allow-origin', origin)
         .header('access-control-allow-credentials', 'true')
         .header('vary', 'Origin');
       if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-        return reply
+        void reply
           .code(204)
           .header('access-control-allow-methods', ALLOWED_METHODS)
           .header('access-control-allow-headers', ALLOWED_HEADERS)
           .header('access-control-max-age', '600')
           .send();
+        return;
       }
+      done();
       return;
     }
-    if (SAFE_METHODS.has(request.method) || isSameHost(request, origin)) return;
-    return reply
+    if (SAFE_METHODS.has(request.method) || isSameHost(request, origin)) {
+      done();
+      return;
+    }
+    void reply
       .code(403)
       .type('application/json; charset=utf-8')
       .header('cache-control', 'no-store')

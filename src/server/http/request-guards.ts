@@ -6,9 +6,13 @@ import type { FastifyInstance } from 'fastify';
  * Texts in bodies are checked by their schemas (no control characters).
  */
 export function registerRequestGuards(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!/%00/.test(request.url)) return;
-    return reply
+  // A callback hook, not an async one: it runs on every request and almost always does nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.url.includes('%00')) {
+      done();
+      return;
+    }
+    void reply
       .code(400)
       .type('application/json; charset=utf-8')
       .header('cache-control', 'no-store')

@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import {
   startTestApp,
   testDatabases,
 } from '../../../tests/support/test-app.ts';
+import { rawExchange } from '../../../tests/support/raw-http.ts';
 
 const png = (background = '#e8590c') =>
   sharp({ create: { width: 32, height: 24, channels: 3, background } })
@@ -57,12 +57,9 @@ describe.each(testDatabases)('web security (%s)', (database) => {
 
   it('puts the CSP, nosniff, frame-ancestors and referrer headers on every kind of answer', async () => {
     const html = { accept: 'text/html' };
-    const list = await fetch(`${t.url}/api/memory`);
-    const etag = list.headers.get('etag') ?? '';
     const requests: [string, string, RequestInit?][] = [
       ['API JSON', '/api/health'],
       ['API list', '/api/memory'],
-      ['304', '/api/memory', { headers: { 'if-none-match': etag } }],
       ['validation error', '/api/memory/not-an-id'],
       ['unknown API path', '/api/nothing-here'],
       ['malformed URL', '/api/memory/%zz'],
@@ -109,6 +106,25 @@ describe.each(testDatabases)('web security (%s)', (database) => {
     }
   });
 
+  it('sends a 304 with its validators and caching headers only: the client keeps the rest', async () => {
+    const list = await fetch(`${t.url}/api/memory`);
+    await list.arrayBuffer();
+    expectSecurityHeaders(list, '200');
+    const etag = list.headers.get('etag') ?? '';
+    const poll = await fetch(`${t.url}/api/memory`, { headers: { 'if-none-match': etag } });
+    expect(poll.status).toBe(304);
+    expect(poll.headers.get('etag')).toBe(etag);
+    expect(poll.headers.get('cache-control')).toBe(list.headers.get('cache-control'));
+    expect(poll.headers.get('vary')).toBe(list.headers.get('vary'));
+    for (const name of [
+      'content-security-policy',
+      'x-frame-options',
+      'strict-transport-security',
+    ]) {
+      expect(poll.headers.get(name), name).toBeNull();
+    }
+  });
+
   it('answers a request the HTTP parser refuses with JSON and the security headers', async () => {
     const { port } = new URL(t.url);
     for (const request of [
@@ -116,13 +132,7 @@ describe.each(testDatabases)('web security (%s)', (database) => {
       'GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n',
       `GET / HTTP/1.1\r\nHost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
     ]) {
-      const raw = await new Promise<string>((resolve, reject) => {
-        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(request));
-        let data = '';
-        socket.on('data', (chunk: Buffer) => (data += chunk.toString()));
-        socket.on('close', () => resolve(data));
-        socket.on('error', reject);
-      });
+      const raw = await rawExchange(Number(port), request);
       const [head = '', body = ''] = raw.split('\r\n\r\n');
       expect(head).toMatch(/^HTTP\/1\.1 4\d\d /);
       expect(head).toMatch(/content-security-policy: default-src 'none'; frame-ancestors 'none'/i);
