@@ -20,9 +20,15 @@ export const theme = createTheme({
     Button: { defaultProps: { size: 'md' } },
     TextInput: { defaultProps: { size: 'md' } },
     PasswordInput: { defaultProps: { size: 'md' } },
-    Textarea: { defaultProps: { size: 'md' } },
+    // Text areas grow with what is typed, from three lines to eight, then scroll.
+    Textarea: { defaultProps: { size: 'md', autosize: true, minRows: 3, maxRows: 8 } },
+    // Every dialog of the app: centred, rounded, its title in the headings' weight. The two tall
+    // forms (sharing memories) opt out of centring, so they open at the top and scroll.
     Modal: {
+      styles: { title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } },
       defaultProps: {
+        centered: true,
+        radius: 'lg',
         closeButtonProps: { 'aria-label': 'Close' },
         // The modal's <header> holds its title and close button; inside a dialog it is not the
         // page's banner, so it must not be announced as a second one.

@@ -33,6 +33,17 @@ async function connect(
   return socket;
 }
 
+/** The apps and sockets a test opens, closed after it: the sockets first, then the apps. */
+function closedAfterEach() {
+  const apps: TestApp[] = [];
+  const sockets: ClientSocket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.close();
+    for (const app of apps.splice(0).reverse()) await app.close();
+  });
+  return { apps, sockets };
+}
+
 /** Resolves with the events received within `ms`. */
 function collect<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E, ms: number) {
   type Payload = Parameters<ServerToClientEvents[E]>[0];
@@ -45,12 +56,7 @@ function collect<E extends keyof ServerToClientEvents>(socket: ClientSocket, eve
 }
 
 describe.each(testDatabases)('realtime on %s', (database) => {
-  const apps: TestApp[] = [];
-  const sockets: ClientSocket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.close();
-    for (const app of apps.splice(0).reverse()) await app.close();
-  });
+  const { apps, sockets } = closedAfterEach();
 
   it("sends a speaker's questions to that speaker's watchers and to all-question watchers only", async () => {
     const t = await startTestApp({ database });
@@ -132,12 +138,7 @@ describe.each(testDatabases)('realtime on %s', (database) => {
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances on PostgreSQL', () => {
-  const apps: TestApp[] = [];
-  const sockets: ClientSocket[] = [];
-  afterEach(async () => {
-    for (const socket of sockets.splice(0)) socket.close();
-    for (const app of apps.splice(0).reverse()) await app.close();
-  });
+  const { apps, sockets } = closedAfterEach();
 
   it('an event emitted on one instance reaches clients of another', async () => {
     const first = await startTestApp({ database: 'postgres' });

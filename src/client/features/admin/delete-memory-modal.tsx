@@ -13,7 +13,7 @@ export function DeleteMemoryModal({
   onConfirm: (memory: Memory) => void;
 }) {
   return (
-    <Modal opened={memory !== null} onClose={onCancel} title="Delete this memory?" centered>
+    <Modal opened={memory !== null} onClose={onCancel} title="Delete this memory?">
       {memory && (
         <Stack gap="md">
           <Text>

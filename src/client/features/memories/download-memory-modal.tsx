@@ -17,14 +17,7 @@ export function DownloadMemoryModal({
   onClose: () => void;
 }) {
   return (
-    <Modal
-      opened={memory !== null}
-      onClose={onClose}
-      title={MEMORY_TEXTS.downloadTitle}
-      size={680}
-      centered
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
-    >
+    <Modal opened={memory !== null} onClose={onClose} title={MEMORY_TEXTS.downloadTitle} size={680}>
       {memory && (
         <Stack gap="md">
           <div className={classes.modalMedia}>

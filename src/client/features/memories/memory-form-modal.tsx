@@ -1,9 +1,10 @@
-import { Button, Modal, Progress, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Progress, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
 import { LIMITS, MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { useMemoryPost } from './use-memory-post.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 
 /** The upload's progress while a post is sent. */
 export function UploadProgress({ value }: { value: number | null }) {
@@ -43,38 +44,29 @@ export function MemoryFormModal({
   );
 
   return (
-    <Modal
+    <FormDialog
       opened={opened}
-      onClose={() => {
-        if (!posting) onClose();
-      }}
+      onClose={onClose}
       title="Share a Memory"
       size={640}
-      closeOnClickOutside={!posting}
-      closeOnEscape={!posting}
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
+      centered={false}
+      onSubmit={submit}
+      busy={posting}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Textarea
-            label={MEMORY_TEXTS.captionLabel}
-            placeholder="What made this moment special?"
-            required
-            autosize
-            minRows={3}
-            maxRows={8}
-            maxLength={LIMITS.captionMax}
-            {...form.getInputProps('caption')}
-            disabled={posting}
-            data-autofocus
-          />
-          <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
-          <UploadProgress value={progress} />
-          <Button type="submit" size="lg" disabled={posting} leftSection={<IconSend size={20} />}>
-            {posting ? MEMORY_TEXTS.submitting : MEMORY_TEXTS.submit}
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+      <Textarea
+        label={MEMORY_TEXTS.captionLabel}
+        placeholder="What made this moment special?"
+        required
+        maxLength={LIMITS.captionMax}
+        {...form.getInputProps('caption')}
+        disabled={posting}
+        data-autofocus
+      />
+      <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
+      <UploadProgress value={progress} />
+      <Button type="submit" size="lg" disabled={posting} leftSection={<IconSend size={20} />}>
+        {posting ? MEMORY_TEXTS.submitting : MEMORY_TEXTS.submit}
+      </Button>
+    </FormDialog>
   );
 }

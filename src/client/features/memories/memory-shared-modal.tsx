@@ -19,14 +19,7 @@ export function MemorySharedModal({
   const text = first ? shareText(first.text, eventName) : '';
   const url = first ? memoryPageUrl(first._id) : undefined;
   return (
-    <Modal
-      opened={result !== null}
-      onClose={onClose}
-      title={MEMORY_TEXTS.sharedTitle}
-      size="sm"
-      centered
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
-    >
+    <Modal opened={result !== null} onClose={onClose} title={MEMORY_TEXTS.sharedTitle} size="sm">
       <Stack align="center" gap="md" ta="center">
         <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
           <IconCircleCheck size={40} />

@@ -36,9 +36,9 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
       onClose={close}
       title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
       size={640}
+      centered={false}
       closeOnClickOutside={!posting}
       closeOnEscape={!posting}
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {posted ? (
         <Stack align="center" gap="md" ta="center">
@@ -71,9 +71,6 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
               label="Caption"
               placeholder={`My favourite moment at ${eventName}…`}
               required
-              autosize
-              minRows={2}
-              maxRows={6}
               maxLength={LIMITS.captionMax}
               {...form.getInputProps('caption')}
               disabled={posting}

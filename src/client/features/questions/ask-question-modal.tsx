@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Modal,
-  NativeSelect,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Anchor, NativeSelect, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
@@ -23,6 +12,7 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { useSpeakers } from '../speakers/api/get-speakers.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 
 export interface AskQuestionModalProps {
   opened: boolean;
@@ -93,80 +83,62 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
   });
 
   return (
-    <Modal
+    <FormDialog
       opened={opened}
       onClose={onClose}
       title={QA_TEXTS.askTitle}
       size="lg"
-      radius="lg"
-      centered
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
+      onSubmit={submit}
+      busy={submitting}
+      actions={{
+        cancel: 'Close',
+        submit: 'Submit Question',
+        submitting: QA_TEXTS.submitting,
+        icon: <IconSend size={18} />,
+        disabled: !username,
+      }}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Text c="dimmed" size="sm">
-            Ask the speaker anything about their talk. Your question goes straight to them, with
-            your username.
-          </Text>
-          {!username && (
-            <Alert color="yellow" variant="light">
-              Join with a username first:{' '}
-              <Anchor component={Link} to={CLIENT_PATHS.join}>
-                go to the join page
-              </Anchor>
-              .
-            </Alert>
-          )}
-          <Textarea
-            label="Your question"
-            placeholder={QA_TEXTS.askPlaceholder}
-            required
-            autosize
-            minRows={4}
-            maxRows={10}
-            maxLength={LIMITS.questionMax}
-            description={`${form.values.question.length} / ${LIMITS.questionMax}`}
-            inputWrapperOrder={['label', 'input', 'description', 'error']}
-            {...form.getInputProps('question')}
-          />
-          <NativeSelect
-            label="Speaker"
-            size="md"
-            required
-            data={[
-              { value: '', label: QA_TEXTS.selectSpeaker, disabled: true },
-              ...list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
-            ]}
-            description={
-              speakers.isPending
-                ? 'Loading the speakers…'
-                : list.length === 0
-                  ? 'No speakers have signed up yet.'
-                  : undefined
-            }
-            {...form.getInputProps('speakerId')}
-          />
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onClose}>
-              Close
-            </Button>
-            <Button
-              type="submit"
-              aria-busy={submitting}
-              disabled={!username}
-              leftSection={
-                submitting ? (
-                  <Loader size={18} color="currentColor" type="oval" />
-                ) : (
-                  <IconSend size={18} />
-                )
-              }
-            >
-              {submitting ? QA_TEXTS.submitting : 'Submit Question'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text c="dimmed" size="sm">
+        Ask the speaker anything about their talk. Your question goes straight to them, with your
+        username.
+      </Text>
+      {!username && (
+        <Alert color="yellow" variant="light">
+          Join with a username first:{' '}
+          <Anchor component={Link} to={CLIENT_PATHS.join}>
+            go to the join page
+          </Anchor>
+          .
+        </Alert>
+      )}
+      <Textarea
+        label="Your question"
+        placeholder={QA_TEXTS.askPlaceholder}
+        required
+        minRows={4}
+        maxRows={10}
+        maxLength={LIMITS.questionMax}
+        description={`${form.values.question.length} / ${LIMITS.questionMax}`}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        {...form.getInputProps('question')}
+      />
+      <NativeSelect
+        label="Speaker"
+        size="md"
+        required
+        data={[
+          { value: '', label: QA_TEXTS.selectSpeaker, disabled: true },
+          ...list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
+        ]}
+        description={
+          speakers.isPending
+            ? 'Loading the speakers…'
+            : list.length === 0
+              ? 'No speakers have signed up yet.'
+              : undefined
+        }
+        {...form.getInputProps('speakerId')}
+      />
+    </FormDialog>
   );
 }

@@ -30,7 +30,7 @@ import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useQuestions } from './api/get-questions.ts';
-import { useSpeakersCard } from '../speakers/api/get-speakers-card.ts';
+import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { AskerAvatars } from './asker-avatars.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';

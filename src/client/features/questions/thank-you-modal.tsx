@@ -7,14 +7,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 /** Shown after a question was stored; leads to the attendee's own questions. */
 export function ThankYouModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
-    <Modal
-      opened={opened}
-      onClose={onClose}
-      title={QA_TEXTS.thankYouTitle}
-      centered
-      radius="lg"
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
-    >
+    <Modal opened={opened} onClose={onClose} title={QA_TEXTS.thankYouTitle}>
       <Stack align="center" gap="md" ta="center">
         <ThemeIcon size={64} radius="xl" variant="light" color="green">
           <IconHeartHandshake size={36} />

@@ -1,18 +1,5 @@
 import '@mantine/dropzone/styles.layer.css';
-import {
-  Alert,
-  Button,
-  CloseButton,
-  Group,
-  Image,
-  Input,
-  Loader,
-  Modal,
-  Stack,
-  Text,
-  TextInput,
-  Textarea,
-} from '@mantine/core';
+import { Alert, CloseButton, Group, Image, Input, Text, TextInput, Textarea } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertTriangle, IconPhoto, IconUpload } from '@tabler/icons-react';
@@ -23,6 +10,7 @@ import { type Speaker, speakerFieldsSchema } from '../../../shared/schemas/speak
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { useCreateSpeaker } from './api/create-speaker.ts';
+import { FormDialog } from '../../components/form-dialog.tsx';
 
 const checkFields = schemaResolver(speakerFieldsSchema, { sync: true });
 
@@ -93,118 +81,98 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
     );
   });
 
-  const close = () => {
-    if (!uploading) onClose();
-  };
-
   return (
-    <Modal
+    <FormDialog
       opened={opened}
-      onClose={close}
+      onClose={onClose}
       title={QA_TEXTS.joinAsSpeaker}
       size="lg"
-      radius="lg"
-      centered
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
+      onSubmit={submit}
+      busy={uploading}
+      actions={{
+        cancel: 'Cancel',
+        submit: QA_TEXTS.uploadBio,
+        submitting: QA_TEXTS.uploading,
+        icon: <IconUpload size={18} />,
+      }}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label="Full Name"
-            required
-            autoComplete="name"
-            maxLength={LIMITS.speakerNameMax}
-            {...form.getInputProps('name')}
-          />
-          <TextInput
-            label="Stack"
-            placeholder="e.g. React, Kotlin, cloud security"
-            required
-            maxLength={LIMITS.speakerStackMax}
-            {...form.getInputProps('stack')}
-          />
-          <Textarea
-            label="Bio"
-            required
-            autosize
-            minRows={3}
-            maxRows={8}
-            maxLength={LIMITS.speakerBioMax}
-            {...form.getInputProps('bio')}
-          />
-          <Input.Wrapper
-            label="Picture"
-            required
-            error={form.errors.picture}
-            description={`${IMAGE_FORMATS}, up to ${config?.maxUploadMb ?? 15} MB`}
-          >
-            {picture ? (
-              <Group mt={6} gap="md" wrap="nowrap" align="center">
-                <PicturePreview file={picture} />
-                <Text size="sm" style={{ flex: 1, minWidth: 0 }} truncate>
-                  {picture.name}
-                </Text>
-                <CloseButton
-                  aria-label="Remove the picture"
-                  size="lg"
-                  onClick={() => form.setFieldValue('picture', null)}
-                />
-              </Group>
-            ) : (
-              <Dropzone
-                mt={6}
-                onDrop={(files: File[]) => {
-                  form.setFieldValue('picture', files[0] ?? null);
-                  form.validateField('picture');
-                }}
-                onReject={() =>
-                  form.setFieldError('picture', `The picture must be an image (${IMAGE_FORMATS})`)
-                }
-                accept={['image/*']}
-                multiple={false}
-                role="button"
-                radius="md"
-              >
-                <Group justify="center" gap="sm" mih={96} style={{ pointerEvents: 'none' }}>
-                  <Dropzone.Accept>
-                    <IconUpload size={36} />
-                  </Dropzone.Accept>
-                  <Dropzone.Reject>
-                    <IconAlertTriangle size={36} />
-                  </Dropzone.Reject>
-                  <Dropzone.Idle>
-                    <IconPhoto size={36} />
-                  </Dropzone.Idle>
-                  <Text ta="center" size="sm">
-                    Drop a photo here, or tap to choose a picture
-                  </Text>
-                </Group>
-              </Dropzone>
-            )}
-          </Input.Wrapper>
-          {mutation.isError && (
-            <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
-              <Text c="var(--mantine-color-error)" size="sm" fw={600}>
-                {errorMessage(mutation.error, 'The bio could not be uploaded. Try again.')}
-              </Text>
-            </Alert>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={uploading}>
-              Cancel
-            </Button>
-            <Button
-              type="submit"
-              aria-busy={uploading}
-              leftSection={
-                uploading ? <Loader size={18} color="currentColor" /> : <IconUpload size={18} />
-              }
-            >
-              {uploading ? QA_TEXTS.uploading : QA_TEXTS.uploadBio}
-            </Button>
+      <TextInput
+        label="Full Name"
+        required
+        autoComplete="name"
+        maxLength={LIMITS.speakerNameMax}
+        {...form.getInputProps('name')}
+      />
+      <TextInput
+        label="Stack"
+        placeholder="e.g. React, Kotlin, cloud security"
+        required
+        maxLength={LIMITS.speakerStackMax}
+        {...form.getInputProps('stack')}
+      />
+      <Textarea
+        label="Bio"
+        required
+        maxLength={LIMITS.speakerBioMax}
+        {...form.getInputProps('bio')}
+      />
+      <Input.Wrapper
+        label="Picture"
+        required
+        error={form.errors.picture}
+        description={`${IMAGE_FORMATS}, up to ${config?.maxUploadMb ?? 15} MB`}
+      >
+        {picture ? (
+          <Group mt={6} gap="md" wrap="nowrap" align="center">
+            <PicturePreview file={picture} />
+            <Text size="sm" style={{ flex: 1, minWidth: 0 }} truncate>
+              {picture.name}
+            </Text>
+            <CloseButton
+              aria-label="Remove the picture"
+              size="lg"
+              onClick={() => form.setFieldValue('picture', null)}
+            />
           </Group>
-        </Stack>
-      </form>
-    </Modal>
+        ) : (
+          <Dropzone
+            mt={6}
+            onDrop={(files: File[]) => {
+              form.setFieldValue('picture', files[0] ?? null);
+              form.validateField('picture');
+            }}
+            onReject={() =>
+              form.setFieldError('picture', `The picture must be an image (${IMAGE_FORMATS})`)
+            }
+            accept={['image/*']}
+            multiple={false}
+            role="button"
+            radius="md"
+          >
+            <Group justify="center" gap="sm" mih={96} style={{ pointerEvents: 'none' }}>
+              <Dropzone.Accept>
+                <IconUpload size={36} />
+              </Dropzone.Accept>
+              <Dropzone.Reject>
+                <IconAlertTriangle size={36} />
+              </Dropzone.Reject>
+              <Dropzone.Idle>
+                <IconPhoto size={36} />
+              </Dropzone.Idle>
+              <Text ta="center" size="sm">
+                Drop a photo here, or tap to choose a picture
+              </Text>
+            </Group>
+          </Dropzone>
+        )}
+      </Input.Wrapper>
+      {mutation.isError && (
+        <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
+          <Text c="var(--mantine-color-error)" size="sm" fw={600}>
+            {errorMessage(mutation.error, 'The bio could not be uploaded. Try again.')}
+          </Text>
+        </Alert>
+      )}
+    </FormDialog>
   );
 }

@@ -25,14 +25,7 @@ export function UploadedModal({
   onClose: () => void;
 }) {
   return (
-    <Modal
-      opened={speaker !== null}
-      onClose={onClose}
-      title={QA_TEXTS.uploadedTitle}
-      centered
-      radius="lg"
-      styles={{ title: { fontWeight: 800, fontSize: 'var(--mantine-font-size-xl)' } }}
-    >
+    <Modal opened={speaker !== null} onClose={onClose} title={QA_TEXTS.uploadedTitle}>
       {speaker && (
         <Stack gap="md" align="center" ta="center">
           <Avatar src={speaker.avatar} alt="" name={speaker.name} size={88} radius={88} />

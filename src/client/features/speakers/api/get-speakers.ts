@@ -1,5 +1,5 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
-import { POLL_INTERVALS } from '../../../../shared/constants.ts';
+import { POLL_INTERVALS, SPEAKERS_STALE_TIME } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Speaker, speakerListSchema } from '../../../../shared/schemas/speaker.ts';
 import { apiCall } from '../../../lib/api-client.ts';
@@ -8,14 +8,22 @@ import { mergeById } from '../../../lib/merge-by-id.ts';
 /** Every cached list of speakers (the ask dialog's and the Q&A room's) starts with this key. */
 export const SPEAKERS_KEY = ['speakers'] as const;
 
-export const fetchSpeakers = (signal?: AbortSignal): Promise<Speaker[]> =>
-  apiCall(speakerListSchema, API_PATHS.speakers, { signal });
+/** One of the two public lists of speakers, cached under `SPEAKERS_KEY`. */
+const speakerList = (path: string, name: string) =>
+  queryOptions({
+    queryKey: [...SPEAKERS_KEY, name] as const,
+    queryFn: ({ signal }): Promise<Speaker[]> => apiCall(speakerListSchema, path, { signal }),
+  });
 
 /** GET /speakers: the ask dialog's dropdown (spec: refetched every 3 s). */
-export const speakersQueryOptions = () =>
-  queryOptions({
-    queryKey: [...SPEAKERS_KEY, 'dropdown'] as const,
-    queryFn: ({ signal }) => fetchSpeakers(signal),
+const speakersQueryOptions = () => speakerList(API_PATHS.speakers, 'dropdown');
+
+/** GET /api/speakerscard: the Q&A room's list (spec: refetched every 5 s, stale after 300 s). */
+export const useSpeakersCard = () =>
+  useQuery({
+    ...speakerList(API_PATHS.speakersCard, 'card'),
+    staleTime: SPEAKERS_STALE_TIME,
+    refetchInterval: POLL_INTERVALS.speakers,
   });
 
 /** The dropdown's speakers, refetched every 3 s while the dialog is open. */
