@@ -29,7 +29,8 @@ export class HttpError extends Error {
   }
 }
 
-function sendError(reply: FastifyReply, status: number, body: ErrorResponse): FastifyReply {
+/** Answers `{ error, code }` with `status`, never cached: every error body of the app is made here. */
+export function sendError(reply: FastifyReply, status: number, body: ErrorResponse): FastifyReply {
   // Headers a media answer may have set before failing must not describe the error body.
   reply.removeHeader('content-disposition');
   reply.removeHeader('content-length');

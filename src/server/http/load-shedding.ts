@@ -1,5 +1,6 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendError } from './errors.ts';
 
 /** How often the event-loop lag is measured. */
 const SAMPLE_INTERVAL_MS = 250;
@@ -40,15 +41,11 @@ export async function registerLoadShedding(
       // The app shell (pages, hashed assets) is static and cheap: it still loads, so people see
       // the app and its messages when their calls are shed, not a blank page.
       if (isAppShell(request)) return;
-      void reply
-        .code(503)
-        .header('retry-after', String(retryAfterSeconds(value)))
-        .header('cache-control', 'no-store')
-        .type('application/json; charset=utf-8')
-        .send({
-          error: 'The server is too busy right now; try again in a few seconds',
-          code: 'SERVICE_UNAVAILABLE',
-        });
+      reply.header('retry-after', String(retryAfterSeconds(value)));
+      void sendError(reply, 503, {
+        error: 'The server is too busy right now; try again in a few seconds',
+        code: 'SERVICE_UNAVAILABLE',
+      });
     },
   });
 }

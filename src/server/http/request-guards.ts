@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { sendError } from './errors.ts';
 
 /**
  * Refuses a URL carrying a NUL character (`%00`) in its path or query with a 400: no route has
@@ -12,10 +13,9 @@ export function registerRequestGuards(app: FastifyInstance): void {
       done();
       return;
     }
-    void reply
-      .code(400)
-      .type('application/json; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .send({ error: 'The address contains a null character', code: 'BAD_REQUEST' });
+    void sendError(reply, 400, {
+      error: 'The address contains a null character',
+      code: 'BAD_REQUEST',
+    });
   });
 }

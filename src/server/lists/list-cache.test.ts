@@ -75,6 +75,28 @@ describe('ListCache', () => {
     expect(lists.peek('questions', grace)).toBeUndefined();
   });
 
+  it('answers the polls that miss together with one read, and a poll after a change with a new one', async () => {
+    const db = fakeDatabase();
+    const lists = cacheOn(sharedFeed().feed(), db.reader);
+    const versions = await Promise.all(
+      Array.from({ length: 50 }, () => lists.version('memories', WHOLE_LIST)),
+    );
+    expect(new Set(versions).size).toBe(1);
+    expect(db.reads).toEqual([WHOLE_LIST]);
+
+    const during = lists.version('memories', WHOLE_LIST);
+    db.add(WHOLE_LIST);
+    await lists.changed('memories');
+    const after = await Promise.all([
+      lists.version('memories', WHOLE_LIST),
+      lists.version('memories', WHOLE_LIST),
+    ]);
+    expect(await during).toBe(versions[0]);
+    expect(after[0]).not.toBe(versions[0]);
+    expect(after[1]).toBe(after[0]);
+    expect(db.reads).toEqual([WHOLE_LIST, WHOLE_LIST]);
+  });
+
   it('does not keep a version read before a change that came while it was read', async () => {
     let release: () => void = () => undefined;
     const slow = () =>

@@ -42,6 +42,8 @@ export class ListCache {
   /** Bumped by every change of a list: a read that started before one must not be kept. */
   readonly #generations = new Map<ChangeTopic, number>();
   readonly #answers = new Map<string, Answer>();
+  /** Reads of a version under way, by list, generation and scope: one read answers them all. */
+  readonly #reading = new Map<string, Promise<string>>();
 
   constructor(feed: ChangeFeed, readers: Record<ChangeTopic, ScopeVersionReader>) {
     this.#feed = feed;
@@ -58,12 +60,24 @@ export class ListCache {
     return this.#versions.get(topic)?.get(scope);
   }
 
-  /** The version of a scope, read from the database when it is not known. */
-  async version(topic: ChangeTopic, scope: string): Promise<string> {
-    const versions = this.#scopes(topic);
-    const known = versions.get(scope);
-    if (known !== undefined) return known;
+  /**
+   * The version of a scope, read from the database when it is not known. The polls that miss
+   * together (the first ones after a change) share one read.
+   */
+  version(topic: ChangeTopic, scope: string): Promise<string> {
+    const known = this.#scopes(topic).get(scope);
+    if (known !== undefined) return Promise.resolve(known);
     const generation = this.#generations.get(topic);
+    const key = `${topic}\u0000${generation}\u0000${scope}`;
+    let reading = this.#reading.get(key);
+    if (!reading) {
+      reading = this.#read(topic, scope, generation).finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
+    }
+    return reading;
+  }
+
+  async #read(topic: ChangeTopic, scope: string, generation: number | undefined): Promise<string> {
     const read = this.#readers.get(topic);
     if (!read) throw new Error(`No list named ${topic}`);
     const { newestId, count, revision } = await read(scope);
@@ -71,6 +85,7 @@ export class ListCache {
       revision === undefined
         ? `${count}.${newestId ?? ''}`
         : `${count}.${newestId ?? ''}.${revision}`;
+    const versions = this.#scopes(topic);
     if (generation === this.#generations.get(topic)) {
       if (versions.size >= MAX_SCOPES) versions.delete(versions.keys().next().value ?? '');
       versions.set(scope, version);
