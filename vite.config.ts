@@ -67,10 +67,11 @@ const htmlBypass = (request: { method?: string; headers: { accept?: string } }) 
     ? '/index.html'
     : undefined;
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: 'public',
-  plugins: [react(), precompress()],
+  // The prerender build (`--ssr`, decision 106) makes one module for Node: nothing to compress.
+  plugins: isSsrBuild ? [react()] : [react(), precompress()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
@@ -120,4 +121,4 @@ export default defineConfig({
       '^/questions$': { target: apiTarget, bypass: htmlBypass },
     },
   },
-});
+}));

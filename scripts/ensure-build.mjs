@@ -5,9 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const outputs = ['dist/client/index.html', 'dist/server/main.js'].map((file) =>
-  path.join(root, file),
-);
+const outputs = [
+  'dist/client/index.html',
+  'dist/client/.prerendered/join.html',
+  'dist/server/main.js',
+].map((file) => path.join(root, file));
 const inputs = ['src', 'package.json', 'vite.config.ts', 'tsconfig.json', 'tsconfig.server.json'];
 
 function newestMtime(target) {

@@ -1,26 +1,46 @@
 import './app/ui-kit-styles.ts';
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { CLIENT_PATHS } from '../shared/routes.ts';
 import { AppProviders } from './app/providers.tsx';
 import { AppRouter, preloadRoute } from './app/router.tsx';
+import { getStoredUsername } from './lib/username.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
 
-const root = createRoot(container);
-// The first screen's code is loaded before the first render, so it renders in one go instead of
-// a spinner and then, after React's reveal delay, the screen (decision 093). Not a top-level
-// await: the screens' chunks import from this one, which must finish evaluating first.
-void preloadRoute(window.location.pathname).then(() => {
-  // As a transition, React renders the app in slices and gives the main thread back between
-  // them, so a slow phone can take a tap or paint while the first screen renders (decision 074).
+const app = (
+  <StrictMode>
+    <AppProviders>
+      <AppRouter />
+    </AppProviders>
+  </StrictMode>
+);
+
+// The join page comes prerendered (decision 106): React takes over the markup the browser has
+// already painted. Someone who has joined is sent on from it at once, which would not match
+// that markup, so their page is drawn afresh, as every other page is.
+const hydrate =
+  container.hasAttribute('data-prerendered') &&
+  window.location.pathname === CLIENT_PATHS.join &&
+  !getStoredUsername();
+
+if (hydrate) {
+  // In slices, like the first render below: the page is already painted and can be read and
+  // scrolled while React takes it over.
   startTransition(() => {
-    root.render(
-      <StrictMode>
-        <AppProviders>
-          <AppRouter />
-        </AppProviders>
-      </StrictMode>,
-    );
+    hydrateRoot(container, app);
   });
-});
+} else {
+  const root = createRoot(container);
+  // The first screen's code is loaded before the first render, so it renders in one go instead
+  // of a spinner and then, after React's reveal delay, the screen (decision 093). Not a top-level
+  // await: the screens' chunks import from this one, which must finish evaluating first.
+  void preloadRoute(window.location.pathname).then(() => {
+    // As a transition, React renders the app in slices and gives the main thread back between
+    // them, so a slow phone can take a tap or paint while the first screen renders (decision 074).
+    startTransition(() => {
+      root.render(app);
+    });
+  });
+}

@@ -57,6 +57,12 @@ export const DOWNLOAD_NAMES = {
 /** Files one memory post may carry (each becomes one memory); see docs/decisions/021. */
 export const MAX_FILES_PER_POST = 10;
 
+/**
+ * Stands for the event's name in the pages prerendered at build time; the server writes the
+ * name in force (escaped) in its place.
+ */
+export const EVENT_NAME_SLOT = '%EVENT_NAME%';
+
 /** Texts of the memories screens (spec sections 2 and 8). */
 export const MEMORY_TEXTS = {
   shareButton: 'SHARE A MEMORY',

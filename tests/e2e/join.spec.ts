@@ -149,3 +149,62 @@ test.describe('page shell', () => {
     });
   }
 });
+
+test.describe('prerendered join page', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`is painted before its code and joins once hydrated (${scheme})`, async ({
+      browser,
+      server,
+    }) => {
+      const context = await browser.newContext({ baseURL: server.url });
+      if (scheme === 'dark') {
+        // As the app keeps the choice: in local storage, and in a cookie for the server.
+        await context.addCookies([{ name: 'confab-color-scheme', value: 'dark', url: server.url }]);
+        await context.addInitScript(() => localStorage.setItem('confab-color-scheme', 'dark'));
+      }
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') {
+          problems.push(message.text());
+        }
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+
+      // The code is held back: what shows is the server's HTML alone.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/assets/*.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/', { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { name: 'Join the Fun at Confab!' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      const toggle = scheme === 'dark' ? 'Switch to light mode' : 'Switch to dark mode';
+      await expect(page.getByRole('button', { name: toggle })).toBeVisible();
+      const before = await page.getByRole('button', { name: 'Join Now' }).boundingBox();
+
+      release();
+      // React has taken the button over (its own property on the element), nothing moved.
+      await page.waitForFunction(() => {
+        const button = [...document.querySelectorAll('button')].find((element) =>
+          element.textContent.includes('Join Now'),
+        );
+        return button && Object.keys(button).some((key) => key.startsWith('__reactFiber'));
+      });
+      expect(await page.getByRole('button', { name: 'Join Now' }).boundingBox()).toEqual(before);
+      // The empty name is refused by the app, not sent anywhere.
+      await page.getByRole('button', { name: 'Join Now' }).click();
+      await expect(page.getByText('Enter your username!!')).toBeVisible();
+      await expect(page).toHaveURL(/\/$/);
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      await page.getByLabel('Username').fill('hedy');
+      await page.getByRole('button', { name: 'Join Now' }).click();
+      await expect(page).toHaveURL(/\/home$/);
+      expect(problems).toEqual([]);
+      await context.close();
+    });
+  }
+});

@@ -124,15 +124,22 @@ export async function preloadRoute(pathname: string): Promise<void> {
   await Promise.all(loads);
 }
 
+/** The app's routes, inside whichever router gives the location. */
+export function AppRoutes() {
+  return (
+    <RouteErrorBoundary>
+      <Suspense fallback={<RouteFallback />}>
+        <Routes>{routes}</Routes>
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}
+
 /** The app's routes, in the browser's history. */
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <RouteErrorBoundary>
-        <Suspense fallback={<RouteFallback />}>
-          <Routes>{routes}</Routes>
-        </Suspense>
-      </RouteErrorBoundary>
+      <AppRoutes />
     </BrowserRouter>
   );
 }

@@ -1,7 +1,6 @@
 // The styles of the Mantine components that only the screens past the join page use (modals,
 // lists, avatars…), in the order of Mantine's styles.css; see `ui-kit-styles.ts`.
 import '@mantine/core/styles/ScrollArea.layer.css';
-import '@mantine/core/styles/VisuallyHidden.layer.css';
 import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/FloatingIndicator.layer.css';

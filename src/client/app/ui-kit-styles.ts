@@ -9,6 +9,7 @@ import '@mantine/core/styles/default-css-variables.layer.css';
 import './font.css';
 import '@mantine/core/styles/global.layer.css';
 import '@mantine/core/styles/UnstyledButton.layer.css';
+import '@mantine/core/styles/VisuallyHidden.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import '@mantine/core/styles/Loader.layer.css';
 import '@mantine/core/styles/ActionIcon.layer.css';

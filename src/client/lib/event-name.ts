@@ -1,3 +1,5 @@
+import { EVENT_NAME_SLOT } from '../../shared/constants.ts';
+
 /** What the texts call the event ({product}) when the page does not say (the dev server). */
 const DEFAULT_EVENT_NAME = 'Confab';
 
@@ -7,8 +9,11 @@ const DEFAULT_EVENT_NAME = 'Confab';
  * without waiting for a call (docs/decisions/070).
  */
 const eventName =
-  document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content.trim() ||
-  DEFAULT_EVENT_NAME;
+  typeof document === 'undefined'
+    ? // Prerendered at build time: the server puts the name in force where this stands.
+      EVENT_NAME_SLOT
+    : document.querySelector<HTMLMetaElement>('meta[name="application-name"]')?.content.trim() ||
+      DEFAULT_EVENT_NAME;
 
 /** The event's name as the texts say it ({product}). */
 export function useEventName(): string {

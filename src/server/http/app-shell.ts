@@ -1,3 +1,4 @@
+import { EVENT_NAME_SLOT } from '../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
@@ -28,3 +29,19 @@ export function appShell(eventName: string): string {
 /** The page with the shell put into its root element (left as it is without one). */
 export const withAppShell = (html: string, shell: string) =>
   html.replace(/<div id="root"><\/div>/, () => `<div id="root">${shell}</div>`);
+
+/**
+ * The page with a screen React rendered at build time (decision 106) in its root element, the
+ * event's name written where the markup holds its slot. `data-prerendered` tells the client to
+ * hydrate the markup rather than draw the screen again.
+ */
+export const withPrerendered = (html: string, markup: string, eventName: string) =>
+  html
+    .replace(
+      /<div id="root"><\/div>/,
+      () =>
+        `<div id="root" data-prerendered="">${markup.replaceAll(EVENT_NAME_SLOT, escapeHtml(eventName))}</div>`,
+    )
+    // The screen is in the page: its code only makes it interactive, so it loads behind the
+    // page instead of before its first paint.
+    .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"');

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { COLOR_SCHEME_STORAGE_KEY } from '../../shared/constants.ts';
 import { clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
-import { appShell, withAppShell } from './app-shell.ts';
+import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
@@ -80,6 +81,41 @@ export function withApplicationName(html: string, name: string): string {
     : html.replace('</head>', () => `  ${tag}\n  </head>`);
 }
 
+type ColorScheme = 'light' | 'dark';
+
+const DARK_COOKIE = new RegExp(`(?:^|;\\s*)${COLOR_SCHEME_STORAGE_KEY}=dark(?:;|$)`);
+
+/** The scheme the visitor chose, from the cookie the client keeps beside its local storage. */
+const colorSchemeOf = (request: FastifyRequest): ColorScheme =>
+  DARK_COOKIE.test(request.headers.cookie ?? '') ? 'dark' : 'light';
+
+/**
+ * The page in a colour scheme: `<html data-mantine-color-scheme>` set here, so the first paint
+ * is in the visitor's scheme without a script that blocks it (decision 106).
+ */
+const withColorScheme = (html: string, scheme: ColorScheme) =>
+  html.replace(
+    /(<html\b[^>]*\sdata-mantine-color-scheme=")[^"]*"/,
+    (_match, start: string) => `${start}${scheme}"`,
+  );
+
+/**
+ * The page with the entry's stylesheets in it (`<style>`) instead of linked: the prerendered
+ * join page paints with the HTML alone, one round trip sooner (decision 106). Only the entry's
+ * styles are built, so the page needs no other.
+ */
+async function withInlineStyles(html: string, clientDir: string): Promise<string> {
+  const links = [
+    ...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g),
+  ];
+  let page = html;
+  for (const [tag, file = ''] of links) {
+    const css = await fs.promises.readFile(path.join(clientDir, file), 'utf8');
+    page = page.replace(tag, () => `<style>${css.replaceAll('</style', '<\\/style')}</style>`);
+  }
+  return page;
+}
+
 /**
  * Serves the built client: hashed assets cached for a year, the other files of `public/` for an
  * hour, both precompressed (brotli, gzip) when the build made `.br`/`.gz` siblings; and the page
@@ -99,15 +135,17 @@ export async function registerClientApp(
     etag: versionTag([html]),
     compressed: new CompressedText(html, { keep: true }),
   });
-  // The page as built, and the same with the header's shell for the screens that have it.
-  let pages: { plain: Page; shell: Page } | undefined;
+  // The page as built, the same with the header's shell for the screens that have it, and with
+  // the join page's first screen prerendered (decision 106); each in both colour schemes.
+  type Pages = { plain: Page; shell: Page; join: Page };
+  let pages: Record<ColorScheme, Pages> | undefined;
   let hints: RouteHints | undefined;
   // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
   // with the speaker asked for, so the map is emptied when it grows).
   const hinted = new Map<string, Page>();
   const pageWithHints = (base: Page, tags: string): Page => {
     if (!tags) return base;
-    const key = `${base === pages?.shell ? 'shell' : 'plain'}\n${tags}`;
+    const key = `${base.etag}\n${tags}`;
     let variant = hinted.get(key);
     if (!variant) {
       variant = pageOf(withHints(base.html, tags));
@@ -123,14 +161,26 @@ export async function registerClientApp(
       options.applicationName === undefined
         ? built
         : withApplicationName(built, options.applicationName);
-    const plain = pageOf(html);
-    pages = {
-      plain,
-      shell:
-        options.applicationName === undefined
-          ? plain
-          : pageOf(withAppShell(html, appShell(options.applicationName))),
+    const joinMarkup = await fs.promises
+      .readFile(path.join(clientDir, '.prerendered', 'join.html'), 'utf8')
+      .catch(() => undefined);
+    const name = options.applicationName;
+    const joinPage =
+      name === undefined || joinMarkup === undefined
+        ? html
+        : withPrerendered(await withInlineStyles(html, clientDir), joinMarkup, name);
+    const pagesIn = (scheme: ColorScheme): Pages => {
+      const plain = pageOf(withColorScheme(html, scheme));
+      return {
+        plain,
+        shell:
+          name === undefined
+            ? plain
+            : pageOf(withColorScheme(withAppShell(html, appShell(name)), scheme)),
+        join: pageOf(withColorScheme(joinPage, scheme)),
+      };
     };
+    pages = { light: pagesIn('light'), dark: pagesIn('dark') };
     hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -165,7 +215,15 @@ export async function registerClientApp(
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
       if (!pages) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
-      const base = hasAppHeader(pathname) ? pages.shell : pages.plain;
+      const inScheme = pages[colorSchemeOf(request)];
+      const base =
+        clientRouteAt(pathname) === 'join'
+          ? inScheme.join
+          : hasAppHeader(pathname)
+            ? inScheme.shell
+            : inScheme.plain;
+      // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
+      reply.header('vary', 'Cookie');
       const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | undefined;

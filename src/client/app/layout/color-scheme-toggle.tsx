@@ -1,21 +1,35 @@
-import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import {
+  ActionIcon,
+  Box,
+  VisuallyHidden,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 
-/** Light/dark switch; the choice is remembered across reloads. */
+/**
+ * Light/dark switch; the choice is remembered across reloads. What it shows and says is chosen
+ * by the page's colour scheme in CSS, not at render, so the page prerendered in light markup
+ * hydrates as it is in either scheme (decision 106).
+ */
 export function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
-  const next = computed === 'dark' ? 'light' : 'dark';
   return (
     <ActionIcon
       variant="default"
       size="lg"
       radius="xl"
-      aria-label={`Switch to ${next} mode`}
-      title={`Switch to ${next} mode`}
-      onClick={() => setColorScheme(next)}
+      onClick={() => setColorScheme(computed === 'dark' ? 'light' : 'dark')}
     >
-      {computed === 'dark' ? <IconSun size={20} /> : <IconMoon size={20} />}
+      <Box component="span" darkHidden>
+        <IconMoon size={20} aria-hidden />
+        <VisuallyHidden component="span">Switch to dark mode</VisuallyHidden>
+      </Box>
+      <Box component="span" lightHidden>
+        <IconSun size={20} aria-hidden />
+        <VisuallyHidden component="span">Switch to light mode</VisuallyHidden>
+      </Box>
     </ActionIcon>
   );
 }
