@@ -8,8 +8,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
 import type { Config } from './config.ts';
-import type pg from 'pg';
-import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
+import { createPgPool, listenConnections, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
 import { registerCompression } from './http/compression.ts';
@@ -41,7 +40,7 @@ import { stripStoredVideos } from './memories/video-metadata-sweep.ts';
 import { questionsVersion } from './questions/question.repository.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
-import { createRealtime } from './realtime/realtime.ts';
+import { type FanOut, createRealtime } from './realtime/realtime.ts';
 import { speakersVersion } from './speakers/speaker.repository.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -94,7 +93,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  const database = openDatabase(config);
+  // Connections the database ends (a restart, a failover) are logged, never fatal.
+  const onConnectionError = (error: unknown) =>
+    app.log.warn({ err: error }, 'database connection lost');
+  const database = openDatabase(config, onConnectionError);
   app.addHook('onClose', async () => {
     await database.close();
   });
@@ -120,24 +122,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   // With PostgreSQL, socket events fan out to every instance through LISTEN/NOTIFY on a small
   // pool of its own (a LISTEN connection must not take a slot of the query pool).
-  let fanOutPool: pg.Pool | undefined;
+  // The two LISTEN connections (socket.io's adapter, the change feed) are their own and come
+  // back by themselves when the database drops them.
+  let fanOut: FanOut | undefined;
   if (config.databaseUrl) {
-    const pool = createPgPool(config, 4);
-    fanOutPool = pool;
-    app.addHook('onClose', () => pool.end());
+    const pool = createPgPool(config, 2, onConnectionError);
+    const connections = listenConnections(config, onConnectionError);
+    fanOut = { pool, connections, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` };
+    app.addHook('onClose', async () => {
+      await connections.close();
+      await pool.end();
+    });
   }
-  const realtime = await createRealtime(
-    app.server,
-    app.log,
-    fanOutPool
-      ? { pool: fanOutPool, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` }
-      : undefined,
-  );
+  const realtime = await createRealtime(app.server, app.log, fanOut);
   app.addHook('preClose', async () => {
     await realtime.close();
   });
-  const changes = fanOutPool
-    ? await postgresChangeFeed(fanOutPool, `confab_changes_${config.databaseSchema ?? 'public'}`)
+  const changes = fanOut
+    ? await postgresChangeFeed(
+        fanOut.pool,
+        fanOut.connections,
+        `confab_changes_${config.databaseSchema ?? 'public'}`,
+        onConnectionError,
+      )
     : localChangeFeed();
   app.addHook('preClose', () => changes.close());
   // Every polled list's version and answers, refreshed by the write paths here and by the
