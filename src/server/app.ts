@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -7,7 +8,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
-import type { Config } from './config.ts';
+import { type Config, longestUploadMs } from './config.ts';
 import { createPgPool, listenConnections, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
@@ -35,7 +36,8 @@ import { ListCache } from './lists/list-cache.ts';
 import { questionsFilterOf } from './lists/question-scopes.ts';
 import { memoriesVersion } from './memories/memory.repository.ts';
 import { galleryPageImages, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
-import { sweepOrphanMedia } from './memories/orphan-media.ts';
+import { startOrphanSweeper } from './memories/orphan-media.ts';
+import { DataDirProcesses } from './lib/data-dir-processes.ts';
 import { stripStoredVideos } from './memories/video-metadata-sweep.ts';
 import { questionsVersion } from './questions/question.repository.ts';
 import { questionRoutes } from './questions/question.routes.ts';
@@ -45,7 +47,7 @@ import { speakersVersion } from './speakers/speaker.repository.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
-/** The media store chosen by the config; leftovers of interrupted disk writes are swept. */
+/** The media store chosen by the config. */
 async function openMediaStore(config: Config, app: FastifyInstance): Promise<MediaStore> {
   if (config.mediaStore === 's3') {
     // Loaded only when used: the AWS SDK costs tens of MB of memory.
@@ -56,9 +58,7 @@ async function openMediaStore(config: Config, app: FastifyInstance): Promise<Med
     });
     return store;
   }
-  const store = new DiskMediaStore(path.join(config.dataDir, 'media'));
-  await store.sweepTemporary();
-  return store;
+  return new DiskMediaStore(path.join(config.dataDir, 'media'));
 }
 
 export interface BuildOptions {
@@ -104,21 +104,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const media = await openMediaStore(config, app);
   const clock = options.clock ?? systemClock;
-  // Files an upload stored before the process died, ahead of their rows (decision 081). Alone on
-  // its SQLite file this process has no upload in flight yet; instances sharing PostgreSQL
-  // may, so there only files older than an hour go.
-  // A store that cannot be read now must not keep the app from starting (health says 503).
-  try {
-    const orphans = await sweepOrphanMedia(
-      { db: database.db, media },
-      { minAgeMs: config.databaseUrl ? 3_600_000 : 0, now: clock.now().getTime() },
-    );
-    if (orphans.length > 0) {
-      app.log.warn({ count: orphans.length }, 'removed media files that no row names');
-    }
-  } catch (error) {
-    app.log.warn({ err: error }, 'media files without a row could not be swept');
-  }
+  // What an upload stored or staged before its process died, ahead of its row (decision 081),
+  // swept at start and periodically, and only what is provably orphaned (decision 126): another
+  // process on this data directory (a rolling deploy) may have uploads in flight.
+  const processes = await DataDirProcesses.register(config.dataDir);
+  app.addHook('onClose', () => processes.close());
+  const stagingDir = path.join(config.dataDir, 'uploads');
+  await fs.promises.mkdir(stagingDir, { recursive: true });
+  const orphans = startOrphanSweeper(
+    { db: database.db, media },
+    {
+      longestUploadMs: longestUploadMs(config),
+      intervalMs: config.orphanSweepIntervalMs,
+      processes,
+      storeIsLocal: media instanceof DiskMediaStore,
+      temporaryDirs: [stagingDir, ...(media instanceof DiskMediaStore ? [media.temporaryDir] : [])],
+      now: () => clock.now().getTime(),
+      log: app.log,
+    },
+  );
+  app.addHook('onClose', () => orphans.stop());
+  await orphans.sweep();
 
   // With PostgreSQL, socket events fan out to every instance through LISTEN/NOTIFY on a small
   // pool of its own (a LISTEN connection must not take a slot of the query pool).
@@ -158,10 +164,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // each is cleaned once, one at a time, under a new key. Like the orphan sweep, a failure is
   // logged and the app starts anyway.
   try {
-    const videos = await stripStoredVideos(
-      { db: database.db, media },
-      { stagingDir: path.join(config.dataDir, 'uploads') },
-    );
+    const videos = await stripStoredVideos({ db: database.db, media }, { stagingDir });
     if (videos.cleaned.length + videos.unchanged.length > 0) {
       app.log.info(
         { cleaned: videos.cleaned.length, unchanged: videos.unchanged.length },

@@ -89,10 +89,11 @@ export class DiskMediaStore implements MediaStore {
     await fsp.access(this.#root, fs.constants.W_OK);
   }
 
-  /** Removes temporary files left by uploads that were cut off (called at start). */
-  async sweepTemporary(): Promise<number> {
-    const entries = await fsp.readdir(this.#tmp);
-    await Promise.all(entries.map((name) => fsp.rm(path.join(this.#tmp, name), { force: true })));
-    return entries.length;
+  /**
+   * Where writes in progress are (removed by the orphan sweeper once provably abandoned: a
+   * process that died mid-write leaves them).
+   */
+  get temporaryDir(): string {
+    return this.#tmp;
   }
 }

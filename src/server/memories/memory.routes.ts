@@ -101,10 +101,8 @@ async function readMemoryPost(
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { config } = deps;
+  // Made at start; what a process that stopped left here goes with the orphan sweeps.
   const stagingDir = path.join(config.dataDir, 'uploads');
-  // Images and videos being processed when the last run stopped are of no use now.
-  fs.rmSync(stagingDir, { recursive: true, force: true });
-  fs.mkdirSync(stagingDir, { recursive: true });
 
   const upload: UploadContext = {
     media: deps.media,
