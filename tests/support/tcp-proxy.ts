@@ -42,8 +42,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const stop = () =>
     new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
-      if (!server.listening) return resolve();
-      server.close(() => resolve());
+      if (server.listening) server.close(() => resolve());
+      else resolve();
     });
   const port = await listen(0);
   return {

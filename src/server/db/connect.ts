@@ -78,6 +78,7 @@ export function listenConnections(config: PgConfig, onError: ConnectionErrorSink
   let failures = 0;
   let closed = false;
   const open = new Set<pg.Client>();
+  const isClosed = () => closed;
   return {
     async connect(): Promise<pg.Client & { release(): void }> {
       if (failures > 0) {
@@ -95,7 +96,8 @@ export function listenConnections(config: PgConfig, onError: ConnectionErrorSink
       failures = 0;
       open.add(client);
       client.once('end', () => open.delete(client));
-      if (closed) {
+      // `close` may have come while this one was connecting.
+      if (isClosed()) {
         void client.end();
         throw new Error('The application is closing');
       }
