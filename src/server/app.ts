@@ -61,6 +61,10 @@ async function openMediaStore(config: Config, app: FastifyInstance): Promise<Med
   return new DiskMediaStore(path.join(config.dataDir, 'media'));
 }
 
+/** Fastify's trust test for the configured proxies: the first `hops`, or those addresses. */
+const trustedProxies = (trust: number | string[]) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+
 export interface BuildOptions {
   clock?: Clock;
 }
@@ -77,7 +81,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
-    trustProxy: config.trustProxy,
+    // Exactly the hops configured (decision 127): `true` trusts one, the proxy in front, so the
+    // address is the one that proxy saw, not whatever a client wrote in X-Forwarded-For.
+    ...(config.trustProxy === 0 ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     // Thousands of attendees poll every few seconds: reads are not logged one by one; writes

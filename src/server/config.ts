@@ -70,7 +70,29 @@ const envSchema = z
     LOG_LEVEL: optional(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     ).default('info'),
-    TRUST_PROXY: optional(booleanFlag).default(false),
+    TRUST_PROXY: optional(
+      z.union([
+        booleanFlag.transform((trusted) => (trusted ? 1 : 0)),
+        z.coerce.number().int().min(0).max(10),
+        z
+          .string()
+          .transform((value) =>
+            value
+              .split(',')
+              .map((address) => address.trim())
+              .filter(Boolean),
+          )
+          .pipe(
+            z
+              .array(
+                z.string().regex(/^[0-9a-f.:]+(\/\d{1,3})?$/i, {
+                  error: 'must be true, false, a number of proxy hops, or proxy addresses',
+                }),
+              )
+              .min(1),
+          ),
+      ]),
+    ).default(0),
     MEDIA_STORE: optional(z.enum(['disk', 's3'])).default('disk'),
     S3_ENDPOINT: optional(z.url()),
     S3_REGION: optional(z.string().min(1)).default('us-east-1'),
@@ -146,7 +168,11 @@ export interface Config {
   adminTokenTtlMs: number;
   maxUploadMb: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies in front of the app are trusted to tell the client's address in
+   * `X-Forwarded-For`: a number of hops (`true` is one, `false` none), or their addresses.
+   */
+  trustProxy: number | string[];
   /** Where media bytes live: the disk under DATA_DIR/media, or an S3-compatible bucket. */
   mediaStore: 'disk' | 's3';
   s3: {
