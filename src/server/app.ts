@@ -13,6 +13,7 @@ import { createPgPool, listenConnections, migrateToLatest, openDatabase } from '
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
 import { registerCompression } from './http/compression.ts';
+import { defaultMaxConnections, limitConnections } from './http/connection-limits.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
@@ -86,6 +87,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(config.trustProxy === 0 ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    // Slow clients (decision 128): headers must arrive within HEADERS_TIMEOUT, the whole request
+    // (one upload's ceiling) within REQUEST_TIMEOUT, checked every few seconds, and a connection
+    // silent for IDLE_TIMEOUT (a body that stopped arriving) is closed. WebSockets are exempt from
+    // the idle timeout (ws clears it) and send pings well within it.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(5_000, config.headersTimeoutMs),
+    },
     // Thousands of attendees poll every few seconds: reads are not logged one by one; writes
     // are, and failures go through the error handler's log.
     logController: new LogController({
@@ -98,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  limitConnections(app.server, config.maxConnections ?? defaultMaxConnections());
 
   // Connections the database ends (a restart, a failover) are logged, never fatal.
   const onConnectionError = (error: unknown) =>

@@ -8,8 +8,14 @@ export async function startServer(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
+  options: { openFiles?: number } = {},
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+  // With a lower open-file limit (`ulimit -n`), as on a small server.
+  const [file = '', ...args] = options.openFiles
+    ? ['sh', '-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'sh', ...command]
+    : command;
+  const child = spawn(file, args, {
     env: {
       PATH: process.env.PATH ?? '',
       HOST: '127.0.0.1',

@@ -14,8 +14,10 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** File-system errors of a full, read-only or failing disk: the server's, and passing. */
-const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+/** File-system errors of a full, read-only, unwritable or failing disk: the server's, and passing. */
+const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM']);
+/** Out of file descriptors: the process is overloaded, not broken. */
+const OVERLOAD_FAULTS = new Set(['EMFILE', 'ENFILE']);
 
 /** An error meant for the caller: its message is shown as it is. */
 export class HttpError extends Error {
@@ -71,6 +73,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       reply.header('retry-after', '30');
       return sendError(reply, 503, {
         error: 'Files cannot be stored right now; try again in a moment',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    if (OVERLOAD_FAULTS.has(String((error as { code?: unknown }).code))) {
+      reply.header('retry-after', '5');
+      return sendError(reply, 503, {
+        error: 'The server is too busy right now; try again in a few seconds',
         code: 'SERVICE_UNAVAILABLE',
       });
     }
