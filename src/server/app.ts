@@ -13,7 +13,11 @@ import { createPgPool, listenConnections, migrateToLatest, openDatabase } from '
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
 import { registerCompression } from './http/compression.ts';
-import { defaultMaxConnections, limitConnections } from './http/connection-limits.ts';
+import {
+  defaultMaxConnections,
+  limitConnections,
+  registerIdleTimeout,
+} from './http/connection-limits.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
@@ -211,7 +215,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     media,
-    images: createImagePipeline(),
+    images: createImagePipeline({ maxWaitMs: config.maxImageQueueWaitMs }),
     realtime,
     clock,
     lists,
@@ -222,6 +226,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
+  registerIdleTimeout(app, config.idleTimeoutMs);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
   await registerMultipart(app);

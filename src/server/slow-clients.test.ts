@@ -19,6 +19,7 @@ const PHOTO_START = sharp({
     width: 400,
     height: 300,
     channels: 3,
+    background: '#000',
     noise: { type: 'gaussian', mean: 128, sigma: 60 },
   },
 })

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { BASELINE_SECURITY_HEADERS } from './security-headers.ts';
 
 /** Seconds a client turned away at the connection cap is told to wait. */
@@ -74,4 +75,26 @@ export function limitConnections(server: Server, max: number): { open(): number 
     for (const listener of listeners) listener.call(server, socket);
   });
   return { open: () => open };
+}
+
+/**
+ * The idle timeout (`IDLE_TIMEOUT`, the server's socket timeout) is for the client: it runs while
+ * a request arrives and while its answer is sent, not while the server works on it (an upload
+ * waiting for an image worker is not an idle client).
+ */
+export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void {
+  if (idleMs <= 0) return;
+  app.addHook('onRequest', async (request) => {
+    const { raw } = request;
+    const pause = () => raw.socket.setTimeout(0);
+    const hasBody =
+      raw.headers['transfer-encoding'] !== undefined ||
+      Number(raw.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || raw.readableEnded) pause();
+    else raw.once('end', pause);
+  });
+  app.addHook('onSend', async (request) => {
+    // Upgraded or closed sockets have nothing to time.
+    if (!request.raw.socket.destroyed) request.raw.socket.setTimeout(idleMs);
+  });
 }

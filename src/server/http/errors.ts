@@ -25,6 +25,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code: ErrorCode = CODE_BY_STATUS[statusCode] ?? 'BAD_REQUEST',
+    /** Sent as `Retry-After` (seconds), for a 429 or a 503. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -47,6 +49,9 @@ function sendError(reply: FastifyReply, status: number, body: ErrorResponse): Fa
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
       return sendError(reply, error.statusCode, { error: error.message, code: error.code });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
