@@ -245,6 +245,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),
     pageImages: galleryPageImages(deps),
+    pageRateLimit: config.pageRateLimit,
   });
 
   return app as unknown as App;

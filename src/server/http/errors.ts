@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
 
@@ -45,12 +45,42 @@ function sendError(reply: FastifyReply, status: number, body: ErrorResponse): Fa
     .send(body);
 }
 
+/** A browser loading a page (not a call of the API): it is answered with a page, not JSON. */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?', 1)[0] ?? '';
+  if (pathname.startsWith('/api/') || pathname === '/api') return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/** A limited page load: a small page that says when to retry, and reloads itself then. */
+function sendLimitedPage(reply: FastifyReply, seconds: number): FastifyReply {
+  const wait = `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    `<meta http-equiv="refresh" content="${seconds}">` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Too many requests</title></head><body>' +
+    '<h1>Too many requests</h1>' +
+    `<p>This connection asked for too many pages in a minute. Try again in ${wait}; ` +
+    'this page reloads by itself then.</p></body></html>';
+  return reply
+    .code(429)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('retry-after', String(seconds))
+    .send(html);
+}
+
 /** One error handler, one error shape: `{ error, code }`; 5xx never leak internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       if (error.retryAfterSeconds !== undefined) {
         reply.header('retry-after', String(error.retryAfterSeconds));
+      }
+      if (error.statusCode === 429 && wantsPage(request)) {
+        return sendLimitedPage(reply, error.retryAfterSeconds ?? 60);
       }
       return sendError(reply, error.statusCode, { error: error.message, code: error.code });
     }
