@@ -26,12 +26,12 @@ describe('2,000 attendees behind one address', () => {
     const statuses = new Map<string, number>();
     const count = (what: string) => statuses.set(what, (statuses.get(what) ?? 0) + 1);
 
-    let flooding = true;
+    const flooding = { on: true };
     const hostile = new Client(t.url, { pipelining: 1 });
     const hostileAnswers = { ok: 0, limited: 0, html: 0, retryAfter: 0 };
     const flood = (async () => {
       let n = 0;
-      while (flooding) {
+      while (flooding.on) {
         const answer = await hostile.request({
           path: `/wp-admin/probe-${n++}.php`,
           method: 'GET',
@@ -78,7 +78,7 @@ describe('2,000 attendees behind one address', () => {
       }),
     );
     const tookMs = Date.now() - started;
-    flooding = false;
+    flooding.on = false;
     await flood;
     await hostile.close();
 

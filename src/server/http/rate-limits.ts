@@ -70,7 +70,7 @@ export const pageRateLimit = (app: FastifyInstance, max: number): preHandlerAsyn
     timeWindow: 60_000,
     keyGenerator: requesterKey,
     errorResponseBuilder: limited,
-  }) as preHandlerAsyncHookHandler;
+  });
 
 /**
  * A pre-handler for the API's document and reference page, which no screen of the app asks for:
@@ -82,4 +82,4 @@ export const referenceRateLimit = (app: FastifyInstance): preHandlerAsyncHookHan
     timeWindow: 60_000,
     keyGenerator: requesterKey,
     errorResponseBuilder: limited,
-  }) as preHandlerAsyncHookHandler;
+  });
