@@ -15,7 +15,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 };
 
 /** File-system errors of a full, read-only, unwritable or failing disk: the server's, and passing. */
-const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM']);
+const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM', 'ENOTDIR']);
 /** Out of file descriptors: the process is overloaded, not broken. */
 const OVERLOAD_FAULTS = new Set(['EMFILE', 'ENFILE']);
 
@@ -76,6 +76,7 @@ function sendLimitedPage(reply: FastifyReply, seconds: number): FastifyReply {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
       if (error.retryAfterSeconds !== undefined) {
         reply.header('retry-after', String(error.retryAfterSeconds));
       }

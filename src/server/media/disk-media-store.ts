@@ -85,8 +85,14 @@ export class DiskMediaStore implements MediaStore {
     await fsp.rm(this.#pathOf(key), { force: true });
   }
 
+  /** Writes and removes a small file: a full or read-only disk fails here, not only later. */
   async check(): Promise<void> {
-    await fsp.access(this.#root, fs.constants.W_OK);
+    const probe = path.join(this.#tmp, `${newId()}.probe`);
+    try {
+      await fsp.writeFile(probe, 'health check\n', { flag: 'wx' });
+    } finally {
+      await fsp.rm(probe, { force: true }).catch(() => undefined);
+    }
   }
 
   /**
