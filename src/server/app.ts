@@ -16,6 +16,7 @@ import { registerCompression } from './http/compression.ts';
 import {
   defaultMaxConnections,
   limitConnections,
+  registerCloseOnShutdown,
   registerIdleTimeout,
 } from './http/connection-limits.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
@@ -114,6 +115,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   limitConnections(app.server, config.maxConnections ?? defaultMaxConnections());
+  // Its preClose hook runs first: socket.io's close waits for the HTTP server to close.
+  registerCloseOnShutdown(app);
 
   // Connections the database ends (a restart, a failover) are logged, never fatal.
   const onConnectionError = (error: unknown) =>

@@ -59,6 +59,9 @@ const envSchema = z
       z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be a lower-case SQL identifier' }),
     ),
     DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(200)).default(10),
+    PUBLIC_URL: optional(
+      z.url({ protocol: /^https?$/, error: 'must be the http(s):// address people open' }),
+    ),
     EVENT_NAME: optional(z.string().trim().min(1).max(60)).default('Confab'),
     ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
     ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
@@ -110,6 +113,7 @@ const envSchema = z
     REQUEST_TIMEOUT: optional(duration(10_000, 86_400_000)).default(10 * 60_000),
     HEADERS_TIMEOUT: optional(duration(1_000, 600_000)).default(20_000),
     IDLE_TIMEOUT: optional(duration(1_000, 600_000)).default(30_000),
+    SHUTDOWN_TIMEOUT: optional(duration(1_000, 3_600_000)).default(30_000),
     MAX_CONNECTIONS: optional(z.coerce.number().int().min(16)),
     ORPHAN_SWEEP_INTERVAL: optional(duration(1_000, 86_400_000)).default(15 * 60_000),
     MAX_IMAGE_QUEUE_WAIT: optional(duration(1_000, 600_000)).default(30_000),
@@ -160,6 +164,11 @@ export interface Config {
   /** PostgreSQL schema to use instead of the default search path. */
   databaseSchema: string | undefined;
   databasePoolSize: number;
+  /**
+   * The address people open (`https://confab.example.com`), for absolute links in link
+   * previews; never taken from a request's Host header. Unset: previews carry paths only.
+   */
+  publicUrl: string | undefined;
   eventName: string;
   adminUsername: string;
   adminPassword: string | undefined;
@@ -199,6 +208,8 @@ export interface Config {
   headersTimeoutMs: number;
   /** A connection silent this long (a body that stopped arriving) is closed, in ms. */
   idleTimeoutMs: number;
+  /** Longest a graceful shutdown waits for requests in flight, in ms. */
+  shutdownTimeoutMs: number;
   /** Open connections at most; beyond it a new one is answered 503. Default: below the file limit. */
   maxConnections: number | undefined;
   /** How often stored files no row names (and leftovers of cut-off uploads) are swept, in ms. */
@@ -251,6 +262,7 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
     eventName: e.EVENT_NAME,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
@@ -280,6 +292,7 @@ export function loadConfig(
     headersTimeoutMs: e.HEADERS_TIMEOUT,
     idleTimeoutMs: e.IDLE_TIMEOUT,
     maxConnections: e.MAX_CONNECTIONS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
     orphanSweepIntervalMs: e.ORPHAN_SWEEP_INTERVAL,
     maxImageQueueWaitMs: e.MAX_IMAGE_QUEUE_WAIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,

@@ -121,3 +121,23 @@ describe('2,000 attendees behind one address', () => {
     }
   });
 });
+
+describe('HEAD /', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ client: { 'index.html': PLAIN_PAGE } });
+  });
+  afterAll(() => t.close());
+
+  it('answers 200 like GET, without a body (what uptime checks send)', async () => {
+    for (const accept of [undefined, 'text/html']) {
+      const response = await fetch(`${t.url}/`, {
+        method: 'HEAD',
+        headers: accept ? { accept } : {},
+      });
+      expect(response.status, accept).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await response.text()).toBe('');
+    }
+  });
+});

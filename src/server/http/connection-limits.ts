@@ -98,3 +98,18 @@ export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void 
     if (!request.raw.socket.destroyed) request.raw.socket.setTimeout(idleMs);
   });
 }
+
+/**
+ * Once the app is closing, every answer still being sent says `Connection: close`, so its
+ * connection ends with it: a graceful shutdown ends as soon as the last request in flight is
+ * answered, instead of when the client drops its idle keep-alive connection.
+ */
+export function registerCloseOnShutdown(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+}

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixture, noisyImage } from '../../../tests/support/media.ts';
+import { rawGet } from '../../../tests/support/raw-http.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
@@ -669,7 +670,7 @@ describe('the /memory page', () => {
         'index.html':
           '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="App" /><title>Confab</title></head><body><div id="root"></div></body></html>',
       },
-      env: { EVENT_NAME: 'DevFest' },
+      env: { EVENT_NAME: 'DevFest', PUBLIC_URL: 'https://devfest.example.com/' },
     });
   });
   afterAll(() => t.close());
@@ -680,11 +681,16 @@ describe('the /memory page', () => {
       [{ name: 'a.png', data: await makeImage('png', 1200, 630) }],
       { caption: 'Best talk "ever" <script>alert(1)</script> & more', username: 'eve<b>' },
     )) as [Memory];
-    const response = await fetch(`${t.url}/memory?id=${memory._id}`);
+    // A Host header chosen by the client is never written back into the page.
+    const response = await rawGet(`${t.url}/memory?id=${memory._id}`, {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+    });
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toMatch(/text\/html/);
-    const html = await response.text();
-    const origin = t.url;
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    const html = response.body.toString();
+    expect(html).not.toContain('evil.example');
+    const origin = 'https://devfest.example.com';
     expect(html).toContain(`<meta property="og:image" content="${origin}${memory.media}" />`);
     expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
     expect(html).toContain(`<meta name="twitter:image" content="${origin}${memory.media}" />`);

@@ -213,7 +213,8 @@ export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
       const found = await findMemory(deps.db, id.data);
       if (!found) return undefined;
       const { memory } = found;
-      const origin = `${request.protocol}://${request.host}`;
+      // The configured address, never the request's Host header (which a client chooses).
+      const origin = deps.config.publicUrl ?? '';
       const eventName = deps.config.eventName;
       const title = `${memory.username}'s memory at ${eventName}`;
       const description = clip(memory.text.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
