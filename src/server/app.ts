@@ -157,7 +157,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // back by themselves when the database drops them.
   let fanOut: FanOut | undefined;
   if (config.databaseUrl) {
-    const pool = createPgPool(config, 2, onConnectionError);
+    // One connection: NOTIFYs go out in the order they were sent, and socket.io delivers a
+    // broadcast to this instance's own clients only once its NOTIFY is out, so events keep their
+    // order here too.
+    const pool = createPgPool(config, 1, onConnectionError);
     const connections = listenConnections(config, onConnectionError);
     fanOut = { pool, connections, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` };
     app.addHook('onClose', async () => {
@@ -242,8 +245,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
-  await app.register(openApiRoutes);
-  await app.register(apiDocsRoutes);
+  await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });
+  await app.register(apiDocsRoutes, { pageRateLimit: config.pageRateLimit });
   await registerClientApp(app, config.clientDir, {
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),

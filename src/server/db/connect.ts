@@ -64,10 +64,10 @@ export function createPgPool(
 
 /**
  * Delay before the `attempt`-th reconnection (1, 2, …) of a long-lived connection: doubling from
- * 250 ms to at most 5 s, with jitter so that instances do not reconnect in step.
+ * 250 ms to at most 3 s, with jitter so that instances do not reconnect in step.
  */
 export const reconnectDelayMs = (attempt: number): number =>
-  Math.round(Math.min(5_000, 250 * 2 ** Math.max(0, attempt - 1)) * (0.75 + Math.random() / 2));
+  Math.round(Math.min(3_000, 250 * 2 ** Math.max(0, attempt - 1)) * (0.75 + Math.random() / 2));
 
 /**
  * Connections outside any pool for LISTEN, which hold their connection for as long as they

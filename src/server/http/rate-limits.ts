@@ -60,25 +60,14 @@ export function writeRateLimit(
 }
 
 /**
- * A pre-handler for page loads and everything unknown (the not-found handler): `max` a minute per
- * person or connection (`PAGE_RATE_LIMIT`), so a client flooding unknown paths is slowed down
- * alone. A limited page load is answered with a page saying when to retry.
+ * A pre-handler for page loads and everything unknown (the not-found handler), and for the API's
+ * document and reference page: `max` a minute per person or connection (`PAGE_RATE_LIMIT`), so a
+ * client flooding unknown paths is slowed down alone. A limited page load is answered with a page
+ * saying when to retry.
  */
 export const pageRateLimit = (app: FastifyInstance, max: number): preHandlerAsyncHookHandler =>
   app.rateLimit({
     max,
-    timeWindow: 60_000,
-    keyGenerator: requesterKey,
-    errorResponseBuilder: limited,
-  });
-
-/**
- * A pre-handler for the API's document and reference page, which no screen of the app asks for:
- * 120 requests a minute per person or connection, far above what a person reading them sends.
- */
-export const referenceRateLimit = (app: FastifyInstance): preHandlerAsyncHookHandler =>
-  app.rateLimit({
-    max: 120,
     timeWindow: 60_000,
     keyGenerator: requesterKey,
     errorResponseBuilder: limited,
