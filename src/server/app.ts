@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
@@ -7,12 +8,17 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
-import type { Config } from './config.ts';
-import type pg from 'pg';
-import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
+import { type Config, longestUploadMs } from './config.ts';
+import { createPgPool, listenConnections, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
 import { registerCompression } from './http/compression.ts';
+import {
+  defaultMaxConnections,
+  limitConnections,
+  registerCloseOnShutdown,
+  registerIdleTimeout,
+} from './http/connection-limits.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
@@ -36,17 +42,18 @@ import { ListCache } from './lists/list-cache.ts';
 import { questionsFilterOf } from './lists/question-scopes.ts';
 import { memoriesVersion } from './memories/memory.repository.ts';
 import { galleryPageImages, memoryPageHead, memoryRoutes } from './memories/memory.routes.ts';
-import { sweepOrphanMedia } from './memories/orphan-media.ts';
+import { startOrphanSweeper } from './memories/orphan-media.ts';
+import { DataDirProcesses } from './lib/data-dir-processes.ts';
 import { stripStoredVideos } from './memories/video-metadata-sweep.ts';
 import { questionsVersion } from './questions/question.repository.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
-import { createRealtime } from './realtime/realtime.ts';
+import { type FanOut, createRealtime } from './realtime/realtime.ts';
 import { speakersVersion } from './speakers/speaker.repository.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 
-/** The media store chosen by the config; leftovers of interrupted disk writes are swept. */
+/** The media store chosen by the config. */
 async function openMediaStore(config: Config, app: FastifyInstance): Promise<MediaStore> {
   if (config.mediaStore === 's3') {
     // Loaded only when used: the AWS SDK costs tens of MB of memory.
@@ -57,10 +64,12 @@ async function openMediaStore(config: Config, app: FastifyInstance): Promise<Med
     });
     return store;
   }
-  const store = new DiskMediaStore(path.join(config.dataDir, 'media'));
-  await store.sweepTemporary();
-  return store;
+  return new DiskMediaStore(path.join(config.dataDir, 'media'));
 }
+
+/** Fastify's trust test for the configured proxies: the first `hops`, or those addresses. */
+const trustedProxies = (trust: number | string[]) =>
+  typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 
 export interface BuildOptions {
   clock?: Clock;
@@ -78,9 +87,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
-    trustProxy: config.trustProxy,
+    // Exactly the hops configured (decision 127): `true` trusts one, the proxy in front, so the
+    // address is the one that proxy saw, not whatever a client wrote in X-Forwarded-For.
+    ...(config.trustProxy === 0 ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    // Slow clients (decision 128): headers must arrive within HEADERS_TIMEOUT, the whole request
+    // (one upload's ceiling) within REQUEST_TIMEOUT, checked every few seconds, and a connection
+    // silent for IDLE_TIMEOUT (a body that stopped arriving) is closed. WebSockets are exempt from
+    // the idle timeout (ws clears it) and send pings well within it.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.idleTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(5_000, config.headersTimeoutMs),
+    },
     // Thousands of attendees poll every few seconds: reads are not logged one by one; writes
     // are, and failures go through the error handler's log.
     logController: new LogController({
@@ -93,8 +114,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  limitConnections(app.server, config.maxConnections ?? defaultMaxConnections());
+  // Its preClose hook runs first: socket.io's close waits for the HTTP server to close.
+  registerCloseOnShutdown(app);
 
-  const database = openDatabase(config);
+  // Connections the database ends (a restart, a failover) are logged, never fatal.
+  const onConnectionError = (error: unknown) =>
+    app.log.warn({ err: error }, 'database connection lost');
+  const database = openDatabase(config, onConnectionError);
   app.addHook('onClose', async () => {
     await database.close();
   });
@@ -102,42 +129,56 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const media = await openMediaStore(config, app);
   const clock = options.clock ?? systemClock;
-  // Files an upload stored before the process died, ahead of their rows (decision 081). Alone on
-  // its SQLite file this process has no upload in flight yet; instances sharing PostgreSQL
-  // may, so there only files older than an hour go.
-  // A store that cannot be read now must not keep the app from starting (health says 503).
-  try {
-    const orphans = await sweepOrphanMedia(
-      { db: database.db, media },
-      { minAgeMs: config.databaseUrl ? 3_600_000 : 0, now: clock.now().getTime() },
-    );
-    if (orphans.length > 0) {
-      app.log.warn({ count: orphans.length }, 'removed media files that no row names');
-    }
-  } catch (error) {
-    app.log.warn({ err: error }, 'media files without a row could not be swept');
-  }
+  // What an upload stored or staged before its process died, ahead of its row (decision 081),
+  // swept at start and periodically, and only what is provably orphaned (decision 126): another
+  // process on this data directory (a rolling deploy) may have uploads in flight.
+  const processes = await DataDirProcesses.register(config.dataDir);
+  app.addHook('onClose', () => processes.close());
+  const stagingDir = path.join(config.dataDir, 'uploads');
+  await fs.promises.mkdir(stagingDir, { recursive: true });
+  const orphans = startOrphanSweeper(
+    { db: database.db, media },
+    {
+      longestUploadMs: longestUploadMs(config),
+      intervalMs: config.orphanSweepIntervalMs,
+      processes,
+      storeIsLocal: media instanceof DiskMediaStore,
+      temporaryDirs: [stagingDir, ...(media instanceof DiskMediaStore ? [media.temporaryDir] : [])],
+      now: () => clock.now().getTime(),
+      log: app.log,
+    },
+  );
+  app.addHook('onClose', () => orphans.stop());
+  await orphans.sweep();
 
   // With PostgreSQL, socket events fan out to every instance through LISTEN/NOTIFY on a small
   // pool of its own (a LISTEN connection must not take a slot of the query pool).
-  let fanOutPool: pg.Pool | undefined;
+  // The two LISTEN connections (socket.io's adapter, the change feed) are their own and come
+  // back by themselves when the database drops them.
+  let fanOut: FanOut | undefined;
   if (config.databaseUrl) {
-    const pool = createPgPool(config, 4);
-    fanOutPool = pool;
-    app.addHook('onClose', () => pool.end());
+    // One connection: NOTIFYs go out in the order they were sent, and socket.io delivers a
+    // broadcast to this instance's own clients only once its NOTIFY is out, so events keep their
+    // order here too.
+    const pool = createPgPool(config, 1, onConnectionError);
+    const connections = listenConnections(config, onConnectionError);
+    fanOut = { pool, connections, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` };
+    app.addHook('onClose', async () => {
+      await connections.close();
+      await pool.end();
+    });
   }
-  const realtime = await createRealtime(
-    app.server,
-    app.log,
-    fanOutPool
-      ? { pool: fanOutPool, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` }
-      : undefined,
-  );
+  const realtime = await createRealtime(app.server, app.log, fanOut);
   app.addHook('preClose', async () => {
     await realtime.close();
   });
-  const changes = fanOutPool
-    ? await postgresChangeFeed(fanOutPool, `confab_changes_${config.databaseSchema ?? 'public'}`)
+  const changes = fanOut
+    ? await postgresChangeFeed(
+        fanOut.pool,
+        fanOut.connections,
+        `confab_changes_${config.databaseSchema ?? 'public'}`,
+        onConnectionError,
+      )
     : localChangeFeed();
   app.addHook('preClose', () => changes.close());
   // Every polled list's version and answers, refreshed by the write paths here and by the
@@ -151,10 +192,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // each is cleaned once, one at a time, under a new key. Like the orphan sweep, a failure is
   // logged and the app starts anyway.
   try {
-    const videos = await stripStoredVideos(
-      { db: database.db, media },
-      { stagingDir: path.join(config.dataDir, 'uploads') },
-    );
+    const videos = await stripStoredVideos({ db: database.db, media }, { stagingDir });
     if (videos.cleaned.length + videos.unchanged.length > 0) {
       app.log.info(
         { cleaned: videos.cleaned.length, unchanged: videos.unchanged.length },
@@ -183,7 +221,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     media,
-    images: createImagePipeline(),
+    images: createImagePipeline({ maxWaitMs: config.maxImageQueueWaitMs }),
     realtime,
     clock,
     lists,
@@ -194,6 +232,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
+  registerIdleTimeout(app, config.idleTimeoutMs);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
   await registerMultipart(app);
@@ -206,12 +245,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
-  await app.register(openApiRoutes);
-  await app.register(apiDocsRoutes);
+  await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });
+  await app.register(apiDocsRoutes, { pageRateLimit: config.pageRateLimit });
   await registerClientApp(app, config.clientDir, {
     applicationName: config.eventName,
     pageHead: memoryPageHead(deps),
     pageImages: galleryPageImages(deps),
+    pageRateLimit: config.pageRateLimit,
   });
 
   return app as unknown as App;

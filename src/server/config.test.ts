@@ -31,7 +31,7 @@ describe('loadConfig', () => {
     expect(config.maxUploadMb).toBe(200);
     expect(config.databaseUrl).toBe('postgres://localhost/test');
     expect(config.adminPassword).toBeUndefined();
-    expect(config.trustProxy).toBe(true);
+    expect(config.trustProxy).toBe(1);
   });
 
   it('needs a bucket for S3 media and a shared secret with PostgreSQL', () => {
@@ -79,5 +79,19 @@ describe('loadConfig', () => {
     ).toEqual(['https://app.example.com', 'http://localhost:5173']);
     expect(() => loadConfig({ CORS_ORIGINS: 'app.example.com' })).toThrow(/CORS_ORIGINS/);
     expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example/path' })).toThrow(/CORS_ORIGINS/);
+  });
+});
+
+describe('the deploy example', () => {
+  it('overwrites X-Forwarded-For at the edge, and the instances trust exactly that one hop', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const nginx = await readFile('deploy/nginx.conf', 'utf8');
+    const env = await readFile('deploy/confab.env.example', 'utf8');
+    const proxied = nginx.match(/proxy_pass /g)?.length ?? 0;
+    expect(proxied).toBeGreaterThan(0);
+    expect(nginx.match(/proxy_set_header X-Forwarded-For \$remote_addr;/g)?.length).toBe(proxied);
+    expect(nginx).not.toContain('$proxy_add_x_forwarded_for');
+    const trust = /^TRUST_PROXY=(.*)$/m.exec(env)?.[1] ?? '';
+    expect(loadConfig({ TRUST_PROXY: trust }).trustProxy).toBe(1);
   });
 });

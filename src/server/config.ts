@@ -19,6 +19,18 @@ const DURATION_UNIT_MS: Record<string, number> = {
   d: 86_400_000,
 };
 
+/** A duration in its largest whole unit, for messages: `30 seconds`, `10 minutes`, `30 days`. */
+function describeDuration(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, 'days'],
+    [3_600_000, 'hours'],
+    [60_000, 'minutes'],
+    [1_000, 'seconds'],
+  ];
+  const [size, name] = units.find(([size]) => ms % size === 0) ?? [1_000, 'seconds'];
+  return `${ms / size} ${name}`;
+}
+
 /** A duration such as `12h`, `90m`, `3600s`, `1d` or a bare number of seconds, in ms. */
 const duration = (min: number, max: number) =>
   z
@@ -30,7 +42,7 @@ const duration = (min: number, max: number) =>
       return Math.round(Number(amount) * (DURATION_UNIT_MS[unit.toLowerCase()] ?? 1_000));
     })
     .refine((ms) => ms >= min && ms <= max, {
-      error: `must be between ${min / 60_000} minutes and ${max / 86_400_000} days`,
+      error: `must be between ${describeDuration(min)} and ${describeDuration(max)}`,
     });
 
 const envSchema = z
@@ -47,6 +59,9 @@ const envSchema = z
       z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, { error: 'must be a lower-case SQL identifier' }),
     ),
     DATABASE_POOL_SIZE: optional(z.coerce.number().int().min(1).max(200)).default(10),
+    PUBLIC_URL: optional(
+      z.url({ protocol: /^https?$/, error: 'must be the http(s):// address people open' }),
+    ),
     EVENT_NAME: optional(z.string().trim().min(1).max(60)).default('Confab'),
     ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
     ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
@@ -58,7 +73,29 @@ const envSchema = z
     LOG_LEVEL: optional(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     ).default('info'),
-    TRUST_PROXY: optional(booleanFlag).default(false),
+    TRUST_PROXY: optional(
+      z.union([
+        booleanFlag.transform((trusted) => (trusted ? 1 : 0)),
+        z.coerce.number().int().min(0).max(10),
+        z
+          .string()
+          .transform((value) =>
+            value
+              .split(',')
+              .map((address) => address.trim())
+              .filter(Boolean),
+          )
+          .pipe(
+            z
+              .array(
+                z.string().regex(/^[0-9a-f.:]+(\/\d{1,3})?$/i, {
+                  error: 'must be true, false, a number of proxy hops, or proxy addresses',
+                }),
+              )
+              .min(1),
+          ),
+      ]),
+    ).default(0),
     MEDIA_STORE: optional(z.enum(['disk', 's3'])).default('disk'),
     S3_ENDPOINT: optional(z.url()),
     S3_REGION: optional(z.string().min(1)).default('us-east-1'),
@@ -68,6 +105,18 @@ const envSchema = z
     S3_FORCE_PATH_STYLE: optional(booleanFlag).default(false),
     WRITE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(60),
     WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
+    PAGE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(300),
+    ADMIN_LOGIN_FAILURES_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(10),
+    ADMIN_LOGIN_FAILURE_WINDOW: optional(duration(60_000, 86_400_000)).default(15 * 60_000),
+    ADMIN_LOGIN_FREE_FAILURES: optional(z.coerce.number().int().min(0).max(100)).default(5),
+    ADMIN_LOGIN_MAX_DELAY: optional(duration(1_000, 3_600_000)).default(60_000),
+    REQUEST_TIMEOUT: optional(duration(10_000, 86_400_000)).default(10 * 60_000),
+    HEADERS_TIMEOUT: optional(duration(1_000, 600_000)).default(20_000),
+    IDLE_TIMEOUT: optional(duration(1_000, 600_000)).default(30_000),
+    SHUTDOWN_TIMEOUT: optional(duration(1_000, 3_600_000)).default(30_000),
+    MAX_CONNECTIONS: optional(z.coerce.number().int().min(16)),
+    ORPHAN_SWEEP_INTERVAL: optional(duration(1_000, 86_400_000)).default(15 * 60_000),
+    MAX_IMAGE_QUEUE_WAIT: optional(duration(1_000, 600_000)).default(30_000),
     MAX_EVENT_LOOP_DELAY_MS: optional(z.coerce.number().int().min(0).max(60_000)).default(1000),
     CORS_ORIGINS: optional(
       z
@@ -115,6 +164,11 @@ export interface Config {
   /** PostgreSQL schema to use instead of the default search path. */
   databaseSchema: string | undefined;
   databasePoolSize: number;
+  /**
+   * The address people open (`https://confab.example.com`), for absolute links in link
+   * previews; never taken from a request's Host header. Unset: previews carry paths only.
+   */
+  publicUrl: string | undefined;
   eventName: string;
   adminUsername: string;
   adminPassword: string | undefined;
@@ -123,7 +177,11 @@ export interface Config {
   adminTokenTtlMs: number;
   maxUploadMb: number;
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies in front of the app are trusted to tell the client's address in
+   * `X-Forwarded-For`: a number of hops (`true` is one, `false` none), or their addresses.
+   */
+  trustProxy: number | string[];
   /** Where media bytes live: the disk under DATA_DIR/media, or an S3-compatible bucket. */
   mediaStore: 'disk' | 's3';
   s3: {
@@ -136,6 +194,28 @@ export interface Config {
   };
   /** Write limits a minute: per person (address + username) and per address. */
   writeRateLimit: { perClient: number; perAddress: number };
+  /** Page loads (the app's HTML and unknown paths) a minute per connection or client id. */
+  pageRateLimit: number;
+  /**
+   * Failed admin logins: per address, `perAddress` in `windowMs` (a success from that address
+   * clears them); per account, the first `freeFailures` cost nothing, then each one doubles the
+   * wait before the next attempt, up to `maxDelayMs`.
+   */
+  adminLogin: { perAddress: number; windowMs: number; freeFailures: number; maxDelayMs: number };
+  /** Longest a request may take to arrive whole (one upload's ceiling), in ms. */
+  requestTimeoutMs: number;
+  /** Longest the request line and headers may take to arrive, in ms. */
+  headersTimeoutMs: number;
+  /** A connection silent this long (a body that stopped arriving) is closed, in ms. */
+  idleTimeoutMs: number;
+  /** Longest a graceful shutdown waits for requests in flight, in ms. */
+  shutdownTimeoutMs: number;
+  /** Open connections at most; beyond it a new one is answered 503. Default: below the file limit. */
+  maxConnections: number | undefined;
+  /** How often stored files no row names (and leftovers of cut-off uploads) are swept, in ms. */
+  orphanSweepIntervalMs: number;
+  /** Estimated wait in the image queue above which a new upload is answered 503, in ms. */
+  maxImageQueueWaitMs: number;
   /** Event-loop lag above which requests are shed with 503 + Retry-After; 0 turns it off. */
   maxEventLoopDelayMs: number;
   /** Other sites allowed to call the API from a browser (CORS_ORIGINS); none by default. */
@@ -143,6 +223,16 @@ export interface Config {
   /** Folder of the built client; the API alone is served when absent. */
   clientDir: string | undefined;
 }
+
+/** Time an upload may take after it has arrived, being processed, before its row is written. */
+const UPLOAD_PROCESSING_ALLOWANCE_MS = 5 * 60_000;
+
+/**
+ * The longest a file of an upload can exist before its row: the request's whole time to arrive
+ * and then its processing. Anything without a row that is older was abandoned.
+ */
+export const longestUploadMs = (config: Pick<Config, 'requestTimeoutMs'>): number =>
+  config.requestTimeoutMs + UPLOAD_PROCESSING_ALLOWANCE_MS;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -172,6 +262,7 @@ export function loadConfig(
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    publicUrl: e.PUBLIC_URL ? new URL(e.PUBLIC_URL).origin : undefined,
     eventName: e.EVENT_NAME,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
@@ -190,6 +281,20 @@ export function loadConfig(
       forcePathStyle: e.S3_FORCE_PATH_STYLE,
     },
     writeRateLimit: { perClient: e.WRITE_RATE_LIMIT, perAddress: e.WRITE_RATE_LIMIT_PER_ADDRESS },
+    pageRateLimit: e.PAGE_RATE_LIMIT,
+    adminLogin: {
+      perAddress: e.ADMIN_LOGIN_FAILURES_PER_ADDRESS,
+      windowMs: e.ADMIN_LOGIN_FAILURE_WINDOW,
+      freeFailures: e.ADMIN_LOGIN_FREE_FAILURES,
+      maxDelayMs: e.ADMIN_LOGIN_MAX_DELAY,
+    },
+    requestTimeoutMs: e.REQUEST_TIMEOUT,
+    headersTimeoutMs: e.HEADERS_TIMEOUT,
+    idleTimeoutMs: e.IDLE_TIMEOUT,
+    maxConnections: e.MAX_CONNECTIONS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
+    orphanSweepIntervalMs: e.ORPHAN_SWEEP_INTERVAL,
+    maxImageQueueWaitMs: e.MAX_IMAGE_QUEUE_WAIT,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     corsOrigins: e.CORS_ORIGINS.map((origin) => new URL(origin).origin),
     clientDir: options.clientDir,

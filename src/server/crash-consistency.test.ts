@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,38 +14,10 @@ import {
 import { questionListSchema, questionSchema } from '../shared/schemas/question.ts';
 import { speakerCreatedResponseSchema } from '../shared/schemas/speaker.ts';
 import { freePort } from '../../tests/support/free-port.ts';
+import { startServer } from '../../tests/support/server-process.ts';
 
 const UPLOADS = 50;
 const QUESTIONS = 200;
-
-/** src/server/main.ts as a real process on `dataDir`, ready when /api/health answers. */
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      WRITE_RATE_LIMIT: '100000',
-      WRITE_RATE_LIMIT_PER_ADDRESS: '100000',
-      // On a busy test machine a starved process would shed the writes this test needs.
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('The server did not start within 30 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** A photo big enough that processing it takes a moment: noise does not compress. */
 async function noisyPng(seed: number): Promise<Buffer> {

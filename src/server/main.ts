@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
 
-const SHUTDOWN_TIMEOUT_MS = 10_000;
 /** The oldest Node.js line the server runs on: supported, with `node:sqlite` (decision 096). */
 const MIN_NODE_MAJOR = 24;
 
@@ -37,10 +36,12 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    // Requests in flight finish (and their connections close with them); what is still running
+    // after SHUTDOWN_TIMEOUT is cut off.
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out; exiting');
       process.exit(1);
-    }, SHUTDOWN_TIMEOUT_MS);
+    }, config.shutdownTimeoutMs);
     timer.unref();
     app.close().then(
       () => process.exit(0),

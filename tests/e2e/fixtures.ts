@@ -20,7 +20,7 @@ export interface RunningServer {
 export async function startServer(
   extraEnv: Record<string, string> = {},
   { memories = [] }: { memories?: MemorySeed[] } = {},
-): Promise<RunningServer & { stop(): Promise<void> }> {
+): Promise<RunningServer & { restart(downMs?: number): Promise<void>; stop(): Promise<void> }> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-e2e-'));
   if (memories.length > 0) await seedDataDir(dataDir, memories);
   const port = await freePort();
@@ -34,33 +34,47 @@ export async function startServer(
     MAX_EVENT_LOOP_DELAY_MS: '0',
     ...extraEnv,
   };
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/main.js'], {
-    env: { ...process.env, ...env, DATABASE_URL: extraEnv.DATABASE_URL ?? '' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
+  const launch = async (): Promise<ChildProcess> => {
+    const child = spawn(process.execPath, ['dist/server/main.js'], {
+      env: { ...process.env, ...env, DATABASE_URL: extraEnv.DATABASE_URL ?? '' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
+      try {
+        const response = await fetch(`${url}/api/health`);
+        if (response.ok) return child;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('The server did not start within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    if (Date.now() > deadline) throw new Error('The server did not start within 20 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  };
+  /** Stops the process gracefully (SIGTERM) and answers its exit code. */
+  const terminate = async (): Promise<number | null> => {
+    if (child.exitCode !== null) return child.exitCode;
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    child.kill('SIGTERM');
+    return exited;
+  };
+  let child = await launch();
   return {
     url,
     dataDir,
     env,
+    /** A graceful restart on the same port and data: stops, waits `downMs`, starts again. */
+    restart: async (downMs = 0) => {
+      await terminate();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      child = await launch();
+    },
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await terminate();
       await fs.rm(dataDir, { recursive: true, force: true });
     },
   };

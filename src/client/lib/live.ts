@@ -79,6 +79,18 @@ export function createLive(open: () => Promise<LiveSocket>) {
         for (const listener of listeners) listener.event(event, parsed.data);
       });
       opened = socket;
+      // A server that stops (a restart, a deploy) says goodbye first, and socket.io does not
+      // reconnect after that on its own: try again after a moment, then with its backoff until
+      // the server is back (decision 130).
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      socket.on('disconnect', (reason) => {
+        if (reason !== 'io server disconnect') return;
+        clearTimeout(retry);
+        const delay = SOCKET_RECONNECT_DELAY_MIN * (1 + Math.random());
+        retry = setTimeout(() => {
+          if (!socket.connected) socket.connect();
+        }, delay);
+      });
       socket.on('connect', () => {
         // The server forgot the rooms with the old connection: join them again, then catch up.
         const joins = [...rooms.values()].map((room) => {

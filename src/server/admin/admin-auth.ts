@@ -8,11 +8,7 @@ import {
   type TokenCheck,
   bearerToken,
 } from './admin-token.ts';
-import { LoginLimiter } from './login-limiter.ts';
-
-/** Failed logins one client may make in 15 minutes before it is refused with 429. */
-export const LOGIN_MAX_FAILURES = 10;
-export const LOGIN_WINDOW_MS = 15 * 60_000;
+import { AccountBackoff, LoginLimiter } from './login-limiter.ts';
 
 /** A password for this run: 144 random bits, 24 URL-safe characters. */
 export const generatePassword = (): string => randomBytes(18).toString('base64url');
@@ -49,6 +45,7 @@ export type LoginResult =
 export type AuthCheck = TokenCheck | { ok: false; reason: 'missing' };
 
 export interface AdminAuth {
+  /** A login attempt from the address `client` (the request's address). */
   login(credentials: { username: string; password: string }, client: string): Promise<LoginResult>;
   /** Checks an `Authorization` header value. */
   authenticate(header: string | undefined): Promise<AuthCheck>;
@@ -73,23 +70,41 @@ export function createAdminAuth(
     username,
     password,
   });
-  const limiter = new LoginLimiter({
-    maxFailures: LOGIN_MAX_FAILURES,
-    windowMs: LOGIN_WINDOW_MS,
+  // Two limits on failures (decision 127): per address, a fixed allowance a success clears;
+  // per account (the username tried), whatever the address, a wait that doubles with each one.
+  const perAddress = new LoginLimiter({
+    maxFailures: config.adminLogin.perAddress,
+    windowMs: config.adminLogin.windowMs,
+    clock,
+  });
+  const perAccount = new AccountBackoff({
+    freeFailures: config.adminLogin.freeFailures,
+    maxDelayMs: config.adminLogin.maxDelayMs,
+    forgetAfterMs: config.adminLogin.windowMs,
     clock,
   });
 
   return {
     login: async (credentials, client) => {
-      const retryAfterMs = limiter.retryAfterMs(client);
+      // The one admin account, or any other name: two counters at most, so a flood of made-up
+      // names can neither fill memory nor push the real account's count out of it.
+      const account = sameText(credentials.username.trim().toLowerCase(), username.toLowerCase())
+        ? 'admin'
+        : 'other';
+      const retryAfterMs = Math.max(
+        perAddress.retryAfterMs(client),
+        perAccount.retryAfterMs(account),
+      );
       if (retryAfterMs > 0) return { outcome: 'blocked', retryAfterMs };
       // Both comparisons always run, so the time does not tell which one failed.
       const userMatches = sameText(credentials.username, username);
       const passwordMatches = sameText(credentials.password, password);
       if (!userMatches || !passwordMatches) {
-        return { outcome: 'invalid', failures: limiter.recordFailure(client) };
+        perAccount.recordFailure(account);
+        return { outcome: 'invalid', failures: perAddress.recordFailure(client) };
       }
-      limiter.reset(client);
+      perAddress.reset(client);
+      perAccount.reset(account);
       return { outcome: 'ok', ...(await signer.sign(clock.now(), config.adminTokenTtlMs)) };
     },
     authenticate: async (header) => {

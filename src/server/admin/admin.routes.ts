@@ -62,15 +62,16 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       if (result.outcome === 'blocked') {
         const seconds = Math.ceil(result.retryAfterMs / 1000);
         const minutes = Math.ceil(seconds / 60);
+        const wait =
+          seconds < 60
+            ? `${seconds} second${seconds === 1 ? '' : 's'}`
+            : `${minutes} minute${minutes === 1 ? '' : 's'}`;
         request.log.warn(
           { ip: request.ip, retryAfterSeconds: seconds },
           'admin login refused: too many failed attempts',
         );
         reply.header('retry-after', String(seconds));
-        throw new HttpError(
-          429,
-          `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        );
+        throw new HttpError(429, `Too many failed login attempts. Try again in ${wait}.`);
       }
       if (result.outcome === 'invalid') {
         request.log.warn(

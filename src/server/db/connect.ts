@@ -23,29 +23,108 @@ export interface DatabaseHandle {
 
 type DbConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'databaseSchema' | 'databasePoolSize'>;
 
-/** A PostgreSQL pool on the configured database and schema. */
-export function createPgPool(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema'>,
-  max: number,
-): pg.Pool {
+type PgConfig = Pick<Config, 'databaseUrl' | 'databaseSchema'>;
+
+/** How long opening a connection may take before it counts as failed (health answers 503). */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** What a connection of ours is told to use: the URL, the schema, int8 as numbers. */
+function clientOptions(config: PgConfig): pg.ClientConfig {
   // int8 (counts, sizes) as numbers: every value stored here fits in a double.
   const types = new pg.TypeOverrides();
   types.setTypeParser(20, Number);
-  const pool = new pg.Pool({
+  return {
     connectionString: config.databaseUrl,
-    max,
     types,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(config.databaseSchema ? { options: `-c search_path=${config.databaseSchema}` } : {}),
-  });
-  // An idle client's error (e.g. the server restarting) must not crash the process.
-  pool.on('error', () => undefined);
+  };
+}
+
+/** Where the errors of connections nobody is waiting on go (a log). */
+export type ConnectionErrorSink = (error: Error) => void;
+
+/**
+ * A PostgreSQL pool on the configured database and schema. Every client it makes has an error
+ * handler from birth: a connection the server ends (a restart, a failover, `pg_terminate_backend`,
+ * `idle_session_timeout`) emits `error` whether it is idle or checked out, and an `error` event
+ * without a listener ends the process. Whoever holds a client gives it back, and the pool drops
+ * it then; connections held for good (LISTEN) come from `listenConnections` instead.
+ */
+export function createPgPool(
+  config: PgConfig,
+  max: number,
+  onError: ConnectionErrorSink = () => undefined,
+): pg.Pool {
+  const pool = new pg.Pool({ ...clientOptions(config), max });
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
   return pool;
 }
 
+/**
+ * Delay before the `attempt`-th reconnection (1, 2, …) of a long-lived connection: doubling from
+ * 250 ms to at most 3 s, with jitter so that instances do not reconnect in step.
+ */
+export const reconnectDelayMs = (attempt: number): number =>
+  Math.round(Math.min(3_000, 250 * 2 ** Math.max(0, attempt - 1)) * (0.75 + Math.random() / 2));
+
+/**
+ * Connections outside any pool for LISTEN, which hold their connection for as long as they
+ * live: each has an error handler, `release()` ends it, and after a failed attempt the next
+ * one waits `reconnectDelayMs` first. After `close`, no new connection is made.
+ */
+export function listenConnections(config: PgConfig, onError: ConnectionErrorSink) {
+  let failures = 0;
+  let closed = false;
+  const open = new Set<pg.Client>();
+  const isClosed = () => closed;
+  return {
+    async connect(): Promise<pg.Client & { release(): void }> {
+      if (failures > 0) {
+        await new Promise((resolve) => setTimeout(resolve, reconnectDelayMs(failures)));
+      }
+      if (closed) throw new Error('The application is closing');
+      const client = new pg.Client(clientOptions(config));
+      client.on('error', onError);
+      try {
+        await client.connect();
+      } catch (error) {
+        failures += 1;
+        throw error;
+      }
+      failures = 0;
+      open.add(client);
+      client.once('end', () => open.delete(client));
+      // `close` may have come while this one was connecting.
+      if (isClosed()) {
+        void client.end();
+        throw new Error('The application is closing');
+      }
+      return Object.assign(client, {
+        release: () => {
+          open.delete(client);
+          void client.end().catch(() => undefined);
+        },
+      });
+    },
+    /** Ends every connection still open. */
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.all([...open].map((client) => client.end().catch(() => undefined)));
+    },
+  };
+}
+
+export type ListenConnections = ReturnType<typeof listenConnections>;
+
 /** Opens the database chosen by the config: PostgreSQL when a URL is set, else SQLite in DATA_DIR. */
-export function openDatabase(config: DbConfig): DatabaseHandle {
+export function openDatabase(
+  config: DbConfig,
+  onError: ConnectionErrorSink = () => undefined,
+): DatabaseHandle {
   if (config.databaseUrl) {
-    const pool = createPgPool(config, config.databasePoolSize);
+    const pool = createPgPool(config, config.databasePoolSize, onError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,

@@ -24,7 +24,7 @@ describe('the API reference page', () => {
     expect(csp).toMatch(/connect-src 'self'/);
     expect(csp).toMatch(/frame-ancestors 'none'/);
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(page.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(page.headers.get('x-ratelimit-limit')).toBe('300');
     expect(html).toContain('<title>Confab API</title>');
   });
 

@@ -9,7 +9,7 @@ import {
 } from './compression.ts';
 import { matchesIfNoneMatch } from './conditional-get.ts';
 import { escapeHtml } from './html.ts';
-import { referenceRateLimit } from './rate-limits.ts';
+import { pageRateLimit } from './rate-limits.ts';
 
 const SCRIPT_PATH = `${API_PATHS.apiDocs}/scalar.js`;
 
@@ -105,8 +105,11 @@ async function loadReferenceScript(): Promise<ReferenceScript> {
  * `GET /api/docs`: a readable reference of the API (Scalar), rendered in the browser from
  * `/api/openapi.json`; `GET /api/docs/scalar.js`: its script, served by the app itself.
  */
-export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
-  const limit = referenceRateLimit(app);
+export async function apiDocsRoutes(
+  app: FastifyInstance,
+  options: { pageRateLimit: number },
+): Promise<void> {
+  const limit = pageRateLimit(app, options.pageRateLimit);
   let script: Promise<ReferenceScript> | undefined;
 
   app.get(API_PATHS.apiDocs, { preHandler: limit, schema: { hide: true } }, async (_, reply) =>

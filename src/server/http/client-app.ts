@@ -9,6 +9,7 @@ import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
 import { escapeHtml } from './html.ts';
+import { pageRateLimit } from './rate-limits.ts';
 import { RouteHints, withHints } from './route-hints.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
@@ -35,6 +36,8 @@ export interface ClientAppOptions {
    * the browser fetches them with the code and data instead of after the first render.
    */
   pageImages?: Partial<Record<string, (request: FastifyRequest) => Promise<string[]>>>;
+  /** Page loads and unknown paths a minute per person or connection (`PAGE_RATE_LIMIT`). */
+  pageRateLimit?: number;
 }
 
 /** Hashed build output: its name changes with its content, so it never needs revalidating. */
@@ -202,7 +205,7 @@ export async function registerClientApp(
   }
 
   app.setNotFoundHandler(
-    { preHandler: app.rateLimit({ max: 300, timeWindow: '1 minute' }) },
+    { preHandler: pageRateLimit(app, options.pageRateLimit ?? 300) },
     async (request, reply) => {
       const pathname = request.url.split('?', 1)[0] ?? '/';
       const isPage =
@@ -211,7 +214,8 @@ export async function registerClientApp(
         !isApiPath(pathname) &&
         (request.headers.accept ?? '').includes('text/html');
       const isClientRoute = clientRouteAt(pathname) !== undefined;
-      if (!isPage && !(hasClient && isClientRoute && request.method === 'GET')) {
+      const isRead = request.method === 'GET' || request.method === 'HEAD';
+      if (!isPage && !(hasClient && isClientRoute && isRead)) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
       if (!pages) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
 
@@ -14,8 +14,10 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** File-system errors of a full, read-only or failing disk: the server's, and passing. */
-const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+/** File-system errors of a full, read-only, unwritable or failing disk: the server's, and passing. */
+const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM', 'ENOTDIR']);
+/** Out of file descriptors: the process is overloaded, not broken. */
+const OVERLOAD_FAULTS = new Set(['EMFILE', 'ENFILE']);
 
 /** An error meant for the caller: its message is shown as it is. */
 export class HttpError extends Error {
@@ -23,6 +25,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly code: ErrorCode = CODE_BY_STATUS[statusCode] ?? 'BAD_REQUEST',
+    /** Sent as `Retry-After` (seconds), for a 429 or a 503. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -42,10 +46,44 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorRespon
     .send(body);
 }
 
+/** A browser loading a page (not a call of the API): it is answered with a page, not JSON. */
+function wantsPage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?', 1)[0] ?? '';
+  if (pathname.startsWith('/api/') || pathname === '/api') return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+/** A limited page load: a small page that says when to retry, and reloads itself then. */
+function sendLimitedPage(reply: FastifyReply, seconds: number): FastifyReply {
+  const wait = `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
+    `<meta http-equiv="refresh" content="${seconds}">` +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Too many requests</title></head><body>' +
+    '<h1>Too many requests</h1>' +
+    `<p>This connection asked for too many pages in a minute. Try again in ${wait}; ` +
+    'this page reloads by itself then.</p></body></html>';
+  return reply
+    .code(429)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('retry-after', String(seconds))
+    .send(html);
+}
+
 /** One error handler, one error shape: `{ error, code }`; 5xx never leak internals. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error.statusCode >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
+      if (error.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
+      if (error.statusCode === 429 && wantsPage(request)) {
+        return sendLimitedPage(reply, error.retryAfterSeconds ?? 60);
+      }
       return sendError(reply, error.statusCode, { error: error.message, code: error.code });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -72,6 +110,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       reply.header('retry-after', '30');
       return sendError(reply, 503, {
         error: 'Files cannot be stored right now; try again in a moment',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    if (OVERLOAD_FAULTS.has(String((error as { code?: unknown }).code))) {
+      reply.header('retry-after', '5');
+      return sendError(reply, 503, {
+        error: 'The server is too busy right now; try again in a few seconds',
         code: 'SERVICE_UNAVAILABLE',
       });
     }

@@ -92,7 +92,7 @@ describe('the OpenAPI document', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(response.headers.get('content-security-policy')).toMatch(/script-src 'self'(;|$)/);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(response.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(response.headers.get('x-ratelimit-limit')).toBe('300');
     const etag = response.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/".+"$/);
     const again = await fetch(`${t.url}/api/openapi.json`, { headers: { 'if-none-match': etag } });

@@ -15,7 +15,7 @@ import { memoryPostFieldsSchema, memorySchema } from '../../shared/schemas/memor
 import { questionSchema } from '../../shared/schemas/question.ts';
 import { speakerFieldsSchema, speakerSchema } from '../../shared/schemas/speaker.ts';
 import { answerNotModified } from './conditional-get.ts';
-import { referenceRateLimit } from './rate-limits.ts';
+import { pageRateLimit } from './rate-limits.ts';
 
 /** The security requirement of the admin routes: the Bearer token `POST /api/admin/login` gives. */
 export const ADMIN_TOKEN = [{ adminToken: [] }] as const;
@@ -188,11 +188,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 }
 
 /** `GET /api/openapi.json`: the document, built on the first request, then kept. */
-export async function openApiRoutes(app: FastifyInstance): Promise<void> {
+export async function openApiRoutes(
+  app: FastifyInstance,
+  options: { pageRateLimit: number },
+): Promise<void> {
   let built: { json: string; etag: string } | undefined;
   app.get(
     API_PATHS.openApi,
-    { preHandler: referenceRateLimit(app), schema: { hide: true } },
+    { preHandler: pageRateLimit(app, options.pageRateLimit), schema: { hide: true } },
     async (request, reply) => {
       if (!built) {
         const json = JSON.stringify(app.swagger());

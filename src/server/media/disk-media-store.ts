@@ -85,14 +85,21 @@ export class DiskMediaStore implements MediaStore {
     await fsp.rm(this.#pathOf(key), { force: true });
   }
 
+  /** Writes and removes a small file: a full or read-only disk fails here, not only later. */
   async check(): Promise<void> {
-    await fsp.access(this.#root, fs.constants.W_OK);
+    const probe = path.join(this.#tmp, `${newId()}.probe`);
+    try {
+      await fsp.writeFile(probe, 'health check\n', { flag: 'wx' });
+    } finally {
+      await fsp.rm(probe, { force: true }).catch(() => undefined);
+    }
   }
 
-  /** Removes temporary files left by uploads that were cut off (called at start). */
-  async sweepTemporary(): Promise<number> {
-    const entries = await fsp.readdir(this.#tmp);
-    await Promise.all(entries.map((name) => fsp.rm(path.join(this.#tmp, name), { force: true })));
-    return entries.length;
+  /**
+   * Where writes in progress are (removed by the orphan sweeper once provably abandoned: a
+   * process that died mid-write leaves them).
+   */
+  get temporaryDir(): string {
+    return this.#tmp;
   }
 }

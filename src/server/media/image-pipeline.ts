@@ -2,11 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { decodeHeicInWorker, sharpDecodesHevc } from './heic.ts';
+import { ImageQueue } from './image-queue.ts';
 import {
   type RawImage,
   type Rendition,
   type SniffedType,
-  isAnimated,
+  framesOf,
   renderImage,
 } from './images.ts';
 
@@ -27,8 +28,31 @@ export interface ImagePlan {
   large: { maxSide: number; format: 'as-sent' | 'webp'; quality?: number };
   /** The small one (WebP), made from the large one: a thumbnail, or a square avatar. */
   small: { maxSide: number; square?: boolean; quality?: number };
-  /** Whether an animated GIF or WebP keeps its frames (else its first frame is used). */
+  /**
+   * Whether an animated GIF or WebP keeps its frames in the large rendition, within the
+   * animation budget (else its first frame is used). The small one is always the first frame.
+   */
   keepAnimation: boolean;
+}
+
+/**
+ * The budget of an animation's large rendition (decision 129): at most this many frames, and
+ * at most this many pixels over all of them. A 76-frame, 720-pixel GIF keeps its first 30.
+ */
+const ANIMATION_MAX_FRAMES = 50;
+const ANIMATION_MAX_PIXELS = 16_000_000;
+
+/** The frames an animation keeps: within both budgets, at the size it is rendered at. */
+export function animationFrames(
+  source: { frames: number; width: number; height: number },
+  maxSide: number,
+): number {
+  const scale = Math.min(1, maxSide / Math.max(1, source.width, source.height));
+  const pixels = Math.max(1, Math.round(source.width * scale) * Math.round(source.height * scale));
+  return Math.max(
+    1,
+    Math.min(source.frames, ANIMATION_MAX_FRAMES, Math.floor(ANIMATION_MAX_PIXELS / pixels)),
+  );
 }
 
 export interface ImagePipeline {
@@ -57,11 +81,15 @@ const isHeif = (mime: string) => mime === 'image/heic' || mime === 'image/heif';
 /**
  * The one image pipeline of the app, for memories and speaker pictures alike: HEIC decoded one
  * at a time (a decoded 12-megapixel photo holds about 50 MB), renditions one per core (more
- * would not finish sooner, and each holds a decoded photo).
+ * would not finish sooner, and each holds a decoded photo), through a queue fair to still
+ * photos that refuses a picture once its wait would pass `maxWaitMs` (`ImageQueueFullError`).
  */
-export function createImagePipeline(): ImagePipeline {
+export function createImagePipeline(options: { maxWaitMs: number }): ImagePipeline {
   const heicDecoder = pLimit(1);
-  const renderer = pLimit(Math.max(1, os.availableParallelism()));
+  const queue = new ImageQueue({
+    slots: os.availableParallelism(),
+    maxWaitMs: options.maxWaitMs,
+  });
 
   async function decodeHeif(input: string | Buffer): Promise<Buffer | RawImage> {
     const bytes = typeof input === 'string' ? await fs.readFile(input) : input;
@@ -86,27 +114,25 @@ export function createImagePipeline(): ImagePipeline {
     input: string | Buffer,
     type: SniffedType,
     plan: ImagePlan,
+    frames: number,
   ): Promise<{ large: Rendition; small: Rendition }> {
     const format = plan.large.format === 'webp' ? 'webp' : AS_SENT[type.mime];
     if (!format) throw new UnreadableImageError(`no rendition for ${type.mime}`);
     try {
       const source = isHeif(type.mime) ? await decodeHeif(input) : input;
-      const animated =
-        plan.keepAnimation &&
-        (type.mime === 'image/gif' || type.mime === 'image/webp') &&
-        (await isAnimated(input));
       const large = await renderImage(source, {
         maxSide: plan.large.maxSide,
         format,
         quality: plan.large.quality ?? 85,
-        animated,
+        animated: frames > 1,
+        frames,
       });
+      // The thumbnail is the first frame: a grid of animated tiles would cost every phone too.
       const small = await renderImage(large.data, {
         maxSide: plan.small.maxSide,
         format: 'webp',
         quality: plan.small.quality ?? 75,
         square: plan.small.square ?? false,
-        animated,
       });
       return { large, small };
     } catch (error) {
@@ -114,5 +140,27 @@ export function createImagePipeline(): ImagePipeline {
     }
   }
 
-  return { render: (input, type, plan) => renderer(() => renderNow(input, type, plan)) };
+  /** How many frames the large rendition keeps: 1 for a still picture. */
+  async function framesToKeep(
+    input: string | Buffer,
+    type: SniffedType,
+    plan: ImagePlan,
+  ): Promise<number> {
+    if (!plan.keepAnimation || (type.mime !== 'image/gif' && type.mime !== 'image/webp')) return 1;
+    try {
+      const source = await framesOf(input);
+      return source.frames > 1 ? animationFrames(source, plan.large.maxSide) : 1;
+    } catch (error) {
+      throw new UnreadableImageError(error);
+    }
+  }
+
+  return {
+    render: async (input, type, plan) => {
+      const frames = await framesToKeep(input, type, plan);
+      return queue.run(frames > 1 ? 'animated' : 'still', () =>
+        renderNow(input, type, plan, frames),
+      );
+    },
+  };
 }

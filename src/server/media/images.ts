@@ -43,8 +43,10 @@ export interface RenditionOptions {
   /** Crop to a centred square of `maxSide` (avatars). */
   square?: boolean;
   quality?: number;
-  /** Keep every frame of an animated GIF or WebP (frames carry no EXIF orientation). */
+  /** Keep the frames of an animated GIF or WebP (frames carry no EXIF orientation). */
   animated?: boolean;
+  /** With `animated`, how many frames to keep from the first (all when absent). */
+  frames?: number;
 }
 
 /** Decoded pixels (e.g. from the HEIC decoder), already upright and free of metadata. */
@@ -54,13 +56,20 @@ export interface RawImage {
 
 const MAX_INPUT_PIXELS = 100_000_000;
 
-/** Whether an image has more than one frame (animated GIF or WebP). */
-export async function isAnimated(input: Buffer | string): Promise<boolean> {
-  const { pages = 1 } = await sharp(input, {
+/** An image's frames (more than one: an animated GIF or WebP) and the size of one frame. */
+export async function framesOf(
+  input: Buffer | string,
+): Promise<{ frames: number; width: number; height: number }> {
+  const {
+    pages = 1,
+    width,
+    height,
+    pageHeight,
+  } = await sharp(input, {
     failOn: 'error',
     limitInputPixels: MAX_INPUT_PIXELS,
   }).metadata();
-  return pages > 1;
+  return { frames: pages, width, height: pageHeight ?? height };
 }
 
 /**
@@ -69,11 +78,15 @@ export async function isAnimated(input: Buffer | string): Promise<boolean> {
  */
 export async function renderImage(
   input: Buffer | string | RawImage,
-  { maxSide, format, square = false, quality = 82, animated = false }: RenditionOptions,
+  { maxSide, format, square = false, quality = 82, animated = false, frames }: RenditionOptions,
 ): Promise<Rendition> {
   let pipeline =
     typeof input === 'string' || Buffer.isBuffer(input)
-      ? sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, animated })
+      ? sharp(input, {
+          failOn: 'error',
+          limitInputPixels: MAX_INPUT_PIXELS,
+          ...(animated ? { pages: frames ?? -1 } : {}),
+        })
       : sharp(
           Buffer.from(input.raw.data.buffer, input.raw.data.byteOffset, input.raw.data.byteLength),
           {

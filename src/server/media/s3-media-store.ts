@@ -15,6 +15,7 @@ import {
   type ByteRange,
   type MediaStore,
   type StoredObject,
+  MediaStoreUnavailableError,
   isValidMediaKey,
 } from './media-store.ts';
 
@@ -22,6 +23,16 @@ import {
 export type S3Settings = Config['s3'];
 
 const PART_SIZE = 5 * 1024 * 1024;
+
+/** Any failure of the store but "no such object" is the store's: a 503, not a 500. */
+async function storeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isNotFound(error) || error instanceof MediaStoreUnavailableError) throw error;
+    throw new MediaStoreUnavailableError(error);
+  }
+}
 
 const isNotFound = (error: unknown) =>
   error instanceof NotFound ||
@@ -42,6 +53,8 @@ export class S3MediaStore implements MediaStore {
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      // A store that does not answer fails the call (503) instead of holding it forever.
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
       ...(settings.accessKeyId && settings.secretAccessKey
         ? {
             credentials: {
@@ -66,16 +79,17 @@ export class S3MediaStore implements MediaStore {
       queueSize: 2,
       leavePartsOnError: false,
     });
-    await upload.done();
+    await storeCall(() => upload.done());
     const stored = await this.stat(key);
-    if (!stored) throw new Error(`Object ${key} is missing after its upload`);
+    if (!stored) throw new MediaStoreUnavailableError(new Error(`${key} is missing after upload`));
     return stored;
   }
 
   async stat(key: string): Promise<StoredObject | null> {
+    const Key = this.#key(key);
     try {
-      const head = await this.#client.send(
-        new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }),
+      const head = await storeCall(() =>
+        this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key })),
       );
       return { size: head.ContentLength ?? 0 };
     } catch (error) {
@@ -85,12 +99,15 @@ export class S3MediaStore implements MediaStore {
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    const object = await this.#client.send(
-      new GetObjectCommand({
-        Bucket: this.#bucket,
-        Key: this.#key(key),
-        ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
-      }),
+    const Key = this.#key(key);
+    const object = await storeCall(() =>
+      this.#client.send(
+        new GetObjectCommand({
+          Bucket: this.#bucket,
+          Key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      ),
     );
     if (!(object.Body instanceof Readable)) throw new Error(`Object ${key} has no body`);
     if (!range) return object.Body;
@@ -107,12 +124,14 @@ export class S3MediaStore implements MediaStore {
   async *list(prefix: string): AsyncIterable<string> {
     let token: string | undefined;
     do {
-      const page = await this.#client.send(
-        new ListObjectsV2Command({
-          Bucket: this.#bucket,
-          Prefix: prefix,
-          ContinuationToken: token,
-        }),
+      const page = await storeCall(() =>
+        this.#client.send(
+          new ListObjectsV2Command({
+            Bucket: this.#bucket,
+            Prefix: prefix,
+            ContinuationToken: token,
+          }),
+        ),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key && isValidMediaKey(object.Key)) yield object.Key;
@@ -122,7 +141,10 @@ export class S3MediaStore implements MediaStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
+    const Key = this.#key(key);
+    await storeCall(() =>
+      this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key })),
+    );
   }
 
   async check(): Promise<void> {

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -101,10 +100,8 @@ async function readMemoryPost(
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { config } = deps;
+  // Made at start; what a process that stopped left here goes with the orphan sweeps.
   const stagingDir = path.join(config.dataDir, 'uploads');
-  // Images and videos being processed when the last run stopped are of no use now.
-  fs.rmSync(stagingDir, { recursive: true, force: true });
-  fs.mkdirSync(stagingDir, { recursive: true });
 
   const upload: UploadContext = {
     media: deps.media,
@@ -216,7 +213,8 @@ export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
       const found = await findMemory(deps.db, id.data);
       if (!found) return undefined;
       const { memory } = found;
-      const origin = `${request.protocol}://${request.host}`;
+      // The configured address, never the request's Host header (which a client chooses).
+      const origin = deps.config.publicUrl ?? '';
       const eventName = deps.config.eventName;
       const title = `${memory.username}'s memory at ${eventName}`;
       const description = clip(memory.text.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);

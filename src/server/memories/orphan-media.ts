@@ -1,5 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { MediaStore } from '../media/media-store.ts';
+import { type DataDirProcesses, removeFilesWrittenBefore } from '../lib/data-dir-processes.ts';
 
 /** Folders of the store whose files belong to rows: memories and speakers. */
 const OWNED_PREFIXES = ['memories/', 'speakers/'] as const;
@@ -74,4 +76,65 @@ export async function sweepOrphanMedia(
     await sweep();
   }
   return deleted;
+}
+
+export interface OrphanSweeperOptions {
+  /** The longest an upload can hold a file before its row exists (its whole request, processed). */
+  longestUploadMs: number;
+  intervalMs: number;
+  /** The processes serving this data directory, which may be writing its files. */
+  processes: DataDirProcesses;
+  /** Whether the store is this data directory's disk (else a bucket other instances share). */
+  storeIsLocal: boolean;
+  /** Folders of temporary files of this data directory (uploads being received or processed). */
+  temporaryDirs: string[];
+  now: () => number;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+/**
+ * Sweeps what is provably orphaned, at start and then every `intervalMs`: a stored file no row
+ * names, and a temporary file, once it is older than the longest upload, or, when no other
+ * process serves this data directory, made before this one started (its maker is dead). A
+ * file of an upload in flight anywhere is younger than that, so a rolling deploy (two processes
+ * on one directory) loses nothing. A failed sweep is logged and tried again at the next one.
+ */
+export function startOrphanSweeper(
+  deps: { db: Db; media: MediaStore },
+  options: OrphanSweeperOptions,
+): { sweep(): Promise<number>; stop(): void } {
+  let running: Promise<number> | undefined;
+  const sweepOnce = async (): Promise<number> => {
+    const now = options.now();
+    const othersAlive = await options.processes.othersAlive();
+    const byAge = now - options.longestUploadMs;
+    const localCutoff = othersAlive ? byAge : Math.max(byAge, options.processes.startedAt);
+    let removed = 0;
+    for (const dir of options.temporaryDirs) {
+      removed += await removeFilesWrittenBefore(dir, localCutoff);
+    }
+    const storeCutoff = options.storeIsLocal ? localCutoff : byAge;
+    const orphans = await sweepOrphanMedia(deps, { minAgeMs: now - storeCutoff, now });
+    if (orphans.length > 0) {
+      options.log.warn({ count: orphans.length }, 'removed media files that no row names');
+    }
+    return removed + orphans.length;
+  };
+  const sweep = () => {
+    running ??= sweepOnce()
+      .catch((error: unknown) => {
+        options.log.warn({ err: error }, 'media files without a row could not be swept');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void sweep(), options.intervalMs);
+  timer.unref();
+  return {
+    sweep,
+    stop: () => clearInterval(timer),
+  };
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { ListenConnections } from '../db/connect.ts';
 
 export type ChangeTopic = 'memories' | 'speakers' | 'questions';
 
@@ -36,18 +37,61 @@ export function localChangeFeed(): ChangeFeed {
   };
 }
 
-/** A feed across instances on one PostgreSQL database (and schema, through the channel name). */
-export async function postgresChangeFeed(pool: pg.Pool, channel: string): Promise<ChangeFeed> {
+/**
+ * A feed across instances on one PostgreSQL database (and schema, through the channel name). The
+ * LISTEN connection is its own (not a pool slot); when the database drops it (a restart, a
+ * failover), it is opened again with backoff, and since notifications sent meanwhile are lost,
+ * every topic is then treated as changed.
+ */
+export async function postgresChangeFeed(
+  pool: pg.Pool,
+  connections: ListenConnections,
+  channel: string,
+  onError: (error: unknown) => void,
+): Promise<ChangeFeed> {
   const handlers = new Map<string, ((detail: string | undefined) => void)[]>();
-  const listener = await pool.connect();
-  listener.on('notification', (message) => {
-    if (message.channel !== channel || !message.payload) return;
-    const { topic, detail } = parsePayload(message.payload);
-    if (!TOPICS.includes(topic)) return;
-    for (const handler of handlers.get(topic) ?? []) handler(detail);
-  });
-  listener.on('error', () => undefined);
-  await listener.query(`listen "${channel}"`);
+  let listener: Awaited<ReturnType<ListenConnections['connect']>> | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const listen = async () => {
+    const client = await connections.connect();
+    client.on('notification', (message) => {
+      if (message.channel !== channel || !message.payload) return;
+      const { topic, detail } = parsePayload(message.payload);
+      if (!TOPICS.includes(topic)) return;
+      for (const handler of handlers.get(topic) ?? []) handler(detail);
+    });
+    client.once('end', () => {
+      if (listener !== client || closed) return;
+      listener = undefined;
+      reconnect();
+    });
+    try {
+      await client.query(`listen "${channel}"`);
+    } catch (error) {
+      client.release();
+      throw error;
+    }
+    listener = client;
+  };
+  const reconnect = () => {
+    if (closed) return;
+    retry = setTimeout(() => {
+      listen().then(
+        () => {
+          // What was notified while nobody listened is unknown: everything may have changed.
+          for (const list of handlers.values()) for (const handler of list) handler(undefined);
+        },
+        (error: unknown) => {
+          onError(error);
+          reconnect();
+        },
+      );
+    }, 0);
+  };
+
+  await listen();
   return {
     publish: async (topic, detail) => {
       await pool.query('select pg_notify($1, $2)', [channel, payloadOf(topic, detail)]);
@@ -56,10 +100,17 @@ export async function postgresChangeFeed(pool: pg.Pool, channel: string): Promis
       handlers.set(topic, [...(handlers.get(topic) ?? []), handler]);
     },
     close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      const client = listener;
+      listener = undefined;
+      if (!client) return;
       try {
-        await listener.query(`unlisten "${channel}"`);
+        await client.query(`unlisten "${channel}"`);
+      } catch {
+        // The connection is gone already.
       } finally {
-        listener.release();
+        client.release();
       }
     },
   };

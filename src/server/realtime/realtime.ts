@@ -13,6 +13,7 @@ import {
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
+import type { ListenConnections } from '../db/connect.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 
 /** An event for every client, as it travels from the instance that sends it to the others. */
@@ -91,8 +92,10 @@ export interface Realtime {
 }
 
 export interface FanOut {
-  /** The PostgreSQL pool whose LISTEN/NOTIFY carries events to every instance. */
+  /** The PostgreSQL pool whose NOTIFY carries events to every instance. */
   pool: pg.Pool;
+  /** Where the adapter's LISTEN connection comes from, again after the database dropped it. */
+  connections: ListenConnections;
   /** Keeps apps that share one database but not one schema apart. */
   channelPrefix: string;
 }
@@ -143,9 +146,17 @@ export async function createRealtime(
   });
 
   if (fanOut) {
-    // Large packets travel through `socket_io_attachments` (made with the migrations).
+    // Large packets travel through `socket_io_attachments` (made with the migrations). The
+    // adapter holds one connection for LISTEN and opens another when that one ends: it gets a
+    // connection of its own for it (with an error handler, and backoff between attempts), and
+    // the pool for everything else.
+    const { pool, connections } = fanOut;
+    const adapterPool = {
+      connect: () => connections.connect(),
+      query: (text: string, values?: unknown[]) => pool.query(text, values),
+    } as unknown as pg.Pool;
     io.adapter(
-      createAdapter(fanOut.pool, {
+      createAdapter(adapterPool, {
         channelPrefix: fanOut.channelPrefix,
         errorHandler: (error) => log.warn({ err: error }, 'socket.io fan-out error'),
       }),

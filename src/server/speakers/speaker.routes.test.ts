@@ -145,6 +145,34 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
       ]);
     });
 
+    it('answers 30 simultaneous sign-ups with one name 201 or 409, never a 5xx, and leaves no stray file', async () => {
+      const picture = await pngImage();
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          postSpeakerForm(
+            t.url,
+            speakerForm({ name: 'Crowded Name', stack: 'S', bio: 'B', picture: { data: picture } }),
+          ),
+        ),
+      );
+      const statuses = responses.map((response) => response.status);
+      for (const status of statuses) expect([201, 409]).toContain(status);
+      const created = statuses.filter((status) => status === 201).length;
+      expect(created).toBeGreaterThan(0);
+      for (const response of responses.filter((r) => r.status === 409)) {
+        expect(await response.json()).toMatchObject({ code: 'CONFLICT' });
+      }
+      const listed = speakerListSchema
+        .parse(await (await fetch(`${t.url}/speakers`)).json())
+        .filter((speaker) => speaker.name === 'Crowded Name');
+      expect(listed).toHaveLength(created);
+      expect(new Set(listed.map((speaker) => speaker.username)).size).toBe(created);
+      // Each created speaker has its picture and avatar; the refused ones left nothing.
+      const files = await speakerFiles(t);
+      const named = new Set(listed.flatMap((speaker) => [speaker.picture.replace('/media/', '')]));
+      for (const key of named) expect(files).toContain(key);
+    }, 60_000);
+
     it('rejects every missing or blank field, leaving no row and no file', async () => {
       const picture = { data: await pngImage() };
       const valid = { name: 'Valid Name', stack: 'Stack', bio: 'Bio', picture };

@@ -19,7 +19,7 @@ const SPEAKER_PICTURE: ImagePlan = {
   small: { maxSide: 256, square: true, quality: 82 },
   keepAnimation: false,
 };
-const USERNAME_ATTEMPTS = 5;
+const USERNAME_ATTEMPTS = 10;
 
 const IMAGE_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
 
@@ -91,8 +91,18 @@ export async function createSpeaker(
         deps.realtime.speakerCreated(speaker);
         return speaker;
       } catch (error) {
-        // Someone took the same username a moment ago: look again and take the next one.
-        if (!isUniqueViolation(error) || attempt >= USERNAME_ATTEMPTS) throw error;
+        // Someone took the same username a moment ago: look again (after a short random
+        // pause, so racing sign-ups spread out) and take the next one.
+        if (!isUniqueViolation(error)) throw error;
+        if (attempt >= USERNAME_ATTEMPTS) {
+          throw new HttpError(
+            409,
+            'Someone with the same name is signing up at this very moment; try again.',
+            'CONFLICT',
+            1,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }
   } catch (error) {

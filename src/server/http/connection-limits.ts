@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { BASELINE_SECURITY_HEADERS } from './security-headers.ts';
+
+/** Seconds a client turned away at the connection cap is told to wait. */
+const FULL_RETRY_AFTER_SECONDS = 5;
+
+/** The process's open-file limit (soft), from /proc; undefined where it cannot be read. */
+function openFileLimit(): number | undefined {
+  try {
+    const limits = fs.readFileSync('/proc/self/limits', 'utf8');
+    const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
+    if (!match?.[1] || match[1] === 'unlimited') return undefined;
+    return Number(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The default connection cap: half the open-file limit, less a reserve of 64 for the database,
+ * logs and the media store. An upload holds its connection and a staged file at once, so that
+ * many connections can never run the process out of files (EMFILE). 10,000 where the limit
+ * cannot be read.
+ */
+export function defaultMaxConnections(limit = openFileLimit()): number {
+  if (limit === undefined) return 10_000;
+  return Math.max(16, Math.floor(limit / 2) - 64);
+}
+
+const FULL_BODY = JSON.stringify({
+  error: 'The server has too many connections right now; try again in a few seconds',
+  code: 'SERVICE_UNAVAILABLE',
+});
+const FULL_ANSWER =
+  'HTTP/1.1 503 Service Unavailable\r\n' +
+  Object.entries({
+    ...BASELINE_SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(FULL_BODY)),
+    'cache-control': 'no-store',
+    'retry-after': String(FULL_RETRY_AFTER_SECONDS),
+    connection: 'close',
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('') +
+  `\r\n${FULL_BODY}`;
+
+/**
+ * Caps the open connections of `server` at `max`: one more is answered 503 with `Retry-After`
+ * (JSON, the security headers) and closed, before the HTTP parser or any route sees it. Answers
+ * how many connections are open, for tests and logs.
+ */
+export function limitConnections(server: Server, max: number): { open(): number } {
+  let open = 0;
+  // Node's own connection listener (the HTTP parser) and any other: run only when admitted.
+  const listeners = server.listeners('connection') as ((socket: Socket) => void)[];
+  server.removeAllListeners('connection');
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      // What the client sends is read and dropped; once the answer is out the socket is closed
+      // at once: a refused connection must not hold a file descriptor for long either.
+      socket.on('error', () => socket.destroy());
+      socket.resume();
+      socket.end(FULL_ANSWER, () => socket.destroy());
+      socket.setTimeout(1_000, () => socket.destroy());
+      return;
+    }
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+    for (const listener of listeners) listener.call(server, socket);
+  });
+  return { open: () => open };
+}
+
+/**
+ * The idle timeout (`IDLE_TIMEOUT`, the server's socket timeout) is for the client: it runs while
+ * a request arrives and while its answer is sent, not while the server works on it (an upload
+ * waiting for an image worker is not an idle client).
+ */
+export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void {
+  if (idleMs <= 0) return;
+  app.addHook('onRequest', async (request) => {
+    const { raw } = request;
+    const pause = () => raw.socket.setTimeout(0);
+    const hasBody =
+      raw.headers['transfer-encoding'] !== undefined ||
+      Number(raw.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || raw.readableEnded) pause();
+    else raw.once('end', pause);
+  });
+  app.addHook('onSend', async (request) => {
+    // Upgraded or closed sockets have nothing to time.
+    if (!request.raw.socket.destroyed) request.raw.socket.setTimeout(idleMs);
+  });
+}
+
+/**
+ * Once the app is closing, every answer still being sent says `Connection: close`, so its
+ * connection ends with it: a graceful shutdown ends as soon as the last request in flight is
+ * answered, instead of when the client drops its idle keep-alive connection.
+ */
+export function registerCloseOnShutdown(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+}
