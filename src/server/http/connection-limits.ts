@@ -84,7 +84,8 @@ export function limitConnections(server: Server, max: number): { open(): number 
  */
 export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void {
   if (idleMs <= 0) return;
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks: they run on every request (decision 105).
+  app.addHook('onRequest', (request, _reply, done) => {
     const { raw } = request;
     const pause = () => raw.socket.setTimeout(0);
     const hasBody =
@@ -92,10 +93,12 @@ export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void 
       Number(raw.headers['content-length'] ?? 0) > 0;
     if (!hasBody || raw.readableEnded) pause();
     else raw.once('end', pause);
+    done();
   });
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', (request, _reply, payload, done) => {
     // Upgraded or closed sockets have nothing to time.
     if (!request.raw.socket.destroyed) request.raw.socket.setTimeout(idleMs);
+    done(null, payload);
   });
 }
 
@@ -109,7 +112,8 @@ export function registerCloseOnShutdown(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 }
