@@ -87,6 +87,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
         MALLOC_MMAP_THRESHOLD_: '131072',
         WRITE_RATE_LIMIT: '1000000',
         WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
+        QUESTIONS_PER_MINUTE: '600',
         ...env,
       },
       stdio: ['ignore', stdout, 'inherit'],

@@ -6,7 +6,12 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { createAdminAuth } from './admin/admin-auth.ts';
+import { PartyTokenSigner } from './admin/admin-token.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { attendeeRoutes } from './attendees/attendee.routes.ts';
+import { ATTENDEE, createCallers, moderationRoomOf } from './auth/callers.ts';
+import { SettingsStore, tokenSecret } from './settings/settings.service.ts';
 import type { Config } from './config.ts';
 import type pg from 'pg';
 import { createPgPool, migrateToLatest, openDatabase } from './db/connect.ts';
@@ -126,12 +131,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fanOutPool = pool;
     app.addHook('onClose', () => pool.end());
   }
+  // Who calls: the admin's login and token, attendee and speaker tokens (decision 111).
+  const callers = createCallers({
+    db: database.db,
+    clock,
+    admin: createAdminAuth({ config, clock }, app.log),
+    tokens: new PartyTokenSigner(await tokenSecret(database.db, config)),
+  });
   const realtime = await createRealtime(
     app.server,
     app.log,
     fanOutPool
       ? { pool: fanOutPool, channelPrefix: `confab_${config.databaseSchema ?? 'public'}` }
       : undefined,
+    moderationRoomOf(callers),
   );
   app.addHook('preClose', async () => {
     await realtime.close();
@@ -142,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => changes.close());
   // Every polled list's version and answers, refreshed by the write paths here and by the
   // change feed from other instances (decision 101).
+  const settings = await SettingsStore.open(database.db, changes, config);
   const lists = new ListCache(changes, {
     memories: () => memoriesVersion(database.db),
     speakers: () => speakersVersion(database.db),
@@ -187,8 +201,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime,
     clock,
     lists,
+    settings,
+    callers,
   };
   app.decorate('deps', deps);
+  // The attendee of a route that reads an attendee token; rate limits key on it.
+  app.decorateRequest(ATTENDEE, null);
 
   registerSecurityHeaders(app, helmetHeaders());
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
@@ -202,6 +220,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });
+  await app.register(attendeeRoutes, { deps });
   await app.register(mediaRoutes, { media });
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });

@@ -43,7 +43,10 @@ export class ListCache {
   readonly #generations = new Map<ChangeTopic, number>();
   readonly #answers = new Map<string, Answer>();
 
-  constructor(feed: ChangeFeed, readers: Record<ChangeTopic, ScopeVersionReader>) {
+  constructor(
+    feed: ChangeFeed,
+    readers: Record<Exclude<ChangeTopic, 'settings'>, ScopeVersionReader>,
+  ) {
     this.#feed = feed;
     this.#readers = new Map(Object.entries(readers) as [ChangeTopic, ScopeVersionReader][]);
     for (const topic of this.#readers.keys()) {

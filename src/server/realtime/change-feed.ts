@@ -1,6 +1,6 @@
 import type pg from 'pg';
 
-export type ChangeTopic = 'memories' | 'speakers' | 'questions';
+export type ChangeTopic = 'memories' | 'speakers' | 'questions' | 'settings';
 
 /**
  * Tells every instance that some data changed, so caches derived from the database (the
@@ -14,7 +14,12 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-const TOPICS: readonly string[] = ['memories', 'speakers', 'questions'] satisfies ChangeTopic[];
+const TOPICS: readonly string[] = [
+  'memories',
+  'speakers',
+  'questions',
+  'settings',
+] satisfies ChangeTopic[];
 
 /** A notification's payload: the topic, then a space and the detail when there is one. */
 const payloadOf = (topic: ChangeTopic, detail: string | undefined) =>
