@@ -6,4 +6,3 @@ export const attendeeCreateRequestSchema = z.object({ username: usernameSchema }
 
 /** 201: the username and the signed attendee token kept beside it. */
 export const attendeeResponseSchema = z.object({ username: z.string(), token: z.string() });
-export type AttendeeResponse = z.infer<typeof attendeeResponseSchema>;

@@ -55,6 +55,7 @@ export type SpeakerLoginRequest = z.infer<typeof speakerLoginRequestSchema>;
 /** The speaker login form ("Enter your username" when blank). */
 export const speakerLoginFormSchema = z.object({
   username: filledIn(QA_TEXTS.enterUsername, speakerLoginRequestSchema.shape.username),
+  secret: z.string().max(SPEAKER_SECRET_MAX, { error: 'Invalid secret' }).optional(),
 });
 
 export const speakerLoginResponseSchema = z.object({

@@ -17,4 +17,5 @@ export const speakersCardQueryOptions = () =>
     refetchInterval: POLL_INTERVALS.speakers,
   });
 
-export const useSpeakersCard = () => useQuery(speakersCardQueryOptions());
+export const useSpeakersCard = (enabled = true) =>
+  useQuery({ ...speakersCardQueryOptions(), enabled });

@@ -30,6 +30,14 @@ export const useSpeakers = (open: boolean) =>
 const byName = (a: Speaker, b: Speaker) =>
   a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || (a._id < b._id ? -1 : 1);
 
+/** A deleted speaker leaves every loaded list of speakers. */
+export function removeSpeakerFromLists(client: QueryClient, id: string): void {
+  for (const [key, data] of client.getQueriesData<Speaker[]>({ queryKey: SPEAKERS_KEY })) {
+    if (!data?.some((speaker) => speaker._id === id)) continue;
+    client.setQueryData<Speaker[]>(key, (current) => current?.filter((s) => s._id !== id));
+  }
+}
+
 /** Adds a speaker to every loaded list of speakers, once, in its place by name. */
 export function mergeSpeakerIntoLists(client: QueryClient, speaker: Speaker): void {
   for (const [key, data] of client.getQueriesData<Speaker[]>({ queryKey: SPEAKERS_KEY })) {
