@@ -72,7 +72,21 @@ function QuestionRow({
           </Text>
         </Text>
         <Group gap={6} wrap="nowrap">
-          <Badge color={STATUS_COLOR[question.status]} variant="light">
+          <Badge
+            variant="default"
+            leftSection={
+              <span
+                aria-hidden
+                style={{
+                  display: 'inline-block',
+                  width: 8,
+                  height: 8,
+                  borderRadius: 4,
+                  background: `var(--mantine-color-${STATUS_COLOR[question.status]}-6)`,
+                }}
+              />
+            }
+          >
             {question.status}
           </Badge>
           <Badge variant="default" leftSection={<IconThumbUp size={12} />}>

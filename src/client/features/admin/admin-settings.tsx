@@ -96,7 +96,12 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
           {...form.getInputProps('questionsPerMinute')}
         />
         <TextInput label="Event name" maxLength={60} {...form.getInputProps('eventName')} />
-        <ColorInput label="Primary colour" format="hex" {...form.getInputProps('primaryColor')} />
+        <ColorInput
+          label="Primary colour"
+          format="hex"
+          withEyeDropper={false}
+          {...form.getInputProps('primaryColor')}
+        />
         <NumberInput
           label="Wall: seconds per memory"
           min={3}

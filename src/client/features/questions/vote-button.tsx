@@ -19,7 +19,8 @@ export function VoteButton({ question, canVote }: { question: Question; canVote:
   const label = `${QA_TEXTS.upvote}: ${count} vote${count === 1 ? '' : 's'}`;
   return (
     <Button
-      size="compact-sm"
+      size="sm"
+      px="sm"
       variant={on ? 'filled' : 'light'}
       radius="xl"
       aria-pressed={on}

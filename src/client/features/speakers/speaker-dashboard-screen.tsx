@@ -275,7 +275,7 @@ export default function SpeakerDashboardScreen() {
       {!token && (
         <Text size="sm" c="dimmed">
           Read-only. Open your sign-in link (or{' '}
-          <Anchor component={Link} to={CLIENT_PATHS.speakerLogin}>
+          <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} underline="always">
             log in with your secret
           </Anchor>
           ) to mark questions answered, pin and hide them.
