@@ -68,8 +68,7 @@ async function attendeeInRoom(
   return page;
 }
 
-const question = (page: Page, text: string) =>
-  page.getByRole('article').filter({ hasText: text });
+const question = (page: Page, text: string) => page.getByRole('article').filter({ hasText: text });
 
 test.describe('the live room', () => {
   test('two attendees vote and both see the count change live', async ({
@@ -88,7 +87,9 @@ test.describe('the live room', () => {
       // From here on only the socket brings changes.
       await page.route(REALTIME, (route) => route.abort());
     }
-    await question(ann, 'Byzantine').getByRole('button', { name: /Upvote/ }).click();
+    await question(ann, 'Byzantine')
+      .getByRole('button', { name: /Upvote/ })
+      .click();
     for (const page of [ann, bob]) {
       await expect(
         question(page, 'Byzantine').getByRole('button', { name: 'Upvote: 1 vote' }),
@@ -97,7 +98,9 @@ test.describe('the live room', () => {
     await expect(
       question(ann, 'Byzantine').getByRole('button', { name: 'Upvote: 1 vote' }),
     ).toHaveAttribute('aria-pressed', 'true');
-    await question(bob, 'Byzantine').getByRole('button', { name: /Upvote/ }).click();
+    await question(bob, 'Byzantine')
+      .getByRole('button', { name: /Upvote/ })
+      .click();
     for (const page of [ann, bob]) {
       await expect(
         question(page, 'Byzantine').getByRole('button', { name: 'Upvote: 2 votes' }),
@@ -107,7 +110,9 @@ test.describe('the live room', () => {
     await ann.getByText('Top', { exact: true }).click();
     await expect(ann.getByRole('article').first()).toContainText('Byzantine');
     // Taking the vote back.
-    await question(ann, 'Byzantine').getByRole('button', { name: /Upvote/ }).click();
+    await question(ann, 'Byzantine')
+      .getByRole('button', { name: /Upvote/ })
+      .click();
     await expect(
       question(bob, 'Byzantine').getByRole('button', { name: 'Upvote: 1 vote' }),
     ).toBeVisible();
@@ -185,9 +190,7 @@ test.describe('the live room', () => {
       data: { pinned: true },
     });
     expect(pinned.status()).toBe(200);
-    await expect(present.getByRole('article', { name: 'Pinned question' })).toContainText(
-      'TRILL',
-    );
+    await expect(present.getByRole('article', { name: 'Pinned question' })).toContainText('TRILL');
     await expect(top).not.toContainText('TRILL');
 
     const qr = present.getByRole('img', { name: /^QR code: / });
