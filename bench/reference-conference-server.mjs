@@ -21,12 +21,34 @@ for (const answer of Object.values(responses)) {
 const encodingOf = (header = '') =>
   /\bbr\b/.test(header) ? 'br' : /\bgzip\b/.test(header) ? 'gzip' : 'identity';
 
+const votes = new Map();
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?')[0];
+  // A vote: counted in memory and sent to the speaker's room at once (no coalescing).
+  const voteOn = request.method === 'PUT' && /^\/api\/questions\/([^/]+)\/vote$/.exec(path);
+  if (voteOn) {
+    request.resume();
+    request.on('end', () => {
+      const id = voteOn[1];
+      const count = (votes.get(id) ?? 0) + 1;
+      votes.set(id, count);
+      const speakerId = String(request.headers['x-speaker-id'] ?? '');
+      const question = { _id: id, speakerId, votes: count };
+      if (speakerId) io.to(`speaker:${speakerId}`).emit('questionUpdated', { question });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ question }));
+    });
+    return;
+  }
   if (request.method === 'POST') {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
+      if (path === '/api/attendees') {
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end('{"username":"bench","token":"reference"}');
+        return;
+      }
       if (path === '/questions') {
         const { speakerId, question } = JSON.parse(Buffer.concat(chunks).toString());
         io.to(`speaker:${speakerId}`).emit('newQuestion', {
