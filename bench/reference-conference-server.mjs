@@ -4,12 +4,15 @@
 // everybody a slice of the sockets per turn of the event loop (decision 092). The fixed bodies are
 // compressed once at start, as the client accepts, so the same bytes cross the wire as from the
 // app (which compresses each list once per version).
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { Server } from 'socket.io';
 
-/** { [path]: { etag, body } } for the polled lists. */
-const responses = JSON.parse(process.env.RESPONSES ?? '{}');
+/** { [path]: { etag, body } } for the polled lists, from a file (they outgrow an env variable). */
+const responses = JSON.parse(
+  process.env.RESPONSES_FILE ? readFileSync(process.env.RESPONSES_FILE, 'utf8') : '{}',
+);
 for (const answer of Object.values(responses)) {
   const body = Buffer.from(answer.body);
   answer.identity = body;

@@ -39,8 +39,14 @@ export class ListCache {
   readonly #feed: ChangeFeed;
   readonly #readers: ReadonlyMap<ChangeTopic, ScopeVersionReader>;
   readonly #versions = new Map<ChangeTopic, Map<string, string>>();
-  /** Bumped by every change of a list: a read that started before one must not be kept. */
+  /**
+   * Bumped when every scope of a list changes, and per scope when that scope changes: a read
+   * that started before a change of its scope must not be kept, but a change of another scope
+   * (a vote on another speaker's question) leaves it alone, so reads keep landing while votes
+   * arrive several a second.
+   */
   readonly #generations = new Map<ChangeTopic, number>();
+  readonly #scopeGenerations = new Map<ChangeTopic, Map<string, number>>();
   readonly #answers = new Map<string, Answer>();
 
   constructor(
@@ -67,6 +73,7 @@ export class ListCache {
     const known = versions.get(scope);
     if (known !== undefined) return known;
     const generation = this.#generations.get(topic);
+    const scopeGeneration = this.#scopeGenerations.get(topic)?.get(scope) ?? 0;
     const read = this.#readers.get(topic);
     if (!read) throw new Error(`No list named ${topic}`);
     const { newestId, count, revision } = await read(scope);
@@ -74,7 +81,10 @@ export class ListCache {
       revision === undefined
         ? `${count}.${newestId ?? ''}`
         : `${count}.${newestId ?? ''}.${revision}`;
-    if (generation === this.#generations.get(topic)) {
+    if (
+      generation === this.#generations.get(topic) &&
+      scopeGeneration === (this.#scopeGenerations.get(topic)?.get(scope) ?? 0)
+    ) {
       if (versions.size >= MAX_SCOPES) versions.delete(versions.keys().next().value ?? '');
       versions.set(scope, version);
     }
@@ -136,9 +146,20 @@ export class ListCache {
   #forget(topic: ChangeTopic, scopes: readonly string[] | undefined): void {
     const versions = this.#versions.get(topic);
     if (!versions) return;
-    this.#generations.set(topic, (this.#generations.get(topic) ?? 0) + 1);
-    if (!scopes) versions.clear();
-    else for (const scope of scopes) versions.delete(scope);
+    const scopeGenerations = this.#scopeGenerations.get(topic) ?? new Map<string, number>();
+    this.#scopeGenerations.set(topic, scopeGenerations);
+    // Past its bound the per-scope record starts again, with every scope of the list (the
+    // list's own generation moves, so no read in flight is kept: always correct).
+    if (!scopes || scopeGenerations.size >= MAX_SCOPES * 4) {
+      this.#generations.set(topic, (this.#generations.get(topic) ?? 0) + 1);
+      scopeGenerations.clear();
+      versions.clear();
+      return;
+    }
+    for (const scope of scopes) {
+      scopeGenerations.set(scope, (scopeGenerations.get(scope) ?? 0) + 1);
+      versions.delete(scope);
+    }
   }
 }
 
