@@ -235,12 +235,23 @@ export async function createRealtime(
   };
   // Vote changes waiting for their window: the latest state of each question.
   const pending = new Map<string, { question: Question; revision: number }>();
+  // A window's changes being sent, one question per turn of the event loop, so that writing
+  // them to a room of thousands of sockets does not hold up the requests arriving meanwhile.
+  let sending = new Map<string, { question: Question; revision: number }>();
   let flushTimer: NodeJS.Timeout | undefined;
+  const sendNext = (ids: string[], at: number) => {
+    const id = ids[at];
+    if (id === undefined) return;
+    const next = sending.get(id);
+    sending.delete(id);
+    if (next) sendUpdated(next.question);
+    setImmediate(sendNext, ids, at + 1);
+  };
   const flush = () => {
     flushTimer = undefined;
-    const batch = [...pending.values()];
+    sending = new Map([...sending, ...pending]);
     pending.clear();
-    for (const { question } of batch) sendUpdated(question);
+    sendNext([...sending.keys()], 0);
   };
 
   return {
@@ -251,8 +262,10 @@ export async function createRealtime(
       io.to(rooms).emit('newQuestion', { speakerId: question.speakerId, question });
     },
     questionUpdated: (question, revision, options = {}) => {
-      const waiting = pending.get(question._id);
+      const waiting = pending.get(question._id) ?? sending.get(question._id);
       if (waiting && waiting.revision > revision) return;
+      // A window being sent carries this state now, not an older one.
+      if (sending.has(question._id)) sending.set(question._id, { question, revision });
       if (options.coalesce) {
         pending.set(question._id, { question, revision });
         flushTimer ??= setTimeout(flush, VOTE_COALESCE_MS);
@@ -263,6 +276,7 @@ export async function createRealtime(
     },
     questionDeleted: ({ _id, speakerId }) => {
       pending.delete(_id);
+      sending.delete(_id);
       io.to([...publicRooms(speakerId), ...moderationRooms(speakerId)]).emit('questionDeleted', {
         id: _id,
         speakerId,
@@ -277,6 +291,7 @@ export async function createRealtime(
         everyone.stop();
         clearTimeout(flushTimer);
         pending.clear();
+        sending.clear();
         // Disconnect sockets; the HTTP server itself is closed by Fastify.
         io.disconnectSockets(true);
         void io.close(() => resolve());
