@@ -1,6 +1,7 @@
 import { readLocalStorageValue, useLocalStorage } from '@mantine/hooks';
 import { STORAGE_KEYS } from '../../shared/constants.ts';
 import { storedText } from './local-storage.ts';
+import { useStoredUsername } from './username.ts';
 
 /** The attendee token, kept beside the username in local storage. */
 const tokenStorage = storedText(STORAGE_KEYS.attendeeToken);
@@ -26,4 +27,30 @@ export async function ensureAttendeeToken(
   const token = await requestAttendeeToken(username);
   if (token) store(token);
   return token;
+}
+
+/** A call the server refused for its token (kept light: no import of the API client here). */
+const isUnauthorized = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'status' in error && error.status === 401;
+
+/**
+ * Runs a call with the attendee token; when the server refuses the token (a server started with
+ * another secret, a token expired), gets a new one for the stored username and tries once more.
+ */
+export function useWithAttendeeToken(): <T>(
+  call: (token: string | undefined) => Promise<T>,
+) => Promise<T> {
+  const [username] = useStoredUsername();
+  const [, setToken, removeToken] = useAttendeeToken();
+  return async (call) => {
+    try {
+      return await call(getAttendeeToken());
+    } catch (error) {
+      if (!isUnauthorized(error) || !username) throw error;
+      removeToken();
+      const token = await ensureAttendeeToken(username, setToken);
+      if (!token) throw error;
+      return call(token);
+    }
+  };
 }

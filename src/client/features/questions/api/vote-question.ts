@@ -4,7 +4,7 @@ import { STORAGE_KEYS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { questionResponseSchema } from '../../../../shared/schemas/question.ts';
 import { apiCall } from '../../../lib/api-client.ts';
-import { getAttendeeToken } from '../../../lib/attendee-token.ts';
+import { useWithAttendeeToken } from '../../../lib/attendee-token.ts';
 import { updateQuestionInLists } from './get-questions.ts';
 
 /** Ids kept of the questions voted for: the most recent ones. */
@@ -19,17 +19,19 @@ export const useVotedQuestions = () =>
   });
 
 /** PUT (vote) or DELETE (take back) /api/questions/:id/vote, with the attendee token. */
-export const voteQuestion = ({ id, on }: { id: string; on: boolean }) =>
+export const voteQuestion = ({ id, on }: { id: string; on: boolean }, token: string | undefined) =>
   apiCall(questionResponseSchema, API_PATHS.questionVote(id), {
     method: on ? 'PUT' : 'DELETE',
-    token: getAttendeeToken() ?? null,
+    token: token ?? null,
   });
 
 /** The thumb: votes or takes the vote back; every open list shows the new count at once. */
 export function useVote() {
   const [, setVoted] = useVotedQuestions();
+  const withToken = useWithAttendeeToken();
   return useMutation({
-    mutationFn: voteQuestion,
+    mutationFn: (variables: { id: string; on: boolean }) =>
+      withToken((token) => voteQuestion(variables, token)),
     onMutate: ({ id, on }) => {
       setVoted((ids) => {
         const rest = ids.filter((item) => item !== id);
