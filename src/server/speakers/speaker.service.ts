@@ -40,7 +40,8 @@ function uniqueViolation(error: unknown): 'name' | 'other' | undefined {
       String(error.message).includes('UNIQUE constraint failed'));
   if (error.code !== '23505' && !sqliteUnique) return undefined;
   const detail = `${'constraint' in error ? String(error.constraint) : ''} ${'message' in error ? String(error.message) : ''}`;
-  return /name_key/.test(detail) ? 'name' : 'other';
+  // PostgreSQL names the index, SQLite the column ("speakers_username_key" is the username's).
+  return /speakers_name_key_idx|speakers\.name_key/.test(detail) ? 'name' : 'other';
 }
 
 /** A new sign-in secret: 192 random bits, URL-safe. */
