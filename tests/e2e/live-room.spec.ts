@@ -53,6 +53,27 @@ async function adminToken(request: APIRequestContext): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
+/**
+ * Resolves once the page's socket has joined a room of this kind (the server acknowledged the
+ * `watch`): from then on events reach it, so a test may block polling and still expect changes.
+ * Attach before the page loads.
+ */
+function whenWatching(page: Page, room: 'speaker' | 'questions' | 'moderation'): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      const asked = new Set<string>();
+      socket.on('framesent', ({ payload }) => {
+        const sent = /^42(\d+)\["watch",\{"room":"(\w+)"/.exec(String(payload));
+        if (sent?.[1] && sent[2] === room) asked.add(sent[1]);
+      });
+      socket.on('framereceived', ({ payload }) => {
+        const ack = /^43(\d+)\[true\]/.exec(String(payload));
+        if (ack?.[1] && asked.has(ack[1])) resolve();
+      });
+    });
+  });
+}
+
 /** An attendee in a browser profile of their own, joined, in the room on that speaker. */
 async function attendeeInRoom(
   browser: Browser,
@@ -64,7 +85,9 @@ async function attendeeInRoom(
   const context = await browser.newContext({ baseURL, ...(viewport ? { viewport } : {}) });
   const page = await context.newPage();
   await join(page, username);
+  const watching = whenWatching(page, 'speaker');
   await page.goto(`/speakerscard?speaker=${speaker._id}`);
+  await watching;
   return page;
 }
 
@@ -170,7 +193,9 @@ test.describe('the live room', () => {
     const speaker = await signUp(request, 'Radia');
     const context = await browser.newContext({ baseURL, viewport: { width: 1920, height: 1080 } });
     const present = await context.newPage();
+    const watching = whenWatching(present, 'speaker');
     await present.goto(`/speakers/${speaker.username}/present`);
+    await watching;
     await expect(present.getByRole('heading', { name: `Q&A with ${speaker.name}` })).toBeVisible();
     await present.route(REALTIME, (route) => route.abort());
     await askViaApi(request, speaker, 'How does spanning tree converge?', 'net');
