@@ -4,12 +4,15 @@
 // everybody a slice of the sockets per turn of the event loop (decision 092). The fixed bodies are
 // compressed once at start, as the client accepts, so the same bytes cross the wire as from the
 // app (which compresses each list once per version).
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import { Server } from 'socket.io';
 
-/** { [path]: { etag, body } } for the polled lists. */
-const responses = JSON.parse(process.env.RESPONSES ?? '{}');
+/** { [path]: { etag, body } } for the polled lists, from a file (they outgrow an env variable). */
+const responses = JSON.parse(
+  process.env.RESPONSES_FILE ? readFileSync(process.env.RESPONSES_FILE, 'utf8') : '{}',
+);
 for (const answer of Object.values(responses)) {
   const body = Buffer.from(answer.body);
   answer.identity = body;
@@ -21,12 +24,34 @@ for (const answer of Object.values(responses)) {
 const encodingOf = (header = '') =>
   /\bbr\b/.test(header) ? 'br' : /\bgzip\b/.test(header) ? 'gzip' : 'identity';
 
+const votes = new Map();
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?')[0];
+  // A vote: counted in memory and sent to the speaker's room at once (no coalescing).
+  const voteOn = request.method === 'PUT' && /^\/api\/questions\/([^/]+)\/vote$/.exec(path);
+  if (voteOn) {
+    request.resume();
+    request.on('end', () => {
+      const id = voteOn[1];
+      const count = (votes.get(id) ?? 0) + 1;
+      votes.set(id, count);
+      const speakerId = String(request.headers['x-speaker-id'] ?? '');
+      const question = { _id: id, speakerId, votes: count };
+      if (speakerId) io.to(`speaker:${speakerId}`).emit('questionUpdated', { question });
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ question }));
+    });
+    return;
+  }
   if (request.method === 'POST') {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
+      if (path === '/api/attendees') {
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end('{"username":"bench","token":"reference"}');
+        return;
+      }
       if (path === '/questions') {
         const { speakerId, question } = JSON.parse(Buffer.concat(chunks).toString());
         io.to(`speaker:${speakerId}`).emit('newQuestion', {

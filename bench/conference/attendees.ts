@@ -186,7 +186,8 @@ async function run(job: AttendeesJob): Promise<void> {
     const path = a.questionsPath ?? `/api/questions/realtime?speakerId=${a.speakerId}&limit=200`;
     const answer = await get(path, a.questionsTag, true);
     if (answer?.status !== 200) return;
-    const list = JSON.parse(answer.body) as { createdAt: string }[];
+    const list = JSON.parse(answer.body) as { _id: string; createdAt: string }[];
+    learnQuestions(list);
     const newest = list.at(-1)?.createdAt;
     const next = newest
       ? `/api/questions/realtime?speakerId=${a.speakerId}&since=${encodeURIComponent(
@@ -241,7 +242,62 @@ async function run(job: AttendeesJob): Promise<void> {
     );
   }
 
-  const tasks: Tasks = { pollGallery, pollSpeakers, pollQuestions, postMemory, postQuestion };
+  // Votes: on the questions the followers have seen, by attendees who joined for a token.
+  const seenQuestions: string[] = [];
+  function learnQuestions(list: readonly { _id: string }[]) {
+    for (const { _id } of list) {
+      if (seenQuestions.length < 2_000) seenQuestions.push(_id);
+      else seenQuestions[Math.floor(Math.random() * seenQuestions.length)] = _id;
+    }
+  }
+  const voterTokens: (string | undefined)[] = [];
+  async function joinVoter(voter: number): Promise<string | undefined> {
+    const start = performance.now();
+    try {
+      const response = await pool.request({
+        method: 'POST',
+        path: '/api/attendees',
+        headers: { ...BROWSER_HEADERS, 'content-type': 'application/json' },
+        body: JSON.stringify({ username: `voter-${voter}` }),
+      });
+      const body = (await response.body.json()) as { token?: string };
+      record(start, response.statusCode);
+      voterTokens[voter] = body.token;
+      return body.token;
+    } catch {
+      fail();
+      return undefined;
+    }
+  }
+  let votes = 0;
+  async function vote() {
+    const id = seenQuestions[Math.floor(Math.random() * seenQuestions.length)];
+    if (!id) return;
+    const voter = votes++ % PROFILE.voters;
+    const token = voterTokens[voter] ?? (await joinVoter(voter));
+    if (!token) return;
+    const start = performance.now();
+    try {
+      const response = await pool.request({
+        method: 'PUT',
+        path: `/api/questions/${id}/vote`,
+        headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+      });
+      await response.body.dump();
+      record(start, response.statusCode);
+    } catch {
+      fail();
+    }
+  }
+
+  const tasks: Tasks = {
+    pollGallery,
+    pollSpeakers,
+    pollQuestions,
+    postMemory,
+    postQuestion,
+    vote,
+  };
   if (job.mode === 'ceiling') {
     await warmUp(job, attendees, tasks);
     measuring = true;
@@ -276,6 +332,7 @@ async function run(job: AttendeesJob): Promise<void> {
   const writes = [
     { every: 60_000 / PROFILE.memoryPostsPerMinute, task: postMemory, next: 0 },
     { every: 60_000 / PROFILE.questionsPerMinute, task: postQuestion, next: 0 },
+    { every: 60_000 / PROFILE.votesPerMinute, task: vote, next: 0 },
   ];
   let running = true;
   let arrived = 0;
@@ -384,6 +441,7 @@ interface Tasks {
   pollQuestions: (a: Attendee) => Promise<void>;
   postMemory: () => Promise<void>;
   postQuestion: () => Promise<void>;
+  vote: () => Promise<void>;
 }
 
 /** Rates per attendee-second of the profile, which the ceiling mix keeps in proportion. */
@@ -393,12 +451,14 @@ function mixWeights(attendees: number) {
   const questions = (PROFILE.questionsShare * 1000) / PROFILE.questionsPollMs;
   const asks = PROFILE.questionsPerMinute / 60 / attendees;
   const memories = PROFILE.memoryPostsPerMinute / 60 / attendees;
-  const sum = gallery + speakers + questions + asks + memories;
+  const votes = PROFILE.votesPerMinute / 60 / attendees;
+  const sum = gallery + speakers + questions + asks + memories + votes;
   return {
     gallery: gallery / sum,
     speakers: speakers / sum,
     questions: questions / sum,
     asks: asks / sum,
+    votes: votes / sum,
   };
 }
 
@@ -414,6 +474,7 @@ function mixed(job: AttendeesJob, attendees: Attendee[], n: number, tasks: Tasks
     return tasks.pollQuestions(attendee);
   }
   if (r < w.gallery + w.speakers + w.questions + w.asks) return tasks.postQuestion();
+  if (r < w.gallery + w.speakers + w.questions + w.asks + w.votes) return tasks.vote();
   return tasks.postMemory();
 }
 

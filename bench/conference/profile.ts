@@ -14,6 +14,14 @@ export const PROFILE = {
   /** Across the whole audience: memory posts (a small image each) and questions a minute. */
   memoryPostsPerMinute: 20,
   questionsPerMinute: 200,
+  /**
+   * Upvotes a minute across the audience (PUT /api/questions/:id/vote with an attendee token),
+   * on the questions the followers of a speaker see: one vote per attendee every ten minutes
+   * or so in a room of 10,000, bursts included.
+   */
+  votesPerMinute: 1_000,
+  /** Attendees who vote, each joining (POST /api/attendees) before their first vote. */
+  voters: 2_000,
 } as const;
 
 /** The generator's job, sent by the parent process. */

@@ -87,6 +87,7 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
         MALLOC_MMAP_THRESHOLD_: '131072',
         WRITE_RATE_LIMIT: '1000000',
         WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
+        QUESTIONS_PER_MINUTE: '600',
         ...env,
       },
       stdio: ['ignore', stdout, 'inherit'],
@@ -118,6 +119,19 @@ export const startReferenceServer = (
  * Bare node:http + socket.io with fixed polled lists (304 on a matching tag) and posts that only
  * send the socket events (bench/reference-conference-server.mjs).
  */
-export const startConferenceReference = (
+export async function startConferenceReference(
   responses: Record<string, { etag: string; body: string }>,
-) => startReference('reference-conference-server.mjs', { RESPONSES: JSON.stringify(responses) });
+): Promise<BenchServer> {
+  // Through a file: the lists (200 questions with their votes) outgrow one environment variable.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-reference-'));
+  const file = path.join(dir, 'responses.json');
+  await fs.writeFile(file, JSON.stringify(responses));
+  const server = await startReference('reference-conference-server.mjs', { RESPONSES_FILE: file });
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -3,6 +3,14 @@ import { startAppServer, startConferenceReference } from '../lib/processes.ts';
 import { type Row, fmt, mb } from '../lib/report.ts';
 import { seededDataDir } from './gallery.ts';
 
+/** The statuses of failed answers, e.g. " (503: 12)", to tell what failed. */
+const errorStatuses = (statuses: Record<string, number>): string => {
+  const failed = Object.entries(statuses).filter(
+    ([code]) => !(code.startsWith('2') || code === '304'),
+  );
+  return failed.length === 0 ? '' : ` (${failed.map(([c, n]) => `${c}: ${n}`).join(', ')})`;
+};
+
 /** Attendee counts of the profile; `BENCH_ATTENDEES=1000,5000` runs fewer, `0` only the ceiling. */
 const AUDIENCES = (process.env.BENCH_ATTENDEES ?? '1000,5000,10000')
   .split(',')
@@ -101,7 +109,7 @@ export async function conferenceProfile(): Promise<Row[]> {
     const app = await runProfile(server, ceiling).finally(() => server.stop());
     const ratio = app.total.requestsPerSecond / ref.total.requestsPerSecond;
     const describe = (r: ProfileResult) =>
-      `${fmt(r.total.requestsPerSecond)} req/s, p99 ${fmt(r.total.p99, 1)} ms, ${r.total.errors} errors`;
+      `${fmt(r.total.requestsPerSecond)} req/s, p99 ${fmt(r.total.p99, 1)} ms, ${r.total.errors} errors${errorStatuses(r.total.statuses)}`;
     rows.push({
       name: `ceiling: the profile's mix as fast as possible (${CEILING_CONCURRENCY} connections)`,
       value: describe(app),

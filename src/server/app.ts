@@ -7,7 +7,12 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { createAdminAuth } from './admin/admin-auth.ts';
+import { PartyTokenSigner } from './admin/admin-token.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { attendeeRoutes } from './attendees/attendee.routes.ts';
+import { ATTENDEE, createCallers, moderationRoomOf } from './auth/callers.ts';
+import { SettingsStore, tokenSecret } from './settings/settings.service.ts';
 import { type Config, longestUploadMs } from './config.ts';
 import { createPgPool, listenConnections, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
@@ -168,7 +173,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await pool.end();
     });
   }
-  const realtime = await createRealtime(app.server, app.log, fanOut);
+  // Who calls: the admin's login and token, attendee and speaker tokens (decision 111).
+  const callers = createCallers({
+    db: database.db,
+    clock,
+    admin: createAdminAuth({ config, clock }, app.log),
+    tokens: new PartyTokenSigner(await tokenSecret(database.db, config)),
+  });
+  const realtime = await createRealtime(app.server, app.log, fanOut, moderationRoomOf(callers));
   app.addHook('preClose', async () => {
     await realtime.close();
   });
@@ -183,6 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => changes.close());
   // Every polled list's version and answers, refreshed by the write paths here and by the
   // change feed from other instances (decision 101).
+  const settings = await SettingsStore.open(database.db, changes, config);
   const lists = new ListCache(changes, {
     memories: () => memoriesVersion(database.db),
     speakers: () => speakersVersion(database.db),
@@ -225,8 +238,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     realtime,
     clock,
     lists,
+    settings,
+    callers,
   };
   app.decorate('deps', deps);
+  // The attendee of a route that reads an attendee token; rate limits key on it.
+  app.decorateRequest(ATTENDEE, null);
 
   registerSecurityHeaders(app, helmetHeaders());
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
@@ -241,6 +258,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });
+  await app.register(attendeeRoutes, { deps });
   await app.register(mediaRoutes, { media });
   await app.register(memoryRoutes, { deps });
   await app.register(speakerRoutes, { deps });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_MB } from '../shared/constants.ts';
+import { DEFAULT_QUESTIONS_PER_MINUTE } from '../shared/qa-constants.ts';
 
 /** Empty environment variables count as unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -104,6 +105,9 @@ const envSchema = z
     S3_SECRET_ACCESS_KEY: optional(z.string().min(1)),
     S3_FORCE_PATH_STYLE: optional(booleanFlag).default(false),
     WRITE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(60),
+    QUESTIONS_PER_MINUTE: optional(z.coerce.number().int().min(1).max(600)).default(
+      DEFAULT_QUESTIONS_PER_MINUTE,
+    ),
     WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
     PAGE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(300),
     ADMIN_LOGIN_FAILURES_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(10),
@@ -216,6 +220,8 @@ export interface Config {
   orphanSweepIntervalMs: number;
   /** Estimated wait in the image queue above which a new upload is answered 503, in ms. */
   maxImageQueueWaitMs: number;
+  /** Questions one attendee may ask a minute until the admin's settings say otherwise. */
+  questionsPerMinute: number;
   /** Event-loop lag above which requests are shed with 503 + Retry-After; 0 turns it off. */
   maxEventLoopDelayMs: number;
   /** Other sites allowed to call the API from a browser (CORS_ORIGINS); none by default. */
@@ -295,6 +301,7 @@ export function loadConfig(
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
     orphanSweepIntervalMs: e.ORPHAN_SWEEP_INTERVAL,
     maxImageQueueWaitMs: e.MAX_IMAGE_QUEUE_WAIT,
+    questionsPerMinute: e.QUESTIONS_PER_MINUTE,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     corsOrigins: e.CORS_ORIGINS.map((origin) => new URL(origin).origin),
     clientDir: options.clientDir,

@@ -1,3 +1,4 @@
+import type { Callers } from './auth/callers.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import type { Db } from './db/database.ts';
@@ -6,6 +7,7 @@ import type { ImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import type { ListCache } from './lists/list-cache.ts';
 import type { Realtime } from './realtime/realtime.ts';
+import type { SettingsStore } from './settings/settings.service.ts';
 
 /** What every domain's routes and services receive from `buildApp`. */
 export interface AppDeps {
@@ -19,4 +21,8 @@ export interface AppDeps {
   clock: Clock;
   /** Every polled list's version and answers; write paths tell it what they changed. */
   lists: ListCache;
+  /** The admin's settings, in memory. */
+  settings: SettingsStore;
+  /** Who a request comes from: admin, speaker or attendee tokens. */
+  callers: Callers;
 }

@@ -30,6 +30,13 @@ export const COLOR_SCHEME_COOKIE_MAX_AGE = 31_536_000;
 export const STORAGE_KEYS = {
   username: 'username',
   adminToken: 'adminToken',
+  /** The attendee token kept beside the username (`POST /api/attendees`). */
+  attendeeToken: 'attendeeToken',
+  /** The questions this browser's attendee upvoted (ids, JSON). */
+  votedQuestions: 'votedQuestions',
+  /** A speaker's token and the username it is for (login with the secret). */
+  speakerToken: 'speakerToken',
+  speakerTokenUsername: 'speakerTokenUsername',
 } as const;
 
 /** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */

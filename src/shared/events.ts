@@ -9,11 +9,19 @@ export const newQuestionEventSchema = z.object({ speakerId: idSchema, question: 
 export const memoryCreatedEventSchema = z.object({ memory: memorySchema });
 export const memoryDeletedEventSchema = z.object({ id: idSchema });
 export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
+export const questionUpdatedEventSchema = z.object({ question: questionSchema });
+export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: idSchema });
+export const speakerDeletedEventSchema = z.object({ id: idSchema });
 
 /** What a client may ask to watch: one speaker's questions, or every question. */
 export const watchRequestSchema = z.discriminatedUnion('room', [
   z.object({ room: z.literal('speaker'), speakerId: idSchema }),
   z.object({ room: z.literal('questions') }),
+  /**
+   * Every question whatever its status, for the admin (all of them) or a speaker (their own),
+   * named by the token: pending ones included. A token that does not check out is refused.
+   */
+  z.object({ room: z.literal('moderation'), token: z.string().min(1).max(2048) }),
 ]);
 export type WatchRequest = z.infer<typeof watchRequestSchema>;
 
@@ -23,6 +31,9 @@ export const serverEventSchemas = {
   memoryCreated: memoryCreatedEventSchema,
   memoryDeleted: memoryDeletedEventSchema,
   speakerCreated: speakerCreatedEventSchema,
+  questionUpdated: questionUpdatedEventSchema,
+  questionDeleted: questionDeletedEventSchema,
+  speakerDeleted: speakerDeletedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;
@@ -42,6 +53,15 @@ export interface ClientToServerEvents {
   unwatch: (request: WatchRequest, ack: WatchAck) => void;
 }
 
-/** Socket.io room names, shared so server and tests agree. */
-export const roomFor = (request: WatchRequest): string =>
-  request.room === 'speaker' ? `speaker:${request.speakerId}` : 'questions';
+/**
+ * Socket.io room names of the public rooms, shared so server and tests agree. A moderation
+ * request is named by its token (a key for the client; the server names the room it joins).
+ */
+export const roomFor = (request: WatchRequest): string => {
+  if (request.room === 'moderation') return `watch-moderation:${request.token}`;
+  return request.room === 'speaker' ? `speaker:${request.speakerId}` : 'questions';
+};
+
+/** The moderation rooms: every question (the admin), or one speaker's whatever their status. */
+export const moderationRoom = (speakerId?: string): string =>
+  speakerId ? `moderation:${speakerId}` : 'moderation';

@@ -3,6 +3,15 @@
 /** Longest speaker username: the slug of the name is cut at 40, plus room for a suffix. */
 export const SPEAKER_USERNAME_MAX = 60;
 
+/** Longest speaker secret accepted at login (ours are 32 characters). */
+export const SPEAKER_SECRET_MAX = 200;
+
+/** Questions one attendee may ask a minute unless the admin settings say otherwise. */
+export const DEFAULT_QUESTIONS_PER_MINUTE = 5;
+
+/** The same text from the same asker to the same speaker within this time is refused (409). */
+export const DUPLICATE_QUESTION_WINDOW_MS = 10 * 60_000;
+
 /** Questions a dashboard carries at once; earlier ones are paged with `before`. */
 export const DASHBOARD_QUESTIONS_MAX = 200;
 
@@ -42,4 +51,21 @@ export const QA_TEXTS = {
   noQuestionsAvailable: 'No questions available.',
   loading: 'Loading....',
   dashboardTitle: (name: string) => `${name} Dashboard`,
+  duplicateQuestion: 'You already asked this question',
+  awaitingApproval: 'Your question will appear once approved',
+  nameTaken: (name: string) =>
+    `A speaker named "${name}" has already signed up. If that is you, sign in with your secret link; otherwise add something that tells you apart (a middle name or initial).`,
+  tooManyQuestions: (seconds: number) =>
+    `You are asking very fast. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+  top: 'Top',
+  recent: 'Recent',
+  answered: 'Answered',
+  pinned: 'Pinned',
+  upvote: 'Upvote',
+  presenterView: 'Presenter view',
+  scanToAsk: 'Scan to ask a question',
+  secretWarning:
+    'Keep this link secret and safe: it is shown only once. Anyone who has it can answer, pin and hide your questions.',
+  copyLink: 'Copy sign-in link',
+  copied: 'Copied',
 } as const;

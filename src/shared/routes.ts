@@ -17,6 +17,16 @@ export const API_PATHS = {
   adminMedia: '/api/media',
   adminMediaItem: (id: string) => `/api/media/${encodeURIComponent(id)}`,
   adminAudit: '/api/admin/audit',
+  attendees: '/api/attendees',
+  questionVote: (id: string) => `/api/questions/${encodeURIComponent(id)}/vote`,
+  question: (id: string) => `/api/questions/${encodeURIComponent(id)}`,
+  adminQuestions: '/api/admin/questions',
+  adminQuestionsCsv: '/api/admin/questions.csv',
+  speakerQuestionsCsv: (id: string) => `/api/speakers/${encodeURIComponent(id)}/questions.csv`,
+  speaker: (id: string) => `/api/speakers/${encodeURIComponent(id)}`,
+  speakerSecret: (id: string) => `/api/speakers/${encodeURIComponent(id)}/secret`,
+  adminSettings: '/api/admin/settings',
+  adminStats: '/api/admin/stats',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
 } as const;
@@ -51,6 +61,8 @@ export const CLIENT_ROUTES = {
   speakerForm: { path: '/Speakerform', header: true },
   speakerLogin: { path: '/SpeakerLogin', header: true },
   speakerDashboard: { path: '/speakers/:username/dashboard', header: true },
+  // Full screen on a projector: no attendee header.
+  speakerPresent: { path: '/speakers/:username/present', header: false },
 } as const satisfies Record<string, ClientRoute>;
 
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;
@@ -64,6 +76,9 @@ export const CLIENT_PATHS = Object.fromEntries(
 
 export const speakerDashboardPath = (username: string) =>
   CLIENT_PATHS.speakerDashboard.replace(':username', encodeURIComponent(username));
+
+export const speakerPresentPath = (username: string) =>
+  CLIENT_PATHS.speakerPresent.replace(':username', encodeURIComponent(username));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -268,6 +268,9 @@ for (const mode of ['light', 'dark'] as const) {
       await page.goto('/speakers/nobody-at-all/dashboard');
       await expect(page.getByText('Speaker not found')).toBeVisible();
       await expectAccessible(page, 'a dashboard of an unknown speaker', mode);
+      await page.goto(`/speakers/${busy.username}/present`);
+      await expect(page.getByRole('list', { name: 'Top questions' })).toBeVisible();
+      await expectAccessible(page, 'the presenter view', mode);
 
       await page.setViewportSize({ width: 360, height: 740 });
       await page.goto('/speakerscard');
@@ -343,6 +346,17 @@ for (const mode of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Recent deletions' }).click();
       await expect(page.getByRole('list', { name: 'Recent deletions' })).toBeVisible();
       await expectAccessible(page, 'the recent deletions', mode);
+
+      await page.getByRole('tab', { name: 'Questions' }).click();
+      await expect(page.getByRole('searchbox', { name: 'Search questions' })).toBeVisible();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await expectAccessible(page, 'the questions under moderation', mode);
+      await page.getByRole('tab', { name: 'Speakers' }).click();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await expectAccessible(page, 'the speakers under moderation', mode);
+      await page.getByRole('tab', { name: 'Settings' }).click();
+      await expect(page.getByRole('switch', { name: 'Moderate questions' })).toBeVisible();
+      await expectAccessible(page, 'the settings', mode);
     });
   });
 }

@@ -174,6 +174,11 @@ export const fuzzPath = (ids: {
         '/api/admin',
         '/api/media',
         '/api/admin/audit',
+        '/api/attendees',
+        '/api/admin/questions',
+        '/api/admin/questions.csv',
+        '/api/admin/settings',
+        '/api/admin/stats',
         '/api/openapi.json',
         '/api/docs',
         '/api/docs/scalar.js',
@@ -190,6 +195,12 @@ export const fuzzPath = (ids: {
       seg.map((s) => `/api/memory/${s}`),
       seg.map((s) => `/api/media/${s}`),
       username.map((u) => `/api/speakers/${u}/dashboard`),
+      username.map((u) => `/speakers/${u}/present`),
+      seg.map((s) => `/api/questions/${s}`),
+      seg.map((s) => `/api/questions/${s}/vote`),
+      seg.map((s) => `/api/speakers/${s}`),
+      seg.map((s) => `/api/speakers/${s}/secret`),
+      seg.map((s) => `/api/speakers/${s}/questions.csv`),
       fc.constantFrom(...ids.media).map((key) => `/media/${key}`),
       fc.array(seg, { minLength: 1, maxLength: 4 }).map((parts) => `/media/${parts.join('/')}`),
       fc
@@ -212,6 +223,10 @@ const jsonValue = (ids: string[]) =>
         askerUsername: fc.oneof(fc.jsonValue(), nastyText),
         username: fc.oneof(fc.jsonValue(), nastyText),
         password: fc.oneof(fc.jsonValue(), nastyText),
+        secret: fc.oneof(fc.jsonValue(), nastyText),
+        answered: fc.oneof(fc.boolean(), fc.jsonValue()),
+        pinned: fc.oneof(fc.boolean(), fc.jsonValue()),
+        status: fc.oneof(fc.constantFrom('published', 'pending', 'hidden'), nastyText),
       },
       { requiredKeys: [] },
     ),
@@ -476,4 +491,57 @@ export const targetedRequest = (
       headers: { authorization: `Bearer ${adminToken}` },
       body: undefined,
     })),
+    // The live room's writes with the admin's token: a question's flags, the settings.
+    fc
+      .tuple(
+        fc.uuid(),
+        fc.record(
+          {
+            answered: fc.oneof(fc.boolean(), fc.jsonValue()),
+            pinned: fc.oneof(fc.boolean(), fc.jsonValue()),
+            status: fc.oneof(fc.constantFrom('published', 'pending', 'hidden'), nastyText),
+            votes: fc.jsonValue(),
+          },
+          { requiredKeys: [] },
+        ),
+      )
+      .map(([id, value]) => ({
+        method: 'PATCH',
+        path: `/api/questions/${id}`,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: Buffer.from(JSON.stringify(value)),
+      })),
+    fc
+      .record(
+        {
+          moderateQuestions: fc.oneof(fc.boolean(), fc.jsonValue()),
+          eventName: fc.oneof(nastyText, fc.jsonValue()),
+          primaryColor: fc.oneof(fc.constantFrom('#1971c2', '#FFF', 'red'), nastyText),
+          wallIntervalSeconds: fc.oneof(fc.integer(), fc.jsonValue()),
+          questionsPerMinute: fc.oneof(fc.integer({ min: 1, max: 600 }), fc.jsonValue()),
+        },
+        { requiredKeys: [] },
+      )
+      .map((value) => ({
+        method: 'PUT',
+        path: '/api/admin/settings',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+        body: Buffer.from(JSON.stringify(value)),
+      })),
+    fc
+      .tuple(
+        fc.constantFrom('PUT', 'DELETE'),
+        fc.uuid(),
+        fc.oneof(
+          fc.constant(`Bearer ${adminToken}`),
+          nastyText.map((t) => `Bearer ${encodeURIComponent(t).slice(0, 300)}`),
+          fc.constant('Bearer a.b.c'),
+        ),
+      )
+      .map(([method, id, authorization]) => ({
+        method,
+        path: `/api/questions/${id}/vote`,
+        headers: { authorization },
+        body: undefined,
+      })),
   );

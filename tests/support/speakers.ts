@@ -128,3 +128,62 @@ export function collect<E extends keyof ServerToClientEvents>(
   }) as never);
   return received;
 }
+
+/** Joins as an attendee: the attendee token `POST /api/attendees` answers. */
+export async function joinAttendee(baseUrl: string, username: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/attendees`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username }),
+  });
+  if (response.status !== 201) throw new Error(`join failed: ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Signs a speaker up and answers the speaker with the secret shown once. */
+export async function addSpeakerWithSecret(
+  baseUrl: string,
+  name: string,
+): Promise<{ speaker: Speaker; secret: string }> {
+  const response = await postSpeakerForm(
+    baseUrl,
+    speakerForm({
+      name,
+      stack: 'Compilers',
+      bio: 'Speaks here.',
+      picture: { data: await pngImage(64, 64) },
+    }),
+  );
+  if (response.status !== 201) {
+    throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  }
+  const { speaker, secret } = speakerCreatedResponseSchema.parse(await response.json());
+  return { speaker, secret };
+}
+
+/** Logs a speaker in with the secret: the speaker token. */
+export async function speakerToken(
+  baseUrl: string,
+  username: string,
+  secret: string,
+): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/speakers/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, secret }),
+  });
+  const body = (await response.json()) as { token?: string };
+  if (response.status !== 200 || !body.token) throw new Error(`login failed: ${response.status}`);
+  return body.token;
+}
+
+/** Logs the admin in: the admin token. */
+export async function adminToken(baseUrl: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  });
+  if (response.status !== 200) throw new Error(`admin login failed: ${response.status}`);
+  return ((await response.json()) as { token: string }).token;
+}

@@ -72,6 +72,7 @@ const SpeakerDashboardScreen = lazyScreen(
   () => import('../features/speakers/speaker-dashboard-screen.tsx'),
 );
 const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
+const PresenterScreen = lazyScreen(() => import('../features/questions/presenter-screen.tsx'));
 
 /** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
 const SCREENS: Record<ClientRouteName, ReactElement> = {
@@ -86,6 +87,7 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   speakerForm: <SpeakerFormScreen />,
   speakerLogin: <SpeakerLoginScreen />,
   speakerDashboard: <SpeakerDashboardScreen />,
+  speakerPresent: <PresenterScreen />,
 };
 
 /** The routes drawn under the attendee header, those for joined attendees or the others. */
@@ -101,6 +103,8 @@ const routes = (
     <Route path={CLIENT_PATHS.join} element={SCREENS.join} />
     <Route element={<WithToasts />}>
       <Route path={CLIENT_PATHS.admin} element={SCREENS.admin} />
+      {/* Full screen on a projector: no header. */}
+      <Route path={CLIENT_PATHS.speakerPresent} element={SCREENS.speakerPresent} />
       <Route element={<AppLayout />}>
         <Route element={<RequireUsername />}>{headerRoutes(true)}</Route>
         {headerRoutes(false)}

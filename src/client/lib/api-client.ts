@@ -64,7 +64,7 @@ export async function readResponse<T>(schema: AnswerSchema<T>, response: Respons
 }
 
 export interface ApiRequest {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A JSON body. */
   json?: unknown;
   /** A multipart body (files and fields). */
@@ -100,4 +100,19 @@ export async function apiCall<T>(
     throw new ApiError(0);
   }
   return readResponse(schema, response);
+}
+
+/** Downloads a file the API answers (a CSV export) as a Blob, with a token. */
+export async function apiDownload(path: string, token: string): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      headers: { ...baseHeaders(), authorization: `Bearer ${token}` },
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0);
+  }
+  if (!response.ok) return readResponse({ parse: () => new Blob() }, response);
+  return response.blob();
 }

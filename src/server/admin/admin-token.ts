@@ -95,3 +95,83 @@ export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header);
   return match?.[1];
 }
+
+/** The two kinds of token besides the admin's, each with its own key and audience. */
+export type PartyKind = 'attendee' | 'speaker';
+
+/** What a valid attendee or speaker token says. */
+export interface PartyClaims {
+  /** The attendee's id, or the speaker's id. */
+  subject: string;
+  /** The attendee's username. */
+  name: string | undefined;
+  /** A speaker token: which secret it was issued under (a new secret ends older tokens). */
+  secretVersion: string | undefined;
+}
+
+export type PartyTokenCheck =
+  { ok: true; claims: PartyClaims } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+
+/**
+ * Signs and checks attendee and speaker tokens the way admin tokens are: HS256 JWTs through
+ * `jose`, issuer `confab`, an audience per kind (`confab:attendee`, `confab:speaker`) and a key
+ * per kind derived from the secret, so a token of one kind is refused where another is wanted.
+ */
+export class PartyTokenSigner {
+  readonly #keys: Record<PartyKind, Uint8Array>;
+
+  constructor(secret: string | Buffer) {
+    const key = (kind: PartyKind) =>
+      createHmac('sha256', secret).update(`confab ${kind} token v1`).digest();
+    this.#keys = { attendee: key('attendee'), speaker: key('speaker') };
+  }
+
+  async sign(
+    kind: PartyKind,
+    claims: { subject: string; name?: string; secretVersion?: string },
+    now: Date,
+    ttlMs: number,
+  ): Promise<string> {
+    const issuedAt = Math.floor(now.getTime() / 1000);
+    return new SignJWT({
+      ...(claims.name === undefined ? {} : { name: claims.name }),
+      ...(claims.secretVersion === undefined ? {} : { sv: claims.secretVersion }),
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setAudience(`confab:${kind}`)
+      .setSubject(claims.subject)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + Math.floor(ttlMs / 1000))
+      .sign(this.#keys[kind]);
+  }
+
+  async verify(kind: PartyKind, token: string, now: Date): Promise<PartyTokenCheck> {
+    if (!TOKEN_SHAPE.test(token)) return { ok: false, reason: 'malformed' };
+    try {
+      const { payload } = await jwtVerify(token, this.#keys[kind], {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        audience: `confab:${kind}`,
+        requiredClaims: ['iat', 'exp', 'sub'],
+        currentDate: now,
+        clockTolerance: 0,
+      });
+      const name = typeof payload.name === 'string' ? payload.name : undefined;
+      const sv = typeof payload.sv === 'string' ? payload.sv : undefined;
+      return {
+        ok: true,
+        claims: { subject: payload.sub ?? '', name, secretVersion: sv },
+      };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+      if (
+        error instanceof joseErrors.JWSSignatureVerificationFailed ||
+        error instanceof joseErrors.JWTClaimValidationFailed
+      ) {
+        return { ok: false, reason: 'forged' };
+      }
+      return { ok: false, reason: 'malformed' };
+    }
+  }
+}

@@ -20,9 +20,14 @@ import { ADMIN_TOKEN } from '../http/openapi.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
-import { createAdminAuth } from './admin-auth.ts';
 import type { AdminSession } from './admin-token.ts';
 import {
+  adminStatsSchema,
+  settingsSchema,
+  settingsUpdateSchema,
+} from '../../shared/schemas/settings.ts';
+import {
+  adminStats,
   deleteMemoryAsAdmin,
   listForModeration,
   moderationView,
@@ -43,7 +48,7 @@ const UNAUTHORIZED_MESSAGES = {
  * but the login answers 401 before doing anything else when the Bearer token is not valid.
  */
 export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const auth = createAdminAuth(deps, app.log);
+  const auth = deps.callers.admin;
 
   app.post(
     API_PATHS.adminLogin,
@@ -178,6 +183,62 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           'admin deleted a memory',
         );
         return { message: 'Memory deleted' };
+      },
+    );
+
+    secured.get(
+      API_PATHS.adminSettings,
+      {
+        schema: {
+          tags: ['Admin'],
+          summary: 'The settings',
+          security: ADMIN_TOKEN,
+          response: { 200: settingsSchema },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return deps.settings.current;
+      },
+    );
+
+    secured.put(
+      API_PATHS.adminSettings,
+      {
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+        bodyLimit: 4096,
+        schema: {
+          tags: ['Admin'],
+          summary: 'Change any of the settings',
+          security: ADMIN_TOKEN,
+          body: settingsUpdateSchema,
+          response: { 200: settingsSchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const settings = await deps.settings.update(request.body);
+        request.log.info(
+          { admin: sessionOf(request).username, change: request.body },
+          'settings changed',
+        );
+        return settings;
+      },
+    );
+
+    secured.get(
+      API_PATHS.adminStats,
+      {
+        schema: {
+          tags: ['Admin'],
+          summary: 'Counts: memories, questions, speakers, attendees, votes',
+          security: ADMIN_TOKEN,
+          response: { 200: adminStatsSchema },
+        },
+      },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return adminStats(deps);
       },
     );
 

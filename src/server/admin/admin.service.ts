@@ -2,7 +2,10 @@ import type { AdminAuditEntry, AdminMediaQuery } from '../../shared/schemas/admi
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
-import { listMemories } from '../memories/memory.repository.ts';
+import { attendeeCount } from '../attendees/attendee.repository.ts';
+import { listMemories, memoriesVersion } from '../memories/memory.repository.ts';
+import { questionCounts } from '../questions/question.repository.ts';
+import { speakerCount } from '../speakers/speaker.repository.ts';
 import { deleteMemory } from '../memories/memory.service.ts';
 import { insertAuditEntry, listAuditEntries } from './admin.repository.ts';
 
@@ -66,4 +69,29 @@ export function recentDeletions(
   query: { limit: number; before?: string | undefined },
 ): Promise<AdminAuditEntry[]> {
   return listAuditEntries(db, query);
+}
+
+/** The admin's overview: how much there is of everything. */
+export async function adminStats(deps: Pick<AppDeps, 'db'>): Promise<{
+  memories: number;
+  questions: number;
+  pendingQuestions: number;
+  speakers: number;
+  attendees: number;
+  votes: number;
+}> {
+  const [memories, questions, speakers, attendees] = await Promise.all([
+    memoriesVersion(deps.db),
+    questionCounts(deps.db),
+    speakerCount(deps.db),
+    attendeeCount(deps.db),
+  ]);
+  return {
+    memories: memories.count,
+    questions: questions.questions,
+    pendingQuestions: questions.pending,
+    speakers,
+    attendees,
+    votes: questions.votes,
+  };
 }

@@ -38,6 +38,12 @@ describe.each(testDatabases)('database on %s', (database) => {
         asker_username: 'grace',
         question: 'How do loops work?',
         created_at: now,
+        votes: 0,
+        answered: 0,
+        pinned: 0,
+        status: 'published',
+        revision: 0,
+        asker_id: null,
       })
       .execute();
     await db
@@ -100,6 +106,12 @@ describe.each(testDatabases)('database on %s', (database) => {
           asker_username: 'y',
           question: 'z',
           created_at: row.created_at,
+          votes: 0,
+          answered: 0,
+          pinned: 0,
+          status: 'published',
+          revision: 0,
+          asker_id: null,
         })
         .execute(),
     ).rejects.toThrow();

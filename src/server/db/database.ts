@@ -27,6 +27,10 @@ export interface SpeakersTable {
   avatar_key: string | null;
   message: string;
   created_at: string;
+  /** The name's key: unique (decision 110). */
+  name_key: string | null;
+  /** SHA-256 of the sign-in secret (hex); null until one is issued. */
+  secret_hash: string | null;
 }
 
 export interface QuestionsTable {
@@ -35,6 +39,33 @@ export interface QuestionsTable {
   speaker_name: string;
   asker_username: string;
   question: string;
+  created_at: string;
+  votes: number;
+  /** 0 or 1. */
+  answered: number;
+  /** 0 or 1; at most one per speaker. */
+  pinned: number;
+  status: string;
+  /** Moved by every change of the row: the question lists' versions sum it. */
+  revision: number;
+  /** The attendee id of the asker's token, when one was sent. */
+  asker_id: string | null;
+}
+
+export interface QuestionVotesTable {
+  question_id: string;
+  attendee_id: string;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface AttendeesTable {
+  id: string;
+  username: string;
   created_at: string;
 }
 
@@ -51,6 +82,9 @@ export interface Database {
   memories: MemoriesTable;
   speakers: SpeakersTable;
   questions: QuestionsTable;
+  question_votes: QuestionVotesTable;
+  settings: SettingsTable;
+  attendees: AttendeesTable;
   admin_audit: AdminAuditTable;
 }
 

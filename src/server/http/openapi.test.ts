@@ -59,6 +59,12 @@ const isApiRoute = (url: string) =>
 const openApiPath = (url: string) =>
   url === '/media/*' ? '/media/{key}' : url.replace(/:(\w+)/g, '{$1}');
 
+/**
+ * A path with its parameters unnamed: routes that share a parametric segment under different
+ * names (`/api/speakers/:username/dashboard`, `/api/speakers/:id`) print as `:username|:id`.
+ */
+const shapeOf = (url: string) => url.replace(/\{\w+\}(\|\{\w+\})*/g, '{}');
+
 /** Every `$ref` in the document. */
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
@@ -122,17 +128,14 @@ describe('the OpenAPI document', () => {
     expect(routes.map(({ url }) => url)).toEqual(
       expect.arrayContaining(['/api/docs', '/api/openapi.json', '/assets/main-abc123.js']),
     );
-    for (const { method, url } of api) {
-      expect(
-        document.paths[openApiPath(url)]?.[method.toLowerCase()],
-        `${method} ${url}`,
-      ).toBeDefined();
-    }
     const documented = Object.entries(document.paths).flatMap(([url, operations]) =>
-      Object.keys(operations).map((method) => `${method.toUpperCase()} ${url}`),
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${shapeOf(url)}`),
     );
+    for (const { method, url } of api) {
+      expect(documented, `${method} ${url}`).toContain(`${method} ${shapeOf(openApiPath(url))}`);
+    }
     expect(documented.sort()).toEqual(
-      api.map(({ method, url }) => `${method} ${openApiPath(url)}`).sort(),
+      api.map(({ method, url }) => `${method} ${shapeOf(openApiPath(url))}`).sort(),
     );
   });
 
@@ -211,10 +214,13 @@ describe('the OpenAPI document', () => {
     expect(schemas.Error?.required).toEqual(['error']);
   });
 
-  it('asks for the admin token exactly where the app does', async () => {
+  it('asks for a token exactly where the app does', async () => {
     for (const [url, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const secured = operation.security?.some((scheme) => 'adminToken' in scheme) ?? false;
+        // A token is required unless one of the alternatives is none (`{}`: optional).
+        const secured =
+          (operation.security?.length ?? 0) > 0 &&
+          !(operation.security ?? []).some((scheme) => Object.keys(scheme).length === 0);
         const answer = await fetch(`${t.url}${url.replace(/\{\w+\}/g, 'x')}`, {
           method: method.toUpperCase(),
         });

@@ -19,6 +19,10 @@ import { pageRateLimit } from './rate-limits.ts';
 
 /** The security requirement of the admin routes: the Bearer token `POST /api/admin/login` gives. */
 export const ADMIN_TOKEN = [{ adminToken: [] }] as const;
+/** An attendee's token, from `POST /api/attendees`. */
+export const ATTENDEE_TOKEN = [{ attendeeToken: [] }] as const;
+/** A speaker's token, from `POST /api/speakers/login` with the secret. */
+export const SPEAKER_TOKEN = [{ speakerToken: [] }] as const;
 
 const TAGS = [
   { name: 'System', description: 'Health and the public configuration.' },
@@ -26,6 +30,7 @@ const TAGS = [
   { name: 'Media', description: 'The stored files: photos, videos, thumbnails, pictures.' },
   { name: 'Speakers', description: 'Speaker sign-up, login, the list and the dashboard.' },
   { name: 'Questions', description: 'Asking questions, and the lists of the Q&A screens.' },
+  { name: 'Attendees', description: 'Joining: the attendee token votes and questions carry.' },
   { name: 'Admin', description: 'Moderation, behind the admin token.' },
 ];
 
@@ -165,6 +170,17 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             type: 'http',
             scheme: 'bearer',
             description: 'The token `POST /api/admin/login` answers; it expires (`expiresAt`).',
+          },
+          attendeeToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The token `POST /api/attendees` answers at join.',
+          },
+          speakerToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The token `POST /api/speakers/login` answers when the secret is sent with the username.',
           },
         },
       },

@@ -48,6 +48,28 @@ const cacheOn = (
 ) => new ListCache(feed, { memories: reader, speakers: reader, questions: reader });
 
 describe('ListCache', () => {
+  it('keeps a read in flight when another scope changes, and drops it when its own does', async () => {
+    let release: (() => void) | undefined;
+    const reader = (scope: string) =>
+      new Promise<{ newestId: string | null; count: number }>((resolve) => {
+        release = () => resolve({ newestId: `id-${scope}`, count: 1 });
+      });
+    const lists = cacheOn(sharedFeed().feed(), reader);
+    const ada = questionsScope('speaker-ada');
+    const grace = questionsScope('speaker-grace');
+    const reading = lists.version('questions', ada);
+    // A vote on Grace's question while Ada's version is being read.
+    await lists.changed('questions', [grace]);
+    release?.();
+    const version = await reading;
+    expect(lists.peek('questions', ada)).toBe(version);
+    const again = lists.version('questions', grace);
+    await lists.changed('questions', [grace]);
+    release?.();
+    await again;
+    expect(lists.peek('questions', grace)).toBeUndefined();
+  });
+
   it('reads a version once, and again only after a change names its scope', async () => {
     const db = fakeDatabase();
     const lists = cacheOn(sharedFeed().feed(), db.reader);

@@ -39,13 +39,22 @@ export class ListCache {
   readonly #feed: ChangeFeed;
   readonly #readers: ReadonlyMap<ChangeTopic, ScopeVersionReader>;
   readonly #versions = new Map<ChangeTopic, Map<string, string>>();
-  /** Bumped by every change of a list: a read that started before one must not be kept. */
+  /**
+   * Bumped when every scope of a list changes, and per scope when that scope changes: a read
+   * that started before a change of its scope must not be kept, but a change of another scope
+   * (a vote on another speaker's question) leaves it alone, so reads keep landing while votes
+   * arrive several a second.
+   */
   readonly #generations = new Map<ChangeTopic, number>();
+  readonly #scopeGenerations = new Map<ChangeTopic, Map<string, number>>();
   readonly #answers = new Map<string, Answer>();
   /** Reads of a version under way, by list, generation and scope: one read answers them all. */
   readonly #reading = new Map<string, Promise<string>>();
 
-  constructor(feed: ChangeFeed, readers: Record<ChangeTopic, ScopeVersionReader>) {
+  constructor(
+    feed: ChangeFeed,
+    readers: Record<Exclude<ChangeTopic, 'settings'>, ScopeVersionReader>,
+  ) {
     this.#feed = feed;
     this.#readers = new Map(Object.entries(readers) as [ChangeTopic, ScopeVersionReader][]);
     for (const topic of this.#readers.keys()) {
@@ -68,16 +77,24 @@ export class ListCache {
     const known = this.#scopes(topic).get(scope);
     if (known !== undefined) return Promise.resolve(known);
     const generation = this.#generations.get(topic);
-    const key = `${topic}\u0000${generation}\u0000${scope}`;
+    const scopeGeneration = this.#scopeGenerations.get(topic)?.get(scope) ?? 0;
+    const key = `${topic}\u0000${generation}\u0000${scopeGeneration}\u0000${scope}`;
     let reading = this.#reading.get(key);
     if (!reading) {
-      reading = this.#read(topic, scope, generation).finally(() => this.#reading.delete(key));
+      reading = this.#read(topic, scope, generation, scopeGeneration).finally(() =>
+        this.#reading.delete(key),
+      );
       this.#reading.set(key, reading);
     }
     return reading;
   }
 
-  async #read(topic: ChangeTopic, scope: string, generation: number | undefined): Promise<string> {
+  async #read(
+    topic: ChangeTopic,
+    scope: string,
+    generation: number | undefined,
+    scopeGeneration: number,
+  ): Promise<string> {
     const read = this.#readers.get(topic);
     if (!read) throw new Error(`No list named ${topic}`);
     const { newestId, count, revision } = await read(scope);
@@ -86,7 +103,10 @@ export class ListCache {
         ? `${count}.${newestId ?? ''}`
         : `${count}.${newestId ?? ''}.${revision}`;
     const versions = this.#scopes(topic);
-    if (generation === this.#generations.get(topic)) {
+    if (
+      generation === this.#generations.get(topic) &&
+      scopeGeneration === (this.#scopeGenerations.get(topic)?.get(scope) ?? 0)
+    ) {
       if (versions.size >= MAX_SCOPES) versions.delete(versions.keys().next().value ?? '');
       versions.set(scope, version);
     }
@@ -148,9 +168,20 @@ export class ListCache {
   #forget(topic: ChangeTopic, scopes: readonly string[] | undefined): void {
     const versions = this.#versions.get(topic);
     if (!versions) return;
-    this.#generations.set(topic, (this.#generations.get(topic) ?? 0) + 1);
-    if (!scopes) versions.clear();
-    else for (const scope of scopes) versions.delete(scope);
+    const scopeGenerations = this.#scopeGenerations.get(topic) ?? new Map<string, number>();
+    this.#scopeGenerations.set(topic, scopeGenerations);
+    // Past its bound the per-scope record starts again, with every scope of the list (the
+    // list's own generation moves, so no read in flight is kept: always correct).
+    if (!scopes || scopeGenerations.size >= MAX_SCOPES * 4) {
+      this.#generations.set(topic, (this.#generations.get(topic) ?? 0) + 1);
+      scopeGenerations.clear();
+      versions.clear();
+      return;
+    }
+    for (const scope of scopes) {
+      scopeGenerations.set(scope, (scopeGenerations.get(scope) ?? 0) + 1);
+      versions.delete(scope);
+    }
   }
 }
 

@@ -83,7 +83,7 @@ describe('list routes (the polled gallery, speakers, question lists and dashboar
       await askQuestion(t.url, {
         speakerId: speaker._id,
         question: `How does spanning tree ${i} converge, and what does it cost?`,
-        askerUsername: 'net',
+        askerUsername: `net${i}`,
       });
     }
     const poll = `${t.url}/api/questions/realtime?speakerId=${speaker._id}&limit=200`;
@@ -109,7 +109,11 @@ describe('list routes (the polled gallery, speakers, question lists and dashboar
     const tag = String(hot.headers.etag);
     const [held] = JSON.parse(hot.body.toString()) as Question[];
     if (!held) throw new Error('no question listed');
-    await insertQuestion(t.app.deps.db, { ...held, _id: newId(), question: 'Written directly' });
+    await insertQuestion(
+      t.app.deps.db,
+      { ...held, _id: newId(), question: 'Written directly' },
+      undefined,
+    );
     expect((await rawGet(poll, { 'if-none-match': tag })).status).toBe(304);
     // …until a question is asked through the app, which changes that speaker's lists.
     await askQuestion(t.url, {

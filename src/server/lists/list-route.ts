@@ -45,7 +45,11 @@ export type ListRouteOptions<
   (
     | { view(input: { query: z.output<Query>; params: z.output<Params> }): ListView }
     | {
-        resolveView(input: { query: z.output<Query>; params: z.output<Params> }): Promise<ListView>;
+        resolveView(input: {
+          query: z.output<Query>;
+          params: z.output<Params>;
+          request: FastifyRequest;
+        }): Promise<ListView>;
       }
   );
 
@@ -120,7 +124,10 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
           query: request.query as z.output<Query>,
           params: request.params as z.output<Params>,
         };
-        const view = 'view' in options ? options.view(input) : await options.resolveView(input);
+        const view =
+          'view' in options
+            ? options.view(input)
+            : await options.resolveView({ ...input, request });
         return answer(request, reply, view, await lists.version(view.topic, view.scope));
       },
     );

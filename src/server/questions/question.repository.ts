@@ -1,5 +1,9 @@
-import type { Transaction } from 'kysely';
-import type { Question } from '../../shared/schemas/question.ts';
+import { type Transaction, sql } from 'kysely';
+import type {
+  AdminQuestionsQuery,
+  Question,
+  QuestionStatus,
+} from '../../shared/schemas/question.ts';
 import type { Database, Db, QuestionsTable } from '../db/database.ts';
 
 type Executor = Db | Transaction<Database>;
@@ -11,9 +15,28 @@ const toQuestion = (row: QuestionsTable): Question => ({
   askerUsername: row.asker_username,
   question: row.question,
   createdAt: row.created_at,
+  votes: row.votes,
+  answered: row.answered === 1,
+  pinned: row.pinned === 1,
+  status: row.status as QuestionStatus,
 });
 
-export async function insertQuestion(db: Executor, question: Question): Promise<Question> {
+/** A question as stored, with the revision its lists' versions sum. */
+export interface StoredQuestion {
+  question: Question;
+  revision: number;
+}
+
+const toStored = (row: QuestionsTable): StoredQuestion => ({
+  question: toQuestion(row),
+  revision: row.revision,
+});
+
+export async function insertQuestion(
+  db: Executor,
+  question: Question,
+  askerId: string | undefined,
+): Promise<Question> {
   const row: QuestionsTable = {
     id: question._id,
     speaker_id: question.speakerId,
@@ -21,6 +44,12 @@ export async function insertQuestion(db: Executor, question: Question): Promise<
     asker_username: question.askerUsername,
     question: question.question,
     created_at: question.createdAt,
+    votes: question.votes,
+    answered: question.answered ? 1 : 0,
+    pinned: question.pinned ? 1 : 0,
+    status: question.status,
+    revision: 0,
+    asker_id: askerId ?? null,
   };
   await db.insertInto('questions').values(row).execute();
   return toQuestion(row);
@@ -34,6 +63,8 @@ export interface QuestionFilter {
   after?: string | undefined;
   /** Only ids smaller than this one. */
   before?: string | undefined;
+  /** Only these statuses (public lists: published). All when absent. */
+  statuses?: readonly QuestionStatus[] | undefined;
 }
 
 function filtered(db: Executor, filter: QuestionFilter) {
@@ -42,19 +73,26 @@ function filtered(db: Executor, filter: QuestionFilter) {
   if (filter.askerUsername) q = q.where('asker_username', '=', filter.askerUsername);
   if (filter.after) q = q.where('id', '>', filter.after);
   if (filter.before) q = q.where('id', '<', filter.before);
+  if (filter.statuses) q = q.where('status', 'in', [...filter.statuses]);
   return q;
 }
 
 /**
  * Oldest first. With `after`, the first `limit` newer questions (a poll catching up); without,
- * the latest `limit` (a screen opening, or paging back with `before`).
+ * the latest `limit` (a screen opening, or paging back with `before`). With `top`, the `limit`
+ * with the most votes, the oldest first among equals.
  */
 export async function listQuestions(
   db: Executor,
   filter: QuestionFilter,
   limit: number,
+  sort: 'recent' | 'top' = 'recent',
 ): Promise<Question[]> {
   const q = filtered(db, filter).selectAll().limit(limit);
+  if (sort === 'top') {
+    const rows = await q.orderBy('votes', 'desc').orderBy('id', 'asc').execute();
+    return rows.map(toQuestion);
+  }
   if (filter.after) {
     const rows = await q.orderBy('id', 'asc').execute();
     return rows.map(toQuestion);
@@ -63,16 +101,219 @@ export async function listQuestions(
   return rows.reverse().map(toQuestion);
 }
 
-/** The newest id and the count of a filtered list: what tells whether it changed (ETag). */
+/**
+ * What tells whether a scope changed (ETag): the newest id, the count, and the sum of the rows'
+ * revisions, which every vote, flag and status change moves. Every status counts, so one
+ * version covers the public and the moderation views of a scope.
+ */
 export async function questionsVersion(
   db: Executor,
   filter: QuestionFilter,
-): Promise<{ newestId: string | null; count: number }> {
+): Promise<{ newestId: string | null; count: number; revision: number }> {
   const row = await filtered(db, filter)
     .select((eb) => [
       eb.fn.max<string | null>('id').as('newest'),
       eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string | null>('revision').as('revision'),
     ])
     .executeTakeFirstOrThrow();
-  return { newestId: row.newest, count: Number(row.count) };
+  return { newestId: row.newest, count: Number(row.count), revision: Number(row.revision ?? 0) };
+}
+
+export async function findQuestion(db: Executor, id: string): Promise<StoredQuestion | undefined> {
+  const row = await db.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row ? toStored(row) : undefined;
+}
+
+/** The texts one asker sent one speaker since a time: to refuse the same question twice. */
+export async function recentTextsOf(
+  db: Executor,
+  speakerId: string,
+  asker: { username: string; id: string | undefined },
+  sinceId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('questions')
+    .select('question')
+    .where('speaker_id', '=', speakerId)
+    .where('id', '>', sinceId)
+    .where((eb) =>
+      asker.id
+        ? eb.or([eb('asker_username', '=', asker.username), eb('asker_id', '=', asker.id)])
+        : eb('asker_username', '=', asker.username),
+    )
+    .execute();
+  return rows.map((row) => row.question);
+}
+
+/**
+ * One attendee's vote: stored once (the pair is the key), and the count moved in the same
+ * transaction, so the count is the number of vote rows whatever runs at the same time.
+ * Answers the question as it is after, and whether anything changed.
+ */
+export async function setVote(
+  db: Db,
+  questionId: string,
+  attendeeId: string,
+  on: boolean,
+  createdAt: string,
+): Promise<{ stored: StoredQuestion; changed: boolean } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    let changed: boolean;
+    if (on) {
+      const inserted = await trx
+        .insertInto('question_votes')
+        .values({ question_id: questionId, attendee_id: attendeeId, created_at: createdAt })
+        .onConflict((oc) => oc.columns(['question_id', 'attendee_id']).doNothing())
+        .executeTakeFirst();
+      changed = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    } else {
+      const deleted = await trx
+        .deleteFrom('question_votes')
+        .where('question_id', '=', questionId)
+        .where('attendee_id', '=', attendeeId)
+        .executeTakeFirst();
+      changed = Number(deleted.numDeletedRows) > 0;
+    }
+    const q = changed
+      ? trx
+          .updateTable('questions')
+          .set((eb) => ({
+            votes: eb('votes', on ? '+' : '-', 1),
+            revision: eb('revision', '+', 1),
+          }))
+          .where('id', '=', questionId)
+          .returningAll()
+      : null;
+    const row = q
+      ? await q.executeTakeFirst()
+      : await trx
+          .selectFrom('questions')
+          .selectAll()
+          .where('id', '=', questionId)
+          .executeTakeFirst();
+    return row ? { stored: toStored(row), changed } : undefined;
+  });
+}
+
+/**
+ * A speaker's (or the admin's) change of one question; pinning unpins the speaker's other
+ * pinned question in the same transaction. Answers the changed questions, this one first.
+ */
+export async function patchQuestion(
+  db: Db,
+  id: string,
+  patch: {
+    answered?: boolean | undefined;
+    pinned?: boolean | undefined;
+    status?: QuestionStatus | undefined;
+  },
+): Promise<StoredQuestion[]> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('questions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!current) return [];
+    const others: StoredQuestion[] = [];
+    if (patch.pinned === true) {
+      const unpinned = await trx
+        .updateTable('questions')
+        .set((eb) => ({ pinned: 0, revision: eb('revision', '+', 1) }))
+        .where('speaker_id', '=', current.speaker_id)
+        .where('pinned', '=', 1)
+        .where('id', '<>', id)
+        .returningAll()
+        .execute();
+      others.push(...unpinned.map(toStored));
+    }
+    const row = await trx
+      .updateTable('questions')
+      .set((eb) => ({
+        ...(patch.answered === undefined ? {} : { answered: patch.answered ? 1 : 0 }),
+        ...(patch.pinned === undefined ? {} : { pinned: patch.pinned ? 1 : 0 }),
+        ...(patch.status === undefined ? {} : { status: patch.status }),
+        revision: eb('revision', '+', 1),
+      }))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return [toStored(row), ...others];
+  });
+}
+
+/** Deletes a question and its votes; answers what it was, or undefined when there was none. */
+export async function deleteQuestion(db: Db, id: string): Promise<Question | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('questions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx.deleteFrom('question_votes').where('question_id', '=', id).execute();
+    await trx.deleteFrom('questions').where('id', '=', id).execute();
+    return toQuestion(row);
+  });
+}
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The admin's list: every status, newest first, searched in the text, asker and speaker. */
+export async function listForAdmin(db: Executor, query: AdminQuestionsQuery): Promise<Question[]> {
+  let q = db.selectFrom('questions').selectAll();
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.before) q = q.where('id', '<', query.before.toLowerCase());
+  if (query.search) {
+    const pattern = likePattern(query.search);
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(question)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(sql`lower(asker_username)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(sql`lower(speaker_name)`, 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+  return rows.map(toQuestion);
+}
+
+/** Every question (of one speaker), oldest first, read a page at a time for the CSV export. */
+export async function* allQuestions(
+  db: Executor,
+  speakerId: string | undefined,
+  pageSize = 500,
+): AsyncGenerator<Question> {
+  let after = '';
+  for (;;) {
+    let q = db.selectFrom('questions').selectAll().where('id', '>', after);
+    if (speakerId) q = q.where('speaker_id', '=', speakerId);
+    const rows = await q.orderBy('id', 'asc').limit(pageSize).execute();
+    for (const row of rows) yield toQuestion(row);
+    const last = rows.at(-1);
+    if (!last || rows.length < pageSize) return;
+    after = last.id;
+  }
+}
+
+/** Counts for the admin's overview. */
+export async function questionCounts(
+  db: Executor,
+): Promise<{ questions: number; pending: number; votes: number }> {
+  const row = await db
+    .selectFrom('questions')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('questions'),
+      eb.fn
+        .sum<number | string | null>(sql`case when status = 'pending' then 1 else 0 end`)
+        .as('pending'),
+      eb.fn.sum<number | string | null>('votes').as('votes'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    questions: Number(row.questions),
+    pending: Number(row.pending ?? 0),
+    votes: Number(row.votes ?? 0),
+  };
 }

@@ -1,19 +1,40 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { API_PATHS } from '../../shared/routes.ts';
+import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import {
+  adminQuestionsQuerySchema,
   questionCreateRequestSchema,
   questionListSchema,
+  questionParamsSchema,
+  questionPatchSchema,
+  questionResponseSchema,
   type QuestionsQuery,
   questionSchema,
   questionsQuerySchema,
 } from '../../shared/schemas/question.ts';
+import { speakerIdParamsSchema } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
-import { writeRateLimit } from '../http/rate-limits.ts';
+import { HttpError } from '../http/errors.ts';
+import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/openapi.ts';
+import { askRateLimit, writeRateLimit } from '../http/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
-import { type QuestionFilter, listQuestions } from './question.repository.ts';
-import { askQuestion, idAfter } from './question.service.ts';
+import { type QuestionFilter, listForAdmin, listQuestions } from './question.repository.ts';
+import {
+  askQuestion,
+  changeQuestion,
+  idAfter,
+  questionsCsv,
+  removeQuestion,
+  vote,
+} from './question.service.ts';
+
+/** JSON bodies of the live room are small: a flag or two, a question of 1,000 characters. */
+const SMALL_BODY = 8 * 1024;
 
 /** The questions a query asks for, and the view's name (the same query, however it is spelt). */
 function questionsView(query: QuestionsQuery): {
@@ -21,12 +42,13 @@ function questionsView(query: QuestionsQuery): {
   limit: number;
   key: string;
 } {
-  const { speakerId, since, before, askerUsername, limit } = query;
-  const filter = {
+  const { speakerId, since, before, askerUsername, limit, sort } = query;
+  const filter: QuestionFilter = {
     speakerId: speakerId?.toLowerCase(),
     askerUsername,
     after: since === undefined ? undefined : idAfter(since),
     before: before?.toLowerCase(),
+    statuses: ['published'],
   };
   const key = JSON.stringify([
     'questions',
@@ -35,26 +57,119 @@ function questionsView(query: QuestionsQuery): {
     filter.before,
     filter.askerUsername,
     limit,
+    sort,
   ]);
   return { filter, limit, key };
 }
 
-/** Asking a question, and the question lists the Q&A room, dashboard and /questions poll. */
+/** Sends CSV lines as they are read, as a download. */
+function sendCsv(reply: FastifyReply, lines: AsyncIterable<string>, filename: string) {
+  reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'no-store');
+  return reply.send(Readable.from(lines));
+}
+
+/**
+ * Asking a question, voting, the speaker's and the admin's changes, and the question lists the
+ * Q&A room, dashboard, /questions and the admin screen poll.
+ */
 export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+  const { callers } = deps;
+  const limited = writeRateLimit(app, deps.config.writeRateLimit);
+
   app.post(
     API_PATHS.questionCreate,
     {
-      preHandler: writeRateLimit(app, deps.config.writeRateLimit),
+      // The attendee token is optional here (the spec's call works without one); a token that
+      // is sent must be valid. The per-attendee limit on asking comes first.
+      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
+      preHandler: [askRateLimit(app, () => deps.settings.current.questionsPerMinute), ...limited],
+      bodyLimit: SMALL_BODY,
       schema: {
         tags: ['Questions'],
         summary: 'Ask a speaker a question',
+        security: [{}, ...ATTENDEE_TOKEN],
         body: questionCreateRequestSchema,
         response: { 201: questionSchema, '4xx': errorResponseSchema },
       },
     },
     async (request, reply) => {
-      const question = await askQuestion(deps, request.body);
+      const question = await askQuestion(deps, request.body, callers.attendeeOf(request));
       return reply.code(201).send(question);
+    },
+  );
+
+  for (const method of ['PUT', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/api/questions/:id/vote',
+      onRequest: async (request, reply) => {
+        await callers.identifyAttendee(request, reply);
+        callers.requireAttendee(request);
+      },
+      preHandler: limited,
+      bodyLimit: 1024,
+      schema: {
+        tags: ['Questions'],
+        summary: method === 'PUT' ? 'Upvote a question (once per attendee)' : 'Take an upvote back',
+        security: ATTENDEE_TOKEN,
+        params: questionParamsSchema,
+        response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
+      },
+      handler: async (request) => {
+        const attendee = callers.requireAttendee(request);
+        const question = await vote(deps, request.params.id, attendee, method === 'PUT');
+        return { question };
+      },
+    });
+  }
+
+  app.patch(
+    '/api/questions/:id',
+    {
+      onRequest: async (request, reply) => {
+        await callers.moderator(request, reply);
+      },
+      preHandler: limited,
+      bodyLimit: SMALL_BODY,
+      schema: {
+        tags: ['Questions'],
+        summary: 'Mark answered, pin, hide or publish a question (its speaker, or the admin)',
+        security: [...SPEAKER_TOKEN, ...ADMIN_TOKEN],
+        params: questionParamsSchema,
+        body: questionPatchSchema,
+        response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const by = await callers.moderator(request, reply);
+      const question = await changeQuestion(deps, request.params.id, request.body, by);
+      return { question };
+    },
+  );
+
+  app.delete(
+    '/api/questions/:id',
+    {
+      onRequest: async (request, reply) => {
+        await callers.requireAdmin(request, reply);
+      },
+      preHandler: limited,
+      schema: {
+        tags: ['Questions'],
+        summary: 'Delete a question (the admin)',
+        security: ADMIN_TOKEN,
+        params: questionParamsSchema,
+        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+      },
+    },
+    async (request) => {
+      if (!(await removeQuestion(deps, request.params.id))) {
+        throw new HttpError(404, 'Question not found');
+      }
+      return { message: 'Question deleted' };
     },
   );
 
@@ -63,7 +178,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     listRoute(deps.lists, {
       url: API_PATHS.questionsRealtime,
       tags: ['Questions'],
-      summary: 'The questions, by speaker or asker',
+      summary: 'The published questions, by speaker or asker, recent or top',
       querystring: questionsQuerySchema,
       response: questionListSchema,
       view: ({ query }) => {
@@ -72,9 +187,77 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
           topic: 'questions',
           scope: questionsScope(filter.speakerId, filter.askerUsername),
           key,
-          rows: () => listQuestions(deps.db, filter, limit),
+          rows: () => listQuestions(deps.db, filter, limit, query.sort),
         };
       },
     }),
+  );
+
+  const adminOnly: FastifyPluginAsyncZod = async (admin) => {
+    admin.addHook('onRequest', async (request, reply) => {
+      await callers.requireAdmin(request, reply);
+      reply.header('cache-control', 'private, no-cache');
+      reply.header('vary', 'Authorization');
+    });
+    // Polled by the admin screen's Questions tab: every status, newest first.
+    await admin.register(
+      listRoute(deps.lists, {
+        url: API_PATHS.adminQuestions,
+        tags: ['Admin'],
+        summary: 'Every question, for moderation',
+        security: ADMIN_TOKEN,
+        querystring: adminQuestionsQuerySchema,
+        response: questionListSchema,
+        view: ({ query }) => ({
+          topic: 'questions',
+          scope: questionsScope(),
+          key: JSON.stringify([
+            'admin-questions',
+            query.search?.toLowerCase(),
+            query.status,
+            query.limit,
+            query.before?.toLowerCase(),
+          ]),
+          rows: () => listForAdmin(deps.db, query),
+        }),
+      }),
+    );
+    admin.get(
+      API_PATHS.adminQuestionsCsv,
+      {
+        schema: {
+          tags: ['Admin'],
+          summary: 'Every question as CSV',
+          security: ADMIN_TOKEN,
+          response: { 200: z.string(), '4xx': errorResponseSchema },
+        },
+      },
+      async (_request, reply) => sendCsv(reply, questionsCsv(deps), 'questions.csv'),
+    );
+  };
+  await app.register(adminOnly);
+
+  app.get(
+    '/api/speakers/:id/questions.csv',
+    {
+      onRequest: async (request, reply) => {
+        await callers.moderator(request, reply);
+      },
+      schema: {
+        tags: ['Speakers'],
+        summary: "One speaker's questions as CSV (that speaker, or the admin)",
+        security: [...SPEAKER_TOKEN, ...ADMIN_TOKEN],
+        params: speakerIdParamsSchema,
+        response: { 200: z.string(), '4xx': errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const by = await callers.moderator(request, reply);
+      const id = request.params.id.toLowerCase();
+      if (by.kind === 'speaker' && by.speakerId !== id) {
+        throw new HttpError(403, "Only that speaker's own questions can be exported");
+      }
+      return sendCsv(reply, questionsCsv(deps, id), 'questions.csv');
+    },
   );
 };

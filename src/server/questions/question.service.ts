@@ -1,10 +1,25 @@
-import type { Question, QuestionCreateRequest } from '../../shared/schemas/question.ts';
+import { DUPLICATE_QUESTION_WINDOW_MS, QA_TEXTS } from '../../shared/qa-constants.ts';
+import type {
+  Question,
+  QuestionCreateRequest,
+  QuestionPatch,
+} from '../../shared/schemas/question.ts';
+import type { Attendee, Moderator } from '../auth/callers.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { scopesChangedBy } from '../lists/question-scopes.ts';
 import { findSpeakerById } from '../speakers/speaker.repository.ts';
-import { insertQuestion } from './question.repository.ts';
+import {
+  type StoredQuestion,
+  allQuestions,
+  deleteQuestion,
+  findQuestion,
+  insertQuestion,
+  patchQuestion,
+  recentTextsOf,
+  setVote,
+} from './question.repository.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_UUIDV7_TIME = 2 ** 48 - 1;
@@ -21,27 +36,172 @@ export function idAfter(since: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-ffff-ffff-ffffffffffff`;
 }
 
+/** Two texts are the same question when they differ only in case and spacing. */
+const sameText = (text: string) => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+type QuestionDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>;
+
 /**
  * Stores a question for an existing speaker and pushes it at once to everyone watching that
  * speaker (and the all-questions views). The stored speaker name is the speaker's own, whatever
- * name the client sent along.
+ * name the client sent along. With pre-moderation on it is pending: only the admin and its
+ * speaker see it until it is published. The same text from the same asker to the same speaker
+ * within 10 minutes is a 409.
  */
 export async function askQuestion(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  deps: QuestionDeps,
   input: QuestionCreateRequest,
+  attendee: Attendee | null = null,
 ): Promise<Question> {
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
   if (!speaker) throw new HttpError(404, 'Speaker not found');
-  const question = await insertQuestion(deps.db, {
-    _id: newId(),
-    speakerId: speaker._id,
-    speakerName: speaker.name,
-    askerUsername: input.askerUsername,
-    question: input.question,
-    createdAt: deps.clock.now().toISOString(),
-  });
+  const now = deps.clock.now();
+  const windowStart = idAfter(new Date(now.getTime() - DUPLICATE_QUESTION_WINDOW_MS).toISOString());
+  const recent = await recentTextsOf(
+    deps.db,
+    speaker._id,
+    { username: input.askerUsername, id: attendee?.id },
+    windowStart,
+  );
+  const text = sameText(input.question);
+  if (recent.some((earlier) => sameText(earlier) === text)) {
+    throw new HttpError(409, QA_TEXTS.duplicateQuestion);
+  }
+  const question = await insertQuestion(
+    deps.db,
+    {
+      _id: newId(),
+      speakerId: speaker._id,
+      speakerName: speaker.name,
+      askerUsername: input.askerUsername,
+      question: input.question,
+      createdAt: now.toISOString(),
+      votes: 0,
+      answered: false,
+      pinned: false,
+      status: deps.settings.current.moderateQuestions ? 'pending' : 'published',
+    },
+    attendee?.id,
+  );
   // Before the answer, so the asker's next poll already finds it.
   await deps.lists.changed('questions', scopesChangedBy(question));
   deps.realtime.newQuestion(question);
   return question;
+}
+
+/** A published question, or a 404 (pending and hidden ones cannot be voted on). */
+async function publishedQuestion(deps: Pick<AppDeps, 'db'>, id: string): Promise<Question> {
+  const found = await findQuestion(deps.db, id.toLowerCase());
+  if (found?.question.status !== 'published') throw new HttpError(404, 'Question not found');
+  return found.question;
+}
+
+/**
+ * An attendee's upvote, on or off: idempotent (one vote per attendee and question). The
+ * answer carries the count at once; watchers get it through a coalesced `questionUpdated`.
+ */
+export async function vote(
+  deps: QuestionDeps,
+  questionId: string,
+  attendee: Attendee,
+  on: boolean,
+): Promise<Question> {
+  const id = (await publishedQuestion(deps, questionId))._id;
+  const result = await setVote(deps.db, id, attendee.id, on, deps.clock.now().toISOString());
+  if (!result) throw new HttpError(404, 'Question not found');
+  if (result.changed) {
+    await announce(deps, [result.stored], { coalesce: true });
+  }
+  return result.stored.question;
+}
+
+async function announce(
+  deps: QuestionDeps,
+  changed: StoredQuestion[],
+  options: { coalesce?: boolean } = {},
+): Promise<void> {
+  const scopes = new Set(changed.flatMap(({ question }) => scopesChangedBy(question)));
+  await deps.lists.changed('questions', [...scopes]);
+  for (const { question, revision } of changed) {
+    deps.realtime.questionUpdated(question, revision, options);
+  }
+}
+
+/**
+ * A speaker's change to one of their questions (or the admin's to any): answered, pinned (one
+ * per speaker: pinning unpins the other), status. Another speaker's question is a 403.
+ */
+export async function changeQuestion(
+  deps: QuestionDeps,
+  questionId: string,
+  patch: QuestionPatch,
+  by: Moderator,
+): Promise<Question> {
+  const found = await findQuestion(deps.db, questionId.toLowerCase());
+  if (!found) throw new HttpError(404, 'Question not found');
+  if (by.kind === 'speaker' && by.speakerId !== found.question.speakerId) {
+    throw new HttpError(403, 'This question was asked to another speaker');
+  }
+  const changed = await patchQuestion(deps.db, found.question._id, patch);
+  const [first] = changed;
+  if (!first) throw new HttpError(404, 'Question not found');
+  await announce(deps, changed);
+  return first.question;
+}
+
+/** The admin deletes a question (and its votes); watchers see it go. */
+export async function removeQuestion(deps: QuestionDeps, questionId: string): Promise<boolean> {
+  const removed = await deleteQuestion(deps.db, questionId.toLowerCase());
+  if (!removed) return false;
+  await deps.lists.changed('questions', scopesChangedBy(removed));
+  deps.realtime.questionDeleted(removed);
+  return true;
+}
+
+/** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell: a formula-looking text gets a leading apostrophe; quotes doubled (RFC 4180). */
+export function csvCell(value: string | number | boolean): string {
+  let text = String(value);
+  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export const CSV_HEADER = [
+  'id',
+  'createdAt',
+  'speakerId',
+  'speakerName',
+  'askerUsername',
+  'question',
+  'votes',
+  'answered',
+  'pinned',
+  'status',
+];
+
+/** Every question (of one speaker) as CSV lines, header first, read a page at a time. */
+export async function* questionsCsv(
+  deps: Pick<AppDeps, 'db'>,
+  speakerId?: string,
+): AsyncGenerator<string> {
+  // A byte-order mark, so spreadsheets read the text as UTF-8.
+  yield `\uFEFF${CSV_HEADER.join(',')}\r\n`;
+  for await (const q of allQuestions(deps.db, speakerId)) {
+    yield `${[
+      q._id,
+      q.createdAt,
+      q.speakerId,
+      q.speakerName,
+      q.askerUsername,
+      q.question,
+      q.votes,
+      q.answered,
+      q.pinned,
+      q.status,
+    ]
+      .map(csvCell)
+      .join(',')}\r\n`;
+  }
 }

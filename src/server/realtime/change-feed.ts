@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { ListenConnections } from '../db/connect.ts';
 
-export type ChangeTopic = 'memories' | 'speakers' | 'questions';
+export type ChangeTopic = 'memories' | 'speakers' | 'questions' | 'settings';
 
 /**
  * Tells every instance that some data changed, so caches derived from the database (the
@@ -15,7 +15,12 @@ export interface ChangeFeed {
   close(): Promise<void>;
 }
 
-const TOPICS: readonly string[] = ['memories', 'speakers', 'questions'] satisfies ChangeTopic[];
+const TOPICS: readonly string[] = [
+  'memories',
+  'speakers',
+  'questions',
+  'settings',
+] satisfies ChangeTopic[];
 
 /** A notification's payload: the topic, then a space and the detail when there is one. */
 const payloadOf = (topic: ChangeTopic, detail: string | undefined) =>

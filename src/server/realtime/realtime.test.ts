@@ -14,6 +14,10 @@ const question = (speakerId: string, text: string): Question => ({
   askerUsername: 'grace',
   question: text,
   createdAt: new Date().toISOString(),
+  votes: 0,
+  answered: false,
+  pinned: false,
+  status: 'published',
 });
 
 async function connect(

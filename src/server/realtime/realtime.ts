@@ -7,6 +7,7 @@ import {
   type ClientToServerEvents,
   type ServerToClientEvents,
   type WatchAck,
+  moderationRoom,
   roomFor,
   watchRequestSchema,
 } from '../../shared/events.ts';
@@ -20,7 +21,8 @@ import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 type ForEveryone =
   | { event: 'memoryCreated'; payload: Parameters<ServerToClientEvents['memoryCreated']>[0] }
   | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
-  | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] };
+  | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] }
+  | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] };
 
 interface InterServerEvents {
   everyone: (message: ForEveryone) => void;
@@ -39,6 +41,9 @@ function emit(to: Broadcast, message: ForEveryone): void {
       break;
     case 'speakerCreated':
       to.emit('speakerCreated', message.payload);
+      break;
+    case 'speakerDeleted':
+      to.emit('speakerDeleted', message.payload);
       break;
   }
 }
@@ -84,12 +89,27 @@ function everyoneInSlices(io: RealtimeServer) {
 /** Typed emit helpers: the only way the services talk to connected clients. */
 export interface Realtime {
   io: RealtimeServer;
+  /** A new question: to the public rooms when published, to the moderation rooms always. */
   newQuestion(question: Question): void;
+  /**
+   * A question changed: `questionUpdated` to whoever may see it now, `questionDeleted` to the
+   * public rooms when it stopped being published. With `coalesce` (votes), the changes of one
+   * question within a short window go out once, carrying the latest state (`revision`).
+   */
+  questionUpdated(question: Question, revision: number, options?: { coalesce?: boolean }): void;
+  questionDeleted(question: Pick<Question, '_id' | 'speakerId'>): void;
+  speakerDeleted(id: string): void;
   memoryCreated(memory: Memory): void;
   memoryDeleted(id: string): void;
   speakerCreated(speaker: Speaker): void;
   close(): Promise<void>;
 }
+
+/** The window within which vote changes of one question are sent once (decision 113). */
+export const VOTE_COALESCE_MS = 100;
+
+/** Names the moderation room a token may join (the admin's, or a speaker's own), or null. */
+export type ModerationRoomOf = (token: string) => Promise<string | null>;
 
 export interface FanOut {
   /** The PostgreSQL pool whose NOTIFY carries events to every instance. */
@@ -126,6 +146,7 @@ export async function createRealtime(
   httpServer: HttpServer,
   log: FastifyBaseLogger,
   fanOut?: FanOut,
+  moderationRoomOf: ModerationRoomOf = () => Promise.resolve(null),
 ): Promise<Realtime> {
   const io: RealtimeServer = new Server(httpServer, {
     serveClient: false,
@@ -172,35 +193,116 @@ export async function createRealtime(
   };
   io.on('connection', (socket) => {
     everyone.join(socket);
-    socket.on('watch', (request: unknown, ack: unknown) => {
+    // The room a request names; a moderation room only for a token that checks out.
+    const roomOf = async (request: unknown): Promise<string | null> => {
       const parsed = watchRequestSchema.safeParse(request);
-      if (parsed.success) {
-        void Promise.resolve(socket.join(roomFor(parsed.data))).then(() => acknowledge(ack, true));
-      } else acknowledge(ack, false);
+      if (!parsed.success) return null;
+      if (parsed.data.room === 'moderation') {
+        return moderationRoomOf(parsed.data.token).catch(() => null);
+      }
+      return roomFor(parsed.data);
+    };
+    socket.on('watch', (request: unknown, ack: unknown) => {
+      void roomOf(request).then(async (room) => {
+        if (room === null) {
+          acknowledge(ack, false);
+          return;
+        }
+        await socket.join(room);
+        acknowledge(ack, true);
+      });
     });
     socket.on('unwatch', (request: unknown, ack: unknown) => {
-      const parsed = watchRequestSchema.safeParse(request);
-      if (parsed.success) {
-        void Promise.resolve(socket.leave(roomFor(parsed.data))).then(() => acknowledge(ack, true));
-      } else acknowledge(ack, false);
+      void roomOf(request).then(async (room) => {
+        if (room === null) {
+          acknowledge(ack, false);
+          return;
+        }
+        await socket.leave(room);
+        acknowledge(ack, true);
+      });
     });
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
   });
 
+  const publicRooms = (speakerId: string) => [
+    roomFor({ room: 'speaker', speakerId }),
+    roomFor({ room: 'questions' }),
+  ];
+  const moderationRooms = (speakerId: string) => [moderationRoom(), moderationRoom(speakerId)];
+  const sendUpdated = (question: Question) => {
+    if (question.status === 'published') {
+      io.to([...publicRooms(question.speakerId), ...moderationRooms(question.speakerId)]).emit(
+        'questionUpdated',
+        { question },
+      );
+      return;
+    }
+    // No longer public: gone from the public screens, still there for its moderators.
+    io.to(publicRooms(question.speakerId))
+      .except(moderationRooms(question.speakerId))
+      .emit('questionDeleted', { id: question._id, speakerId: question.speakerId });
+    io.to(moderationRooms(question.speakerId)).emit('questionUpdated', { question });
+  };
+  // Vote changes waiting for their window: the latest state of each question.
+  const pending = new Map<string, { question: Question; revision: number }>();
+  // A window's changes being sent, one question per turn of the event loop, so that writing
+  // them to a room of thousands of sockets does not hold up the requests arriving meanwhile.
+  let sending = new Map<string, { question: Question; revision: number }>();
+  let flushTimer: NodeJS.Timeout | undefined;
+  const sendNext = (ids: string[], at: number) => {
+    const id = ids[at];
+    if (id === undefined) return;
+    const next = sending.get(id);
+    sending.delete(id);
+    if (next) sendUpdated(next.question);
+    setImmediate(sendNext, ids, at + 1);
+  };
+  const flush = () => {
+    flushTimer = undefined;
+    sending = new Map([...sending, ...pending]);
+    pending.clear();
+    sendNext([...sending.keys()], 0);
+  };
+
   return {
     io,
     newQuestion: (question) => {
-      io.to([
-        roomFor({ room: 'speaker', speakerId: question.speakerId }),
-        roomFor({ room: 'questions' }),
-      ]).emit('newQuestion', { speakerId: question.speakerId, question });
+      const rooms = moderationRooms(question.speakerId);
+      if (question.status === 'published') rooms.push(...publicRooms(question.speakerId));
+      io.to(rooms).emit('newQuestion', { speakerId: question.speakerId, question });
     },
+    questionUpdated: (question, revision, options = {}) => {
+      const waiting = pending.get(question._id) ?? sending.get(question._id);
+      if (waiting && waiting.revision > revision) return;
+      // A window being sent carries this state now, not an older one.
+      if (sending.has(question._id)) sending.set(question._id, { question, revision });
+      if (options.coalesce) {
+        pending.set(question._id, { question, revision });
+        flushTimer ??= setTimeout(flush, VOTE_COALESCE_MS);
+        return;
+      }
+      pending.delete(question._id);
+      sendUpdated(question);
+    },
+    questionDeleted: ({ _id, speakerId }) => {
+      pending.delete(_id);
+      sending.delete(_id);
+      io.to([...publicRooms(speakerId), ...moderationRooms(speakerId)]).emit('questionDeleted', {
+        id: _id,
+        speakerId,
+      });
+    },
+    speakerDeleted: (id) => toEveryone({ event: 'speakerDeleted', payload: { id } }),
     memoryCreated: (memory) => toEveryone({ event: 'memoryCreated', payload: { memory } }),
     memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
     speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
     close: () =>
       new Promise<void>((resolve) => {
         everyone.stop();
+        clearTimeout(flushTimer);
+        pending.clear();
+        sending.clear();
         // Disconnect sockets; the HTTP server itself is closed by Fastify.
         io.disconnectSockets(true);
         void io.close(() => resolve());

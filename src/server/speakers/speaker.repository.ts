@@ -16,6 +16,8 @@ export interface NewSpeaker {
   avatarKey: string;
   message: string;
   createdAt: string;
+  nameKey: string;
+  secretHash: string;
 }
 
 const toSpeaker = (row: SpeakersTable): Speaker => ({
@@ -41,6 +43,8 @@ export async function insertSpeaker(db: Executor, speaker: NewSpeaker): Promise<
     avatar_key: speaker.avatarKey,
     message: speaker.message,
     created_at: speaker.createdAt,
+    name_key: speaker.nameKey,
+    secret_hash: speaker.secretHash,
   };
   await db.insertInto('speakers').values(row).execute();
   return toSpeaker(row);
@@ -103,4 +107,73 @@ export async function findSpeakerByUsername(
     .where('username', '=', username.toLowerCase())
     .executeTakeFirst();
   return row ? toSpeaker(row) : undefined;
+}
+
+/** The hash of a speaker's sign-in secret, by username (any case). */
+export async function secretHashOf(
+  db: Executor,
+  username: string,
+): Promise<{ id: string; secretHash: string | null } | undefined> {
+  const row = await db
+    .selectFrom('speakers')
+    .select(['id', 'secret_hash'])
+    .where('username', '=', username.toLowerCase())
+    .executeTakeFirst();
+  return row ? { id: row.id, secretHash: row.secret_hash } : undefined;
+}
+
+/** Replaces a speaker's secret; false when there is no such speaker. */
+export async function setSecretHash(
+  db: Executor,
+  id: string,
+  secretHash: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('speakers')
+    .set({ secret_hash: secretHash })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes a speaker with their questions and votes; answers the deleted speaker's files. */
+export async function deleteSpeaker(
+  db: Db,
+  id: string,
+): Promise<{ pictureKey: string; avatarKey: string | null } | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('speakers')
+      .select(['picture_key', 'avatar_key'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .deleteFrom('question_votes')
+      .where('question_id', 'in', (eb) =>
+        eb.selectFrom('questions').select('id').where('speaker_id', '=', id),
+      )
+      .execute();
+    await trx.deleteFrom('questions').where('speaker_id', '=', id).execute();
+    await trx.deleteFrom('speakers').where('id', '=', id).execute();
+    return { pictureKey: row.picture_key, avatarKey: row.avatar_key };
+  });
+}
+
+export async function speakerCount(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('speakers')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Whether a speaker already has this name key (decision 110). */
+export async function nameKeyTaken(db: Executor, nameKey: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('speakers')
+    .select('id')
+    .where('name_key', '=', nameKey)
+    .executeTakeFirst();
+  return row !== undefined;
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { QA_TEXTS } from '../../shared/qa-constants.ts';
@@ -10,9 +10,13 @@ import {
   speakerDashboardSchema,
   speakerListSchema,
   speakerLoginRequestSchema,
+  speakerIdParamsSchema,
   speakerLoginResponseSchema,
+  speakerSecretResponseSchema,
   speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
+import { messageResponseSchema } from '../../shared/schemas/common.ts';
+import { ADMIN_TOKEN } from '../http/openapi.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
@@ -24,6 +28,8 @@ import { listSpeakers } from './speaker.repository.ts';
 import {
   createSpeaker,
   loginSpeaker,
+  removeSpeaker,
+  renewSecret,
   speakerByUsername,
   speakerDashboard,
 } from './speaker.service.ts';
@@ -104,10 +110,12 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     },
     async (request, reply) => {
       const form = await readSpeakerForm(request, deps.config.maxUploadMb);
-      const speaker = await createSpeaker(deps, form.fields, form.picture);
+      const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
+      reply.header('cache-control', 'no-store');
       return reply.code(201).send({
         message: `Speaker added. Log in to your dashboard with the username ${speaker.username}.`,
         speaker,
+        secret,
       });
     },
   );
@@ -123,9 +131,14 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         response: { 200: speakerLoginResponseSchema, '4xx': errorResponseSchema },
       },
     },
-    async (request) => {
-      const speaker = await loginSpeaker(deps, request.body.username);
-      return { message: QA_TEXTS.loginSuccess, speaker };
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { speaker, token } = await loginSpeaker(
+        deps,
+        request.body.username,
+        request.body.secret,
+      );
+      return { message: QA_TEXTS.loginSuccess, speaker, ...(token ? { token } : {}) };
     },
   );
 
@@ -138,15 +151,61 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       summary: 'A speaker’s dashboard: the speaker and the questions asked',
       params: speakerUsernameParamsSchema,
       response: speakerDashboardSchema,
-      resolveView: async ({ params }) => {
+      // With the speaker's own token (or the admin's), pending questions are there too.
+      resolveView: async ({ params, request }) => {
         const speaker = await speakerByUsername(deps, params.username);
+        let withPending = false;
+        if (request.headers.authorization) {
+          const by = await deps.callers.moderator(request);
+          withPending = by.kind === 'admin' || by.speakerId === speaker._id;
+        }
         return {
           topic: 'questions',
           scope: questionsScope(speaker._id),
-          key: JSON.stringify(['dashboard', speaker._id]),
-          rows: () => speakerDashboard(deps, speaker),
+          key: JSON.stringify(['dashboard', speaker._id, withPending]),
+          rows: () => speakerDashboard(deps, speaker, withPending),
         };
       },
     }),
+  );
+
+  const adminOnly = {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      await deps.callers.requireAdmin(request, reply);
+      reply.header('cache-control', 'no-store');
+    },
+    preHandler: limited,
+  };
+  app.delete(
+    '/api/speakers/:id',
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['Speakers'],
+        summary: 'Delete a speaker with their questions (the admin)',
+        security: ADMIN_TOKEN,
+        params: speakerIdParamsSchema,
+        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+      },
+    },
+    async (request) => {
+      await removeSpeaker(deps, request.params.id);
+      return { message: 'Speaker deleted' };
+    },
+  );
+  app.post(
+    '/api/speakers/:id/secret',
+    {
+      ...adminOnly,
+      bodyLimit: 1024,
+      schema: {
+        tags: ['Speakers'],
+        summary: 'Issue a speaker a new sign-in secret; the old one stops working (the admin)',
+        security: ADMIN_TOKEN,
+        params: speakerIdParamsSchema,
+        response: { 200: speakerSecretResponseSchema, '4xx': errorResponseSchema },
+      },
+    },
+    async (request) => ({ secret: await renewSecret(deps, request.params.id) }),
   );
 };

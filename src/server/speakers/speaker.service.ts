@@ -1,4 +1,5 @@
-import { DASHBOARD_QUESTIONS_MAX } from '../../shared/qa-constants.ts';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { DASHBOARD_QUESTIONS_MAX, QA_TEXTS } from '../../shared/qa-constants.ts';
 import type { Speaker, SpeakerDashboard, SpeakerFields } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
@@ -6,11 +7,17 @@ import { newId } from '../lib/ids.ts';
 import type { ImagePlan } from '../media/image-pipeline.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
 import { listQuestions } from '../questions/question.repository.ts';
+import { hashSecret } from '../auth/callers.ts';
 import {
+  deleteSpeaker,
   findSpeakerByUsername,
   insertSpeaker,
+  nameKeyTaken,
+  secretHashOf,
+  setSecretHash,
   usernamesStartingWith,
 } from './speaker.repository.ts';
+import { speakerNameKey } from './speaker-name.ts';
 import { firstFreeUsername, usernameBase } from './speaker-username.ts';
 
 /** Display rendition: sharp on a phone and a laptop; avatar: a square for small circles. */
@@ -23,10 +30,22 @@ const USERNAME_ATTEMPTS = 10;
 
 const IMAGE_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
 
-const isUniqueViolation = (error: unknown): boolean => {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
-  return error.code === '23505' || error.code === 'SQLITE_CONSTRAINT_UNIQUE';
-};
+/** The unique index a violation names (PostgreSQL's constraint, SQLite's columns), if any. */
+function uniqueViolation(error: unknown): 'name' | 'other' | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  const sqliteUnique =
+    error.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    (error.code === 'ERR_SQLITE_ERROR' &&
+      'message' in error &&
+      String(error.message).includes('UNIQUE constraint failed'));
+  if (error.code !== '23505' && !sqliteUnique) return undefined;
+  const detail = `${'constraint' in error ? String(error.constraint) : ''} ${'message' in error ? String(error.message) : ''}`;
+  // PostgreSQL names the index, SQLite the column ("speakers_username_key" is the username's).
+  return /speakers_name_key_idx|speakers\.name_key/.test(detail) ? 'name' : 'other';
+}
+
+/** A new sign-in secret: 192 random bits, URL-safe. */
+export const newSecret = (): string => randomBytes(24).toString('base64url');
 
 /** The greeting a new speaker's dashboard shows (the spec's speaker `message`). */
 export const welcomeMessage = (eventName: string, name: string): string =>
@@ -60,8 +79,15 @@ export async function createSpeaker(
   deps: Pick<AppDeps, 'db' | 'media' | 'images' | 'realtime' | 'clock' | 'config' | 'lists'>,
   fields: SpeakerFields,
   picture: Buffer,
-): Promise<Speaker> {
+): Promise<{ speaker: Speaker; secret: string }> {
+  const nameKey = speakerNameKey(fields.name);
+  // A name already taken is refused before the picture is worked on; the unique index
+  // decides for sign-ups that race each other.
+  if (await nameKeyTaken(deps.db, nameKey)) {
+    throw new HttpError(409, QA_TEXTS.nameTaken(fields.name));
+  }
   const { display, avatar } = await renderPicture(deps, picture);
+  const secret = newSecret();
   const id = newId();
   const pictureKey = `speakers/${id}.${display.ext}`;
   const avatarKey = `speakers/${id}-avatar.${avatar.ext}`;
@@ -86,14 +112,18 @@ export async function createSpeaker(
           avatarKey,
           message: welcomeMessage(deps.config.eventName, fields.name),
           createdAt: deps.clock.now().toISOString(),
+          nameKey,
+          secretHash: hashSecret(secret),
         });
         await deps.lists.changed('speakers');
         deps.realtime.speakerCreated(speaker);
-        return speaker;
+        return { speaker, secret };
       } catch (error) {
+        const violation = uniqueViolation(error);
+        if (violation === 'name') throw new HttpError(409, QA_TEXTS.nameTaken(fields.name));
         // Someone took the same username a moment ago: look again (after a short random
         // pause, so racing sign-ups spread out) and take the next one.
-        if (!isUniqueViolation(error)) throw error;
+        if (violation !== 'other') throw error;
         if (attempt >= USERNAME_ATTEMPTS) {
           throw new HttpError(
             409,
@@ -111,9 +141,51 @@ export async function createSpeaker(
   }
 }
 
-/** Speaker login by username only (spec), case-insensitive. */
-export const loginSpeaker = (deps: Pick<AppDeps, 'db'>, username: string): Promise<Speaker> =>
-  speakerByUsername(deps, username.trim());
+/**
+ * Speaker login, case-insensitive: by username only (spec: the read-only dashboard), or with
+ * the secret, which adds a speaker token. A wrong secret is a 401.
+ */
+export async function loginSpeaker(
+  deps: Pick<AppDeps, 'db' | 'callers'>,
+  username: string,
+  secret: string | undefined,
+): Promise<{ speaker: Speaker; token?: string }> {
+  const speaker = await speakerByUsername(deps, username.trim());
+  if (secret === undefined) return { speaker };
+  const stored = await secretHashOf(deps.db, speaker.username);
+  const given = hashSecret(secret);
+  if (
+    !stored?.secretHash ||
+    !timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(stored.secretHash, 'hex'))
+  ) {
+    throw new HttpError(401, 'This sign-in secret is not valid for this speaker');
+  }
+  return { speaker, token: await deps.callers.signSpeaker(speaker._id, stored.secretHash) };
+}
+
+/** The admin issues a speaker a new secret: the old one, and tokens made with it, stop working. */
+export async function renewSecret(deps: Pick<AppDeps, 'db'>, id: string): Promise<string> {
+  const secret = newSecret();
+  if (!(await setSecretHash(deps.db, id.toLowerCase(), hashSecret(secret)))) {
+    throw new HttpError(404, 'Speaker not found');
+  }
+  return secret;
+}
+
+/** The admin deletes a speaker, their questions and pictures; every screen sees them go. */
+export async function removeSpeaker(
+  deps: Pick<AppDeps, 'db' | 'media' | 'lists' | 'realtime'>,
+  id: string,
+): Promise<void> {
+  const removed = await deleteSpeaker(deps.db, id.toLowerCase());
+  if (!removed) throw new HttpError(404, 'Speaker not found');
+  await deps.lists.changed('speakers');
+  await deps.lists.changed('questions');
+  deps.realtime.speakerDeleted(id.toLowerCase());
+  for (const key of [removed.pictureKey, removed.avatarKey]) {
+    if (key) await deps.media.delete(key).catch(() => undefined);
+  }
+}
 
 /** A speaker by username (any case), or a 404. */
 export async function speakerByUsername(
@@ -125,14 +197,15 @@ export async function speakerByUsername(
   return speaker;
 }
 
-/** The speaker with their latest questions, oldest first. */
+/** The speaker with their latest questions, oldest first; for the speaker, pending ones too. */
 export async function speakerDashboard(
   deps: Pick<AppDeps, 'db'>,
   speaker: Speaker,
+  withPending = false,
 ): Promise<SpeakerDashboard> {
   const questions = await listQuestions(
     deps.db,
-    { speakerId: speaker._id },
+    { speakerId: speaker._id, statuses: withPending ? ['published', 'pending'] : ['published'] },
     DASHBOARD_QUESTIONS_MAX,
   );
   return { ...speaker, questions };

@@ -18,8 +18,7 @@ import { HttpError } from '../http/errors.ts';
 
 /** Health and public configuration. */
 export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const publicConfig: PublicConfig = {
-    eventName: deps.config.eventName,
+  const publicConfig: Omit<PublicConfig, 'eventName' | 'primaryColor' | 'logoUrl'> = {
     maxUploadMb: deps.config.maxUploadMb,
     maxUploadBytes: Math.floor(deps.config.maxUploadMb * 1024 * 1024),
     acceptedTypes: { images: [...ACCEPTED_IMAGE_TYPES], videos: [...ACCEPTED_VIDEO_TYPES] },
@@ -67,7 +66,9 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
-      return publicConfig;
+      // The admin's public settings, as they are now.
+      const { eventName, primaryColor } = deps.settings.current;
+      return { ...publicConfig, eventName, primaryColor, logoUrl: null };
     },
   );
 };

@@ -3,6 +3,10 @@ import { z } from 'zod';
 /** GET /api/config: what the client needs to know about this server. */
 export const publicConfigSchema = z.object({
   eventName: z.string(),
+  /** The admin's accent colour (`#rrggbb`). */
+  primaryColor: z.string(),
+  /** The event's logo; null: the app's own. */
+  logoUrl: z.string().nullable(),
   maxUploadMb: z.number(),
   maxUploadBytes: z.number(),
   acceptedTypes: z.object({

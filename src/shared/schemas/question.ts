@@ -11,8 +11,17 @@ export const questionSchema = z.object({
   askerUsername: z.string(),
   question: z.string(),
   createdAt: z.iso.datetime(),
+  /** Upvotes: one per attendee. */
+  votes: z.number().int().min(0),
+  answered: z.boolean(),
+  /** At most one pinned question per speaker. */
+  pinned: z.boolean(),
+  /** Public lists and events carry only published questions. */
+  status: z.enum(['published', 'pending', 'hidden']),
 });
 export type Question = z.infer<typeof questionSchema>;
+export const QUESTION_STATUSES = ['published', 'pending', 'hidden'] as const;
+export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
 
 /** The question text as a person types it: trimmed, 1 to 1,000 characters. */
 export const questionTextSchema = multiLineText('Question', LIMITS.questionMax);
@@ -57,5 +66,41 @@ export const questionsQuerySchema = z.object({
   /** Only the questions this attendee asked (exact username). */
   askerUsername: usernameSchema.optional(),
   limit: pageQuerySchema.shape.limit,
+  /** `top`: most votes first, then oldest; `recent` (default): oldest first, as before. */
+  sort: z.enum(['recent', 'top'], { error: 'sort must be recent or top' }).default('recent'),
 });
 export type QuestionsQuery = z.infer<typeof questionsQuerySchema>;
+
+/** PUT and DELETE /api/questions/:id/vote, PATCH and DELETE /api/questions/:id. */
+export const questionParamsSchema = z.object({ id: z.uuid({ error: 'Invalid question id' }) });
+
+/** The answer of a vote or a speaker's change: the question as it is now. */
+export const questionResponseSchema = z.object({ question: questionSchema });
+
+/** PATCH /api/questions/:id: what a speaker (or the admin) changes. */
+export const questionPatchSchema = z
+  .strictObject(
+    {
+      answered: z.boolean({ error: 'answered must be true or false' }).optional(),
+      pinned: z.boolean({ error: 'pinned must be true or false' }).optional(),
+      status: z
+        .enum(QUESTION_STATUSES, { error: 'status must be published, pending or hidden' })
+        .optional(),
+    },
+    { error: 'Only answered, pinned and status can be changed' },
+  )
+  .refine((patch) => Object.keys(patch).length > 0, {
+    error: 'Send at least one of answered, pinned or status',
+  });
+export type QuestionPatch = z.infer<typeof questionPatchSchema>;
+
+/** GET /api/admin/questions: every status, newest first; `search` in the text, asker or speaker. */
+export const adminQuestionsQuerySchema = z.object({
+  search: z.string().trim().max(100, { error: 'search must be at most 100 characters' }).optional(),
+  status: z
+    .enum(QUESTION_STATUSES, { error: 'status must be published, pending or hidden' })
+    .optional(),
+  limit: pageQuerySchema.shape.limit,
+  before: pageQuerySchema.shape.before,
+});
+export type AdminQuestionsQuery = z.infer<typeof adminQuestionsQuerySchema>;

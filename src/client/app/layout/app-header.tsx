@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useEventName } from '../../lib/event-name.ts';
+import { useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import './app-header.css';
@@ -14,9 +15,11 @@ export function AppHeader() {
   const navigate = useNavigate();
   const eventName = useEventName();
   const [username, , removeUsername] = useStoredUsername();
+  const [, , removeAttendeeToken] = useAttendeeToken();
 
   const logout = () => {
     removeUsername();
+    removeAttendeeToken();
     void navigate(CLIENT_PATHS.join);
   };
 

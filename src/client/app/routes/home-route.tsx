@@ -1,14 +1,22 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
 import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
+import { useSpeakersCard } from '../../features/speakers/api/get-speakers.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import classes from './home-route.module.css';
 
 /** /home: the hero, the two main actions and the memory gallery. */
 export default function HomeRoute() {
   const eventName = useEventName();
+  // `?ask=<speaker username>`, from the presenter view's QR code: the ask form opens with that
+  // speaker chosen, once the speakers are known.
+  const [params] = useSearchParams();
+  const ask = params.get('ask')?.toLowerCase();
+  const speakers = useSpeakersCard(Boolean(ask));
+  const asked = ask ? speakers.data?.find((speaker) => speaker.username === ask) : undefined;
   return (
     <Stack gap="lg" pt="lg">
       <Stack gap={4} className={classes.hero}>
@@ -23,7 +31,12 @@ export default function HomeRoute() {
       {/* The two main actions, side by side (stacked on narrow phones). */}
       <Group gap="sm" className={classes.actions}>
         <ShareMemoryAction />
-        <AskQuestionButton size="lg" />
+        <AskQuestionButton
+          key={asked?._id ?? 'ask'}
+          size="lg"
+          speakerId={asked?._id}
+          defaultOpened={Boolean(asked)}
+        />
       </Group>
 
       <GallerySection />

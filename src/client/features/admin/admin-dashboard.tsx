@@ -13,7 +13,15 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconHistory, IconPhoto, IconSearch } from '@tabler/icons-react';
+import {
+  IconAlertCircle,
+  IconHistory,
+  IconMessages,
+  IconMicrophone,
+  IconPhoto,
+  IconSearch,
+  IconSettings,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ADMIN_LIMITS, ADMIN_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
@@ -26,6 +34,9 @@ import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
+import { AdminQuestions } from './admin-questions.tsx';
+import { AdminSettings } from './admin-settings.tsx';
+import { AdminSpeakers } from './admin-speakers.tsx';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { useAdminLiveUpdates } from './use-admin-live-updates.ts';
@@ -139,6 +150,15 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
         <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
           Memories
         </Tabs.Tab>
+        <Tabs.Tab value="questions" leftSection={<IconMessages size={18} />}>
+          Questions
+        </Tabs.Tab>
+        <Tabs.Tab value="speakers" leftSection={<IconMicrophone size={18} />}>
+          Speakers
+        </Tabs.Tab>
+        <Tabs.Tab value="settings" leftSection={<IconSettings size={18} />}>
+          Settings
+        </Tabs.Tab>
         <Tabs.Tab value="deletions" leftSection={<IconHistory size={18} />}>
           Recent deletions
         </Tabs.Tab>
@@ -208,6 +228,18 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
             </>
           )}
         </Stack>
+      </Tabs.Panel>
+
+      <Tabs.Panel value="questions">
+        <AdminQuestions token={token} onExpired={onExpired} />
+      </Tabs.Panel>
+
+      <Tabs.Panel value="speakers">
+        <AdminSpeakers token={token} onExpired={onExpired} />
+      </Tabs.Panel>
+
+      <Tabs.Panel value="settings">
+        <AdminSettings token={token} onExpired={onExpired} />
       </Tabs.Panel>
 
       <Tabs.Panel value="deletions">

@@ -1,11 +1,12 @@
 import { Button, Center, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useField } from '@mantine/form';
 import { type SyntheticEvent, useEffect } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
 import { useEventName } from '../../lib/event-name.ts';
+import { ensureAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import classes from './join-screen.module.css';
 
@@ -23,6 +24,11 @@ export default function JoinScreen() {
   const navigate = useNavigate();
   const eventName = useEventName();
   const [stored, setStored] = useStoredUsername();
+  const [, setToken] = useAttendeeToken();
+  const [params] = useSearchParams();
+  // `/?ask=<speaker username>` (the presenter view's QR code): the ask form opens after joining.
+  const ask = params.get('ask');
+  const next = ask ? `${CLIENT_PATHS.home}?ask=${encodeURIComponent(ask)}` : CLIENT_PATHS.home;
   // One field: Mantine's single-field form hook, a fraction of `useForm` in the entry's weight.
   const field = useField({ mode: 'uncontrolled', initialValue: '' });
 
@@ -30,7 +36,7 @@ export default function JoinScreen() {
     void loadSchemas();
   }, []);
 
-  if (stored) return <Navigate to={CLIENT_PATHS.home} replace />;
+  if (stored) return <Navigate to={next} replace />;
 
   const join = async (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -39,8 +45,10 @@ export default function JoinScreen() {
     const error = await validateUsername(username);
     field.setError(error);
     if (error) return;
+    // The attendee token comes with the username; without an answer the app asks again later.
+    await ensureAttendeeToken(username.trim(), setToken);
     setStored(username.trim());
-    void navigate(CLIENT_PATHS.home);
+    void navigate(next);
   };
 
   return (

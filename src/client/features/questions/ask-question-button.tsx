@@ -17,15 +17,18 @@ export interface AskQuestionButtonProps extends ButtonProps {
   /** Chooses this speaker in the dialog. */
   speakerId?: string | undefined;
   label?: string;
+  /** Opens the dialog at once (the QR code's link: `/?ask=<speaker>`). */
+  defaultOpened?: boolean;
 }
 
 /** "ASK A QUESTION": opens the ask dialog, then "Thank you!" once the question is stored. */
 export function AskQuestionButton({
   speakerId,
   label = QA_TEXTS.askButton,
+  defaultOpened = false,
   ...buttonProps
 }: AskQuestionButtonProps) {
-  const [asking, ask] = useDisclosure(false);
+  const [asking, ask] = useDisclosure(defaultOpened);
   const [thanking, thank] = useDisclosure(false);
   return (
     <>

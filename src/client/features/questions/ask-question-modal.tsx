@@ -57,12 +57,20 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
         askerUsername: username,
       },
       {
-        onSuccess: () => {
+        onSuccess: (question) => {
           notifications.show({
             color: 'green',
             message: QA_TEXTS.questionSuccess,
             autoClose: TOAST_AUTO_CLOSE,
           });
+          // Pre-moderation: nobody but the admin and the speaker sees it yet.
+          if (question.status === 'pending') {
+            notifications.show({
+              color: 'blue',
+              message: QA_TEXTS.awaitingApproval,
+              autoClose: TOAST_AUTO_CLOSE * 2,
+            });
+          }
           form.reset();
           onAsked();
           onClose();

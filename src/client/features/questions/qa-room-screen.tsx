@@ -9,6 +9,7 @@ import {
   Loader,
   NavLink,
   Paper,
+  SegmentedControl,
   Stack,
   Text,
   Title,
@@ -20,7 +21,7 @@ import {
   IconMicrophone,
   IconUsers,
 } from '@tabler/icons-react';
-import { useDeferredValue, useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
@@ -35,6 +36,7 @@ import { AskQuestionButton } from './ask-question-button.tsx';
 import { AskerAvatars } from './asker-avatars.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
+import { type QuestionOrder, arrangeQuestions } from './question-order.ts';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
 
@@ -116,12 +118,23 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
   // arriving at once would otherwise hold the main thread in one long task (decision 074).
   const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
   const newestId = list.at(-1)?._id;
+  const [order, setOrder] = useState<QuestionOrder>('recent');
+  const { pinned, open, answered } = arrangeQuestions(list, order);
 
-  // New questions arrive at the bottom, as in a chat: keep the newest in view.
+  // New questions arrive at the bottom, as in a chat: keep the newest in view (Recent); Top
+  // starts at the top, where the most wanted question is.
   useEffect(() => {
     const element = viewport.current;
-    if (element) element.scrollTo({ top: element.scrollHeight });
-  }, [newestId, speaker._id]);
+    if (element) element.scrollTo({ top: order === 'recent' ? element.scrollHeight : 0 });
+  }, [newestId, speaker._id, order]);
+  const bubble = (question: Question) => (
+    <QuestionBubble
+      key={question._id}
+      question={question}
+      mine={question.askerUsername === username}
+      canVote={Boolean(username)}
+    />
+  );
 
   return (
     <>
@@ -156,6 +169,16 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap" className={classes.headerActions}>
+            <SegmentedControl
+              size="xs"
+              value={order}
+              onChange={(value) => setOrder(value === 'top' ? 'top' : 'recent')}
+              data={[
+                { value: 'top', label: QA_TEXTS.top },
+                { value: 'recent', label: QA_TEXTS.recent },
+              ]}
+              aria-label="Order of the questions"
+            />
             <AskerAvatars questions={list} />
             {username && (
               <AskQuestionButton speakerId={speaker._id} label="Ask" size="sm" variant="light" />
@@ -189,13 +212,14 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
               <OlderQuestionsButton scope={scope} held={list.length} variant="subtle" size="sm">
                 Show earlier questions
               </OlderQuestionsButton>
-              {list.map((question) => (
-                <QuestionBubble
-                  key={question._id}
-                  question={question}
-                  mine={question.askerUsername === username}
-                />
-              ))}
+              {pinned && bubble(pinned)}
+              {open.map(bubble)}
+              {answered.length > 0 && (
+                <Title order={3} fz="sm" c="dimmed" className={classes.sectionTitle}>
+                  {QA_TEXTS.answered}
+                </Title>
+              )}
+              {answered.map(bubble)}
             </>
           )}
         </Stack>

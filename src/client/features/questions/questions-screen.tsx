@@ -19,7 +19,8 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
-import { type QuestionsScope, useQuestions } from './api/get-questions.ts';
+import { type QuestionsScope, byVotes, useQuestions } from './api/get-questions.ts';
+import { VoteButton } from './vote-button.tsx';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
@@ -27,9 +28,23 @@ import classes from './qa-room.module.css';
 
 const ALL_QUESTIONS = { room: 'questions' } as const;
 
-function QuestionCard({ question, mine }: { question: Question; mine: boolean }) {
+function QuestionCard({
+  question,
+  mine,
+  canVote,
+}: {
+  question: Question;
+  mine: boolean;
+  canVote: boolean;
+}) {
   return (
-    <Paper component="article" withBorder radius="lg" p="md">
+    <Paper
+      component="article"
+      withBorder
+      radius="lg"
+      p="md"
+      style={question.answered ? { opacity: 0.7 } : undefined}
+    >
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Text size="sm" miw={0} truncate>
           <Text span fw={700} className={classes.handle}>
@@ -56,6 +71,21 @@ function QuestionCard({ question, mine }: { question: Question; mine: boolean })
         </Group>
       </Group>
       <Text className={classes.text}>{question.question}</Text>
+      <Group gap="xs" mt={8} justify="space-between">
+        <Group gap={6}>
+          {question.pinned && (
+            <Badge size="sm" variant="light">
+              {QA_TEXTS.pinned}
+            </Badge>
+          )}
+          {question.answered && (
+            <Badge size="sm" variant="light" color="gray">
+              {QA_TEXTS.answered}
+            </Badge>
+          )}
+        </Group>
+        <VoteButton question={question} canVote={canVote} />
+      </Group>
     </Paper>
   );
 }
@@ -71,7 +101,23 @@ export default function QuestionsScreen() {
   const show = params.get('show') === 'mine' ? 'mine' : 'all';
   const scope: QuestionsScope = show === 'mine' ? { kind: 'asker', username } : { kind: 'all' };
   const questions = useQuestions(scope);
-  const list = questions.data ? [...questions.data].reverse() : [];
+  const order = params.get('order') === 'top' ? 'top' : 'recent';
+  // Recent: newest first, as before; Top: most votes first, then oldest.
+  const list = questions.data
+    ? order === 'top'
+      ? [...questions.data].sort(byVotes)
+      : [...questions.data].reverse()
+    : [];
+  const setParam = (name: string, value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === null) next.delete(name);
+        else next.set(name, value);
+        return next;
+      },
+      { replace: true },
+    );
 
   return (
     <Stack gap="md" pt="lg" maw={760} mx="auto">
@@ -79,17 +125,27 @@ export default function QuestionsScreen() {
         <Title order={1}>Questions</Title>
         <AskQuestionButton />
       </Group>
-      <SegmentedControl
-        value={show}
-        onChange={(value) => setParams(value === 'mine' ? { show: 'mine' } : {}, { replace: true })}
-        data={[
-          { value: 'all', label: 'All questions' },
-          { value: 'mine', label: 'Mine' },
-        ]}
-        aria-label="Which questions"
-        fullWidth
-        maw={360}
-      />
+      <Group gap="sm">
+        <SegmentedControl
+          value={show}
+          onChange={(value) => setParam('show', value === 'mine' ? 'mine' : null)}
+          data={[
+            { value: 'all', label: 'All questions' },
+            { value: 'mine', label: 'Mine' },
+          ]}
+          aria-label="Which questions"
+          w={240}
+        />
+        <SegmentedControl
+          value={order}
+          onChange={(value) => setParam('order', value === 'top' ? 'top' : null)}
+          data={[
+            { value: 'top', label: QA_TEXTS.top },
+            { value: 'recent', label: QA_TEXTS.recent },
+          ]}
+          aria-label="Order of the questions"
+        />
+      </Group>
       {questions.isPending ? (
         <Center p="xl">
           <Loader aria-label="Loading the questions" />
@@ -113,6 +169,7 @@ export default function QuestionsScreen() {
               key={question._id}
               question={question}
               mine={question.askerUsername === username}
+              canVote={Boolean(username)}
             />
           ))}
           <OlderQuestionsButton scope={scope} held={list.length} variant="light">

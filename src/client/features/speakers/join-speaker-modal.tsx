@@ -30,7 +30,7 @@ function PicturePreview({ file }: { file: File }) {
 export interface JoinSpeakerModalProps {
   opened: boolean;
   onClose: () => void;
-  onJoined: (speaker: Speaker) => void;
+  onJoined: (joined: { speaker: Speaker; secret: string }) => void;
 }
 
 /**
@@ -71,11 +71,11 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
         picture: values.picture,
       },
       {
-        onSuccess: ({ speaker }) => {
+        onSuccess: ({ speaker, secret }) => {
           form.reset();
           mutation.reset();
           onClose();
-          onJoined(speaker);
+          onJoined({ speaker, secret });
         },
       },
     );

@@ -10,18 +10,39 @@ import {
   Image,
   Loader,
   Paper,
+  SegmentedControl,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
-import { IconBrandX, IconMessageCircleOff, IconMoodSad, IconQuote } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import {
+  IconBrandX,
+  IconCheck,
+  IconDownload,
+  IconEyeOff,
+  IconMessageCircleOff,
+  IconMoodSad,
+  IconPin,
+  IconPinnedOff,
+  IconPresentation,
+  IconQuote,
+  IconSend,
+  IconThumbUp,
+} from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import { CLIENT_PATHS } from '../../../shared/routes.ts';
-import type { Question } from '../../../shared/schemas/question.ts';
+import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
+import type { Question, QuestionPatch } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
+import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { byVotes } from '../questions/api/get-questions.ts';
+import { usePatchQuestion } from '../questions/api/patch-question.ts';
+import { updateDashboardQuestion, useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
+import { useSpeakerSession, useSpeakerToken } from './api/speaker-session.ts';
 import classes from './speaker-dashboard.module.css';
 import { useLiveDashboard } from './use-live-dashboard.ts';
 
@@ -29,9 +50,75 @@ import { useLiveDashboard } from './use-live-dashboard.ts';
 export const askerProfileUrl = (handle: string): string =>
   `https://x.com/${encodeURIComponent(handle.replace(/^@+/, ''))}`;
 
-function QuestionItem({ question }: { question: Question }) {
+/** The speaker's buttons on one question: answered, pin, hide (and publish a pending one). */
+function SpeakerControls({ question, token }: { question: Question; token: string }) {
+  const client = useQueryClient();
+  const mutation = usePatchQuestion();
+  const change = (patch: QuestionPatch) =>
+    mutation.mutate(
+      { id: question._id, patch, token },
+      {
+        onSuccess: ({ question: changed }) => updateDashboardQuestion(client, changed),
+        onError: (error) =>
+          notifications.show({
+            color: 'red',
+            message: errorMessage(error, 'The change did not go through; try again.'),
+            autoClose: TOAST_AUTO_CLOSE,
+          }),
+      },
+    );
   return (
-    <Paper component="article" withBorder radius="lg" p="md">
+    <Group gap="xs" mt="sm">
+      {question.status === 'pending' && (
+        <Button
+          size="compact-sm"
+          leftSection={<IconSend size={14} />}
+          onClick={() => change({ status: 'published' })}
+        >
+          Publish
+        </Button>
+      )}
+      <Button
+        size="compact-sm"
+        variant={question.answered ? 'filled' : 'light'}
+        leftSection={<IconCheck size={14} />}
+        onClick={() => change({ answered: !question.answered })}
+      >
+        {question.answered ? 'Answered ✓' : 'Mark answered'}
+      </Button>
+      <Button
+        size="compact-sm"
+        variant={question.pinned ? 'filled' : 'light'}
+        leftSection={question.pinned ? <IconPinnedOff size={14} /> : <IconPin size={14} />}
+        onClick={() => change({ pinned: !question.pinned })}
+      >
+        {question.pinned ? 'Unpin' : 'Pin'}
+      </Button>
+      <Button
+        size="compact-sm"
+        variant="light"
+        color="red"
+        leftSection={<IconEyeOff size={14} />}
+        onClick={() => change({ status: 'hidden' })}
+      >
+        Hide
+      </Button>
+    </Group>
+  );
+}
+
+function QuestionItem({ question, token }: { question: Question; token: string | undefined }) {
+  return (
+    <Paper
+      component="article"
+      withBorder
+      radius="lg"
+      p="md"
+      className={classes.question}
+      data-answered={question.answered || undefined}
+      data-pinned={question.pinned || undefined}
+      aria-label={`Question from ${question.askerUsername}`}
+    >
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Anchor
           href={askerProfileUrl(question.askerUsername)}
@@ -47,6 +134,31 @@ function QuestionItem({ question }: { question: Question }) {
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
       <Text className={classes.text}>{question.question}</Text>
+      <Group gap={6} mt={8}>
+        <Badge
+          variant="light"
+          leftSection={<IconThumbUp size={12} />}
+          aria-label={`${question.votes} votes`}
+        >
+          {question.votes}
+        </Badge>
+        {question.pinned && (
+          <Badge variant="filled" leftSection={<IconPin size={12} />}>
+            {QA_TEXTS.pinned}
+          </Badge>
+        )}
+        {question.answered && (
+          <Badge variant="light" color="gray">
+            {QA_TEXTS.answered}
+          </Badge>
+        )}
+        {question.status === 'pending' && (
+          <Badge variant="light" color="orange">
+            Awaiting approval
+          </Badge>
+        )}
+      </Group>
+      {token && <SpeakerControls question={question} token={token} />}
     </Paper>
   );
 }
@@ -57,9 +169,12 @@ function QuestionItem({ question }: { question: Question }) {
  */
 export default function SpeakerDashboardScreen() {
   const { username = '' } = useParams();
-  const dashboard = useSpeakerDashboard(username);
+  const token = useSpeakerToken(username);
+  const session = useSpeakerSession();
+  const dashboard = useSpeakerDashboard(username, token);
   const speaker = dashboard.data;
-  useLiveDashboard(username, speaker?._id);
+  useLiveDashboard(username, speaker?._id, token);
+  const [order, setOrder] = useState<'top' | 'recent'>('recent');
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)
@@ -99,13 +214,73 @@ export default function SpeakerDashboardScreen() {
     );
   }
 
-  const newestFirst = [...speaker.questions].reverse();
+  const shown = speaker.questions.filter((question) => question.status !== 'hidden');
+  const pinned = shown.find((question) => question.pinned);
+  const rest = shown.filter((question) => question !== pinned);
+  const open = rest.filter((question) => !question.answered);
+  // Recent: newest first, as before; Top: most votes first, then oldest.
+  const ordered = order === 'top' ? [...open].sort(byVotes) : [...open].reverse();
+  const answered = rest.filter((question) => question.answered).reverse();
+  const newestFirst = [...(pinned ? [pinned] : []), ...ordered];
+  const exportCsv = async () => {
+    if (!token) return;
+    try {
+      const blob = await apiDownload(API_PATHS.speakerQuestionsCsv(speaker._id), token);
+      const url = URL.createObjectURL(blob);
+      const anchor = document.createElement('a');
+      anchor.href = url;
+      anchor.download = `questions-${speaker.username}.csv`;
+      anchor.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: errorMessage(error, 'The export did not work; try again.'),
+        autoClose: TOAST_AUTO_CLOSE,
+      });
+    }
+  };
 
   return (
     <Stack gap="lg" pt="lg">
-      <Title order={1} className={classes.title}>
-        {QA_TEXTS.dashboardTitle(speaker.name)}
-      </Title>
+      <Group justify="space-between" gap="sm">
+        <Title order={1} className={classes.title}>
+          {QA_TEXTS.dashboardTitle(speaker.name)}
+        </Title>
+        <Group gap="xs">
+          <Button
+            component={Link}
+            to={speakerPresentPath(speaker.username)}
+            variant="light"
+            leftSection={<IconPresentation size={18} />}
+          >
+            {QA_TEXTS.presenterView}
+          </Button>
+          {token && (
+            <>
+              <Button
+                variant="default"
+                leftSection={<IconDownload size={18} />}
+                onClick={() => void exportCsv()}
+              >
+                Export CSV
+              </Button>
+              <Button variant="subtle" onClick={session.clear}>
+                Sign out
+              </Button>
+            </>
+          )}
+        </Group>
+      </Group>
+      {!token && (
+        <Text size="sm" c="dimmed">
+          Read-only. Open your sign-in link (or{' '}
+          <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} underline="always">
+            log in with your secret
+          </Anchor>
+          ) to mark questions answered, pin and hide them.
+        </Text>
+      )}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Paper withBorder radius="lg" p="md" component="section" aria-label="Your details">
@@ -140,15 +315,27 @@ export default function SpeakerDashboardScreen() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="sm" component="section" aria-label="Questions">
-            <Group gap="xs">
-              <Title order={2} fz="xl">
-                Questions
-              </Title>
-              <Badge variant="light" size="lg" aria-label={`${speaker.questions.length} questions`}>
-                {speaker.questions.length}
-              </Badge>
+            <Group gap="xs" justify="space-between">
+              <Group gap="xs">
+                <Title order={2} fz="xl">
+                  Questions
+                </Title>
+                <Badge variant="light" size="lg" aria-label={`${shown.length} questions`}>
+                  {shown.length}
+                </Badge>
+              </Group>
+              <SegmentedControl
+                size="xs"
+                value={order}
+                onChange={(value) => setOrder(value === 'top' ? 'top' : 'recent')}
+                data={[
+                  { value: 'top', label: QA_TEXTS.top },
+                  { value: 'recent', label: QA_TEXTS.recent },
+                ]}
+                aria-label="Order of the questions"
+              />
             </Group>
-            {newestFirst.length === 0 ? (
+            {shown.length === 0 ? (
               <Paper withBorder radius="lg" p="lg">
                 <EmptyState
                   icon={<IconMessageCircleOff size={28} />}
@@ -158,11 +345,23 @@ export default function SpeakerDashboardScreen() {
                 />
               </Paper>
             ) : (
-              <Stack gap="sm" role="feed" aria-label="Questions for you">
-                {newestFirst.map((question) => (
-                  <QuestionItem key={question._id} question={question} />
-                ))}
-              </Stack>
+              <>
+                <Stack gap="sm" role="feed" aria-label="Questions for you">
+                  {newestFirst.map((question) => (
+                    <QuestionItem key={question._id} question={question} token={token} />
+                  ))}
+                </Stack>
+                {answered.length > 0 && (
+                  <Stack gap="sm" component="section" aria-label={QA_TEXTS.answered}>
+                    <Title order={3} fz="lg" c="dimmed">
+                      {QA_TEXTS.answered}
+                    </Title>
+                    {answered.map((question) => (
+                      <QuestionItem key={question._id} question={question} token={token} />
+                    ))}
+                  </Stack>
+                )}
+              </>
             )}
           </Stack>
         </Grid.Col>

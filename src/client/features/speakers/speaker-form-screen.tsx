@@ -14,7 +14,7 @@ import { UploadedModal } from './uploaded-modal.tsx';
 export default function SpeakerFormScreen() {
   const eventName = useEventName();
   const [joining, join] = useDisclosure(false);
-  const [joined, setJoined] = useState<Speaker | null>(null);
+  const [joined, setJoined] = useState<{ speaker: Speaker; secret: string } | null>(null);
   return (
     <Center mih="calc(100dvh - 140px)" py="xl">
       <Paper withBorder shadow="sm" radius="lg" p="xl" w="100%" maw={480}>
@@ -41,7 +41,7 @@ export default function SpeakerFormScreen() {
         </Stack>
       </Paper>
       <JoinSpeakerModal opened={joining} onClose={join.close} onJoined={setJoined} />
-      <UploadedModal speaker={joined} onClose={() => setJoined(null)} />
+      <UploadedModal joined={joined} onClose={() => setJoined(null)} />
     </Center>
   );
 }

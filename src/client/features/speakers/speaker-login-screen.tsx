@@ -1,34 +1,72 @@
-import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertTriangle, IconLogin2 } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { QA_TEXTS, SPEAKER_USERNAME_MAX } from '../../../shared/qa-constants.ts';
+import {
+  QA_TEXTS,
+  SPEAKER_SECRET_MAX,
+  SPEAKER_USERNAME_MAX,
+} from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS, speakerDashboardPath } from '../../../shared/routes.ts';
 import { speakerLoginFormSchema } from '../../../shared/schemas/speaker.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useLoginSpeaker } from './api/login-speaker.ts';
+import { useSpeakerSession } from './api/speaker-session.ts';
 
-/** /SpeakerLogin: a username and Login; "Login successful!" leads to the dashboard. */
+/**
+ * /SpeakerLogin: a username and Login; "Login successful!" leads to the dashboard. With the
+ * secret (typed, or from the sign-in link's `#username=…&secret=…`) the dashboard gets the
+ * speaker's controls.
+ */
 export default function SpeakerLoginScreen() {
   const navigate = useNavigate();
   const mutation = useLoginSpeaker();
+  const session = useSpeakerSession();
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { username: '' },
+    initialValues: { username: '', secret: '' },
     validate: schemaResolver(speakerLoginFormSchema, { sync: true }),
   });
 
-  const submit = form.onSubmit(({ username }) => {
+  const login = (username: string, secret: string) => {
     if (mutation.isPending) return;
     mutation.mutate(
-      { username: username.trim() },
+      { username: username.trim(), ...(secret.trim() ? { secret: secret.trim() } : {}) },
       {
-        onSuccess: ({ message, speaker }) => {
+        onSuccess: ({ message, speaker, token }) => {
+          if (token) session.save(speaker.username, token);
           if (message === QA_TEXTS.loginSuccess)
             void navigate(speakerDashboardPath(speaker.username));
         },
       },
     );
+  };
+  const submit = form.onSubmit(({ username, secret }) => login(username, secret));
+
+  // The sign-in link: log in at once, and take the secret out of the address bar.
+  const fromLink = useRef(false);
+  useEffect(() => {
+    if (fromLink.current) return;
+    const params = new URLSearchParams(window.location.hash.slice(1));
+    const username = params.get('username');
+    const secret = params.get('secret');
+    if (!username || !secret) return;
+    fromLink.current = true;
+    window.history.replaceState(null, '', window.location.pathname);
+    form.setValues({ username, secret });
+    login(username, secret);
   });
 
   return (
@@ -40,7 +78,8 @@ export default function SpeakerLoginScreen() {
               Speaker Login
             </Title>
             <Text c="dimmed" size="sm">
-              Use the username you got when you added your bio.
+              Use the username you got when you added your bio. Add your secret (or open your
+              sign-in link) to answer, pin and hide questions.
             </Text>
             <TextInput
               label="Username"
@@ -51,6 +90,14 @@ export default function SpeakerLoginScreen() {
               maxLength={SPEAKER_USERNAME_MAX}
               key={form.key('username')}
               {...form.getInputProps('username')}
+            />
+            <PasswordInput
+              label="Secret (optional)"
+              description="From your sign-in link"
+              autoComplete="current-password"
+              maxLength={SPEAKER_SECRET_MAX}
+              key={form.key('secret')}
+              {...form.getInputProps('secret')}
             />
             {mutation.isError && (
               <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>

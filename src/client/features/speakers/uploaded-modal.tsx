@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Alert,
   Avatar,
   Button,
   Code,
@@ -8,24 +9,37 @@ import {
   Modal,
   Stack,
   Text,
+  TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import { CLIENT_PATHS, speakerDashboardPath } from '../../../shared/routes.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { signInLink } from './api/speaker-session.ts';
 
 /** "Uploaded Succesfully" (the product's spelling): the username to log in with, and the way on. */
 export function UploadedModal({
-  speaker,
+  joined,
   onClose,
 }: {
-  speaker: Speaker | null;
+  joined: { speaker: Speaker; secret: string } | null;
   onClose: () => void;
 }) {
+  const speaker = joined?.speaker;
+  const link = joined
+    ? signInLink(window.location.origin, joined.speaker.username, joined.secret)
+    : '';
   return (
-    <Modal opened={speaker !== null} onClose={onClose} title={QA_TEXTS.uploadedTitle}>
+    <Modal
+      opened={joined !== null}
+      size="lg"
+      // The secret is shown once: a click beside the dialog must not lose it.
+      closeOnClickOutside={false}
+      onClose={onClose}
+      title={QA_TEXTS.uploadedTitle}
+    >
       {speaker && (
         <Stack gap="md" align="center" ta="center">
           <Avatar src={speaker.avatar} alt="" name={speaker.name} size={88} radius={88} />
@@ -54,10 +68,39 @@ export function UploadedModal({
               </CopyButton>
             </Group>
           </Stack>
+          <Stack gap={6} w="100%" ta="left">
+            <Text fw={700}>Your sign-in link</Text>
+            <Alert color="orange" variant="light" icon={<IconAlertTriangle />} p="sm">
+              {QA_TEXTS.secretWarning}
+            </Alert>
+            <TextInput
+              readOnly
+              value={link}
+              aria-label="Your sign-in link"
+              onFocus={(event) => event.currentTarget.select()}
+            />
+            <CopyButton value={link}>
+              {({ copied, copy }) => (
+                <Button
+                  variant={copied ? 'light' : 'filled'}
+                  color={copied ? 'teal' : undefined}
+                  leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+                  onClick={copy}
+                >
+                  {copied ? QA_TEXTS.copied : QA_TEXTS.copyLink}
+                </Button>
+              )}
+            </CopyButton>
+            <Text size="sm" c="dimmed">
+              With it your dashboard can mark questions answered, pin one and hide others. Your
+              username alone opens the dashboard read-only. Lost it? The organisers can issue a new
+              one.
+            </Text>
+          </Stack>
           <Group justify="center" gap="sm">
             <Button
               component={Link}
-              to={speakerDashboardPath(speaker.username)}
+              to={`${CLIENT_PATHS.speakerLogin}#${new URL(link).hash.slice(1)}`}
               variant="light"
               onClick={onClose}
             >

@@ -67,12 +67,65 @@ export const inScope = (scope: QuestionsScope, question: Question): boolean =>
 
 /** Adds a question to every loaded list it belongs in; lists not loaded yet fetch it anyway. */
 export function mergeQuestionIntoLists(client: QueryClient, question: Question): void {
+  if (question.status !== 'published') return;
   for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
     const scope = scopeOfKey(key);
     if (!data || !scope || !inScope(scope, question)) continue;
     client.setQueryData<Question[]>(key, (current) => mergeById(current, [question]));
   }
 }
+
+/**
+ * A question as it is now (votes, answered, pinned, status) in every loaded list: replaced
+ * where it is held, added where it belongs and is not (just published), removed where it may
+ * no longer be shown (hidden, or back to pending).
+ */
+export function updateQuestionInLists(client: QueryClient, question: Question): void {
+  if (question.status !== 'published') {
+    removeQuestionFromLists(client, question._id);
+    return;
+  }
+  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
+    const scope = scopeOfKey(key);
+    if (!data || !scope || !inScope(scope, question)) continue;
+    client.setQueryData<Question[]>(key, (current) => replaceById(current, question));
+  }
+}
+
+/** A question deleted (or no longer public) leaves every loaded list. */
+export function removeQuestionFromLists(client: QueryClient, id: string): void {
+  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
+    if (!data?.some((question) => question._id === id)) continue;
+    client.setQueryData<Question[]>(key, (current) => current?.filter((q) => q._id !== id));
+  }
+}
+
+/** A deleted speaker's questions leave every loaded list. */
+export function removeSpeakerQuestions(client: QueryClient, speakerId: string): void {
+  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
+    if (!data?.some((question) => question.speakerId === speakerId)) continue;
+    client.setQueryData<Question[]>(key, (current) =>
+      current?.filter((q) => q.speakerId !== speakerId),
+    );
+  }
+}
+
+/** `list` with `question` in its place (by id), or added in order when it is not there. */
+export function replaceById(current: Question[] | undefined, question: Question): Question[] {
+  const list = current ?? [];
+  const at = list.findIndex((item) => item._id === question._id);
+  if (at === -1) return mergeById(list, [question]);
+  const next = [...list];
+  next[at] = question;
+  return next;
+}
+
+/**
+ * The Top tab: most votes first, the oldest first among equals (the server's `sort=top`).
+ * Answered questions go to their own section, so they are left out here.
+ */
+export const byVotes = (a: Question, b: Question): number =>
+  b.votes - a.votes || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
 
 /**
  * The first load takes the latest page; every poll after it asks only for what is newer than the
@@ -87,8 +140,13 @@ async function loadQuestions(
 ): Promise<Question[]> {
   const current = client.getQueryData<Question[]>(queryKey);
   const newest = current?.at(-1);
-  if (!current || !newest) {
-    return fetchQuestions({ ...scopeParams(scope), limit: LIMITS.pageSizeMax }, signal);
+  const keyName = JSON.stringify(queryKey);
+  // Now and then the whole list again (a 304 when nothing changed): votes, answers and
+  // removals missed while the socket was away come back this way.
+  if (!current || !newest || Date.now() - (lastFullLoad.get(keyName) ?? 0) > FULL_RELOAD_MS) {
+    const list = await fetchQuestions({ ...scopeParams(scope), limit: LIMITS.pageSizeMax }, signal);
+    lastFullLoad.set(keyName, Date.now());
+    return list;
   }
   const since = new Date(Date.parse(newest.createdAt) - QUESTIONS_POLL_OVERLAP_MS).toISOString();
   const fresh = await fetchQuestions(
@@ -97,6 +155,10 @@ async function loadQuestions(
   );
   return mergeById(client.getQueryData<Question[]>(queryKey), fresh);
 }
+
+/** How often a poll reads a whole list rather than what is newer than the newest held. */
+const FULL_RELOAD_MS = 30_000;
+const lastFullLoad = new Map<string, number>();
 
 /** The questions of a scope, oldest first, polled every 5 s (the socket's fallback). */
 export const questionsQueryOptions = (scope: QuestionsScope) =>

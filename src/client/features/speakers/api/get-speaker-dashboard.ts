@@ -11,15 +11,64 @@ import { ApiError, apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 import { fetchQuestions } from '../../questions/api/get-questions.ts';
 
-/** GET /api/speakers/:username/dashboard: the speaker with their questions, oldest first. */
+/**
+ * GET /api/speakers/:username/dashboard: the speaker with their questions, oldest first; with
+ * the speaker's token, the pending ones too.
+ */
 export const fetchSpeakerDashboard = (
   username: string,
   signal?: AbortSignal,
+  token?: string,
 ): Promise<SpeakerDashboard> =>
-  apiCall(speakerDashboardSchema, API_PATHS.speakerDashboard(username), { signal });
+  apiCall(speakerDashboardSchema, API_PATHS.speakerDashboard(username), {
+    signal,
+    token: token ?? null,
+  });
 
-export const dashboardKey = (username: string) =>
-  ['speaker-dashboard', username.toLowerCase()] as const;
+/** Every cached dashboard starts with this key. */
+const DASHBOARD_KEY = 'speaker-dashboard';
+
+export const dashboardKey = (username: string) => [DASHBOARD_KEY, username.toLowerCase()] as const;
+
+/** How often a poll reads the whole dashboard again (votes and answers missed meanwhile). */
+const FULL_RELOAD_MS = 30_000;
+const lastFullLoad = new Map<string, number>();
+
+/**
+ * A question as it is now in the loaded dashboards of its speaker: replaced, added when it
+ * may be shown there, removed when not (hidden; pending on a dashboard without the token).
+ */
+export function updateDashboardQuestion(client: QueryClient, question: Question): void {
+  for (const [key, data] of client.getQueriesData<SpeakerDashboard>({
+    queryKey: [DASHBOARD_KEY],
+  })) {
+    if (data?._id !== question.speakerId) continue;
+    const shown =
+      question.status === 'published' || (question.status === 'pending' && key[2] === 'private');
+    client.setQueryData<SpeakerDashboard>(key, (current) => {
+      if (!current) return current;
+      const rest = current.questions.filter((item) => item._id !== question._id);
+      if (!shown) return { ...current, questions: rest };
+      const at = current.questions.findIndex((item) => item._id === question._id);
+      if (at === -1) return { ...current, questions: mergeById(current.questions, [question]) };
+      const questions = [...current.questions];
+      questions[at] = question;
+      return { ...current, questions };
+    });
+  }
+}
+
+/** A deleted question leaves every loaded dashboard. */
+export function removeDashboardQuestion(client: QueryClient, id: string): void {
+  for (const [key, data] of client.getQueriesData<SpeakerDashboard>({
+    queryKey: [DASHBOARD_KEY],
+  })) {
+    if (!data?.questions.some((question) => question._id === id)) continue;
+    client.setQueryData<SpeakerDashboard>(key, (current) =>
+      current ? { ...current, questions: current.questions.filter((q) => q._id !== id) } : current,
+    );
+  }
+}
 
 /** Adds questions to a loaded dashboard, by id, without duplicates. */
 export function mergeDashboardQuestions(
@@ -27,12 +76,16 @@ export function mergeDashboardQuestions(
   username: string,
   questions: readonly Question[],
 ): void {
-  client.setQueryData<SpeakerDashboard>(dashboardKey(username), (current) => {
-    if (!current) return current;
-    const relevant = questions.filter((question) => question.speakerId === current._id);
-    const merged = mergeById(current.questions, relevant);
-    return merged === current.questions ? current : { ...current, questions: merged };
-  });
+  for (const [key] of client.getQueriesData<SpeakerDashboard>({
+    queryKey: dashboardKey(username),
+  })) {
+    client.setQueryData<SpeakerDashboard>(key, (current) => {
+      if (!current) return current;
+      const relevant = questions.filter((question) => question.speakerId === current._id);
+      const merged = mergeById(current.questions, relevant);
+      return merged === current.questions ? current : { ...current, questions: merged };
+    });
+  }
 }
 
 /**
@@ -40,13 +93,20 @@ export function mergeDashboardQuestions(
  * (spec: GET /api/questions/realtime every 5 s, through the questions feature's fetcher),
  * merging them by id; the socket adds them live.
  */
-export const speakerDashboardQueryOptions = (username: string) =>
+export const speakerDashboardQueryOptions = (username: string, token?: string) =>
   queryOptions({
-    queryKey: dashboardKey(username),
+    queryKey: [...dashboardKey(username), token ? 'private' : 'public'] as const,
     queryFn: async ({ client, queryKey, signal }): Promise<SpeakerDashboard> => {
       const current = client.getQueryData<SpeakerDashboard>(queryKey);
       const newest = current?.questions.at(-1);
-      if (!current) return fetchSpeakerDashboard(username, signal);
+      const name = JSON.stringify(queryKey);
+      // The speaker's own dashboard reads the whole of it (pending questions are not in the
+      // public lists); anyone's, now and then (votes and answers missed meanwhile).
+      if (!current || token || Date.now() - (lastFullLoad.get(name) ?? 0) > FULL_RELOAD_MS) {
+        const loaded = await fetchSpeakerDashboard(username, signal, token);
+        lastFullLoad.set(name, Date.now());
+        return loaded;
+      }
       const since = newest
         ? new Date(Date.parse(newest.createdAt) - QUESTIONS_POLL_OVERLAP_MS).toISOString()
         : current.createdAt;
@@ -67,5 +127,5 @@ export const speakerDashboardQueryOptions = (username: string) =>
     retry: (count, error) => !(error instanceof ApiError && error.status === 404) && count < 3,
   });
 
-export const useSpeakerDashboard = (username: string) =>
-  useQuery(speakerDashboardQueryOptions(username));
+export const useSpeakerDashboard = (username: string, token?: string) =>
+  useQuery(speakerDashboardQueryOptions(username, token));

@@ -19,9 +19,10 @@ const speakerList = (path: string, name: string) =>
 const speakersQueryOptions = () => speakerList(API_PATHS.speakers, 'dropdown');
 
 /** GET /api/speakerscard: the Q&A room's list (spec: refetched every 5 s, stale after 300 s). */
-export const useSpeakersCard = () =>
+export const useSpeakersCard = (enabled = true) =>
   useQuery({
     ...speakerList(API_PATHS.speakersCard, 'card'),
+    enabled,
     staleTime: SPEAKERS_STALE_TIME,
     refetchInterval: POLL_INTERVALS.speakers,
   });
@@ -37,6 +38,14 @@ export const useSpeakers = (open: boolean) =>
 /** Speakers lists are sorted by name, as the server sorts them. */
 const byName = (a: Speaker, b: Speaker) =>
   a.name.toLowerCase().localeCompare(b.name.toLowerCase()) || (a._id < b._id ? -1 : 1);
+
+/** A deleted speaker leaves every loaded list of speakers. */
+export function removeSpeakerFromLists(client: QueryClient, id: string): void {
+  for (const [key, data] of client.getQueriesData<Speaker[]>({ queryKey: SPEAKERS_KEY })) {
+    if (!data?.some((speaker) => speaker._id === id)) continue;
+    client.setQueryData<Speaker[]>(key, (current) => current?.filter((s) => s._id !== id));
+  }
+}
 
 /** Adds a speaker to every loaded list of speakers, once, in its place by name. */
 export function mergeSpeakerIntoLists(client: QueryClient, speaker: Speaker): void {

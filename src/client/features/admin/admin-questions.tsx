@@ -1,0 +1,272 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import {
+  IconAlertCircle,
+  IconDownload,
+  IconEye,
+  IconEyeOff,
+  IconSearch,
+  IconThumbUp,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { ADMIN_LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { API_PATHS } from '../../../shared/routes.ts';
+import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
+import { TimeAgo } from '../../components/time-ago.tsx';
+import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { useLiveUpdates } from '../../lib/live.ts';
+import {
+  ADMIN_QUESTIONS_KEY,
+  useAdminQuestions,
+  useModerateQuestion,
+} from './api/admin-questions.ts';
+import { isUnauthorized } from './api/errors.ts';
+
+const STATUS_COLOR: Record<QuestionStatus, string> = {
+  published: 'green',
+  pending: 'orange',
+  hidden: 'gray',
+};
+
+function QuestionRow({
+  question,
+  onAction,
+  busy,
+}: {
+  question: Question;
+  onAction: (action: 'hide' | 'publish' | 'delete') => void;
+  busy: boolean;
+}) {
+  return (
+    <Paper
+      component="article"
+      withBorder
+      radius="md"
+      p="sm"
+      aria-label={`Question from ${question.askerUsername}`}
+    >
+      <Group justify="space-between" gap="xs" wrap="nowrap" mb={4}>
+        <Text size="sm" miw={0} truncate>
+          <Text span fw={700}>
+            @{question.askerUsername}
+          </Text>
+          <Text span c="dimmed">
+            {' to '}
+          </Text>
+          <Text span fw={700}>
+            {question.speakerName}
+          </Text>
+        </Text>
+        <Group gap={6} wrap="nowrap">
+          <Badge
+            variant="default"
+            leftSection={
+              <span
+                aria-hidden
+                style={{
+                  display: 'inline-block',
+                  width: 8,
+                  height: 8,
+                  borderRadius: 4,
+                  background: `var(--mantine-color-${STATUS_COLOR[question.status]}-6)`,
+                }}
+              />
+            }
+          >
+            {question.status}
+          </Badge>
+          <Badge variant="default" leftSection={<IconThumbUp size={12} />}>
+            {question.votes}
+          </Badge>
+          <TimeAgo iso={question.createdAt} size="xs" c="dimmed" />
+        </Group>
+      </Group>
+      <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{question.question}</Text>
+      <Group gap="xs" mt="xs">
+        {question.status !== 'published' && (
+          <Button
+            size="compact-sm"
+            variant="light"
+            color="green"
+            leftSection={<IconEye size={14} />}
+            disabled={busy}
+            onClick={() => onAction('publish')}
+          >
+            Publish
+          </Button>
+        )}
+        {question.status !== 'hidden' && (
+          <Button
+            size="compact-sm"
+            variant="light"
+            leftSection={<IconEyeOff size={14} />}
+            disabled={busy}
+            onClick={() => onAction('hide')}
+          >
+            Hide
+          </Button>
+        )}
+        <Button
+          size="compact-sm"
+          variant="light"
+          color="red"
+          leftSection={<IconTrash size={14} />}
+          disabled={busy}
+          onClick={() => onAction('delete')}
+        >
+          Delete
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+/**
+ * The admin's Questions tab: every question of every status, searched and filtered, with
+ * hide, publish and delete; live through the moderation room, polled as the fallback.
+ */
+export function AdminQuestions({ token, onExpired }: { token: string; onExpired: () => void }) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, ADMIN_LIMITS.searchDebounceMs);
+  const [status, setStatus] = useState<'all' | QuestionStatus>('all');
+  const questions = useAdminQuestions(token, debounced, status === 'all' ? undefined : status);
+  const moderate = useModerateQuestion(token);
+  useLiveUpdates({
+    on: {
+      newQuestion: (_payload, client) =>
+        void client.invalidateQueries({ queryKey: ADMIN_QUESTIONS_KEY }),
+      questionUpdated: (_payload, client) =>
+        void client.invalidateQueries({ queryKey: ADMIN_QUESTIONS_KEY }),
+      questionDeleted: (_payload, client) =>
+        void client.invalidateQueries({ queryKey: ADMIN_QUESTIONS_KEY }),
+      speakerDeleted: (_payload, client) =>
+        void client.invalidateQueries({ queryKey: ADMIN_QUESTIONS_KEY }),
+    },
+    refetchOnConnect: [ADMIN_QUESTIONS_KEY],
+    room: { room: 'moderation', token },
+  });
+  const expired = isUnauthorized(questions.error);
+  useEffect(() => {
+    if (expired) onExpired();
+  }, [expired, onExpired]);
+
+  const act = (question: Question, action: 'hide' | 'publish' | 'delete') =>
+    moderate.mutate(
+      { id: question._id, action },
+      {
+        onSuccess: () =>
+          notifications.show({
+            color: 'green',
+            message:
+              action === 'delete'
+                ? 'Question deleted.'
+                : action === 'hide'
+                  ? 'Question hidden.'
+                  : 'Question published.',
+            autoClose: TOAST_AUTO_CLOSE,
+          }),
+        onError: (error) => {
+          if (isUnauthorized(error)) onExpired();
+          else
+            notifications.show({
+              color: 'red',
+              message: errorMessage(error, 'That did not work; try again.'),
+              autoClose: TOAST_AUTO_CLOSE,
+            });
+        },
+      },
+    );
+  const exportCsv = async () => {
+    try {
+      const blob = await apiDownload(API_PATHS.adminQuestionsCsv, token);
+      const url = URL.createObjectURL(blob);
+      const anchor = document.createElement('a');
+      anchor.href = url;
+      anchor.download = 'questions.csv';
+      anchor.click();
+      URL.revokeObjectURL(url);
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: errorMessage(error, 'The export did not work; try again.'),
+        autoClose: TOAST_AUTO_CLOSE,
+      });
+    }
+  };
+  const list = questions.data ?? [];
+
+  return (
+    <Stack gap="sm">
+      <Group gap="sm" align="end">
+        <TextInput
+          type="search"
+          aria-label="Search questions"
+          placeholder="Search by text, asker or speaker..."
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          maxLength={ADMIN_LIMITS.searchMax}
+          leftSection={<IconSearch size={18} aria-hidden />}
+          style={{ flex: '1 1 260px' }}
+        />
+        <SegmentedControl
+          value={status}
+          onChange={(value) => setStatus(value)}
+          aria-label="Status"
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'pending', label: 'Pending' },
+            { value: 'published', label: 'Published' },
+            { value: 'hidden', label: 'Hidden' },
+          ]}
+        />
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={18} />}
+          onClick={() => void exportCsv()}
+        >
+          Export CSV
+        </Button>
+      </Group>
+      {questions.isError && !expired && (
+        <Alert color="red" icon={<IconAlertCircle />} role="alert">
+          The questions could not load; retrying.
+        </Alert>
+      )}
+      {questions.isPending ? (
+        <Center p="xl">
+          <Loader aria-label="Loading the questions" />
+        </Center>
+      ) : list.length === 0 ? (
+        <Text c="dimmed" ta="center" py="xl">
+          No questions{status === 'all' ? '' : ` ${status}`}
+          {debounced.trim() ? ` matching “${debounced.trim()}”` : ''}.
+        </Text>
+      ) : (
+        <Stack gap="xs" role="feed" aria-label="Questions for moderation">
+          {list.map((question) => (
+            <QuestionRow
+              key={question._id}
+              question={question}
+              busy={moderate.isPending && moderate.variables.id === question._id}
+              onAction={(action) => act(question, action)}
+            />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,179 @@
+import {
+  Avatar,
+  Button,
+  Center,
+  CopyButton,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconKey, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
+import { signInLink } from '../speakers/api/speaker-session.ts';
+import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
+import { isUnauthorized } from './api/errors.ts';
+
+/**
+ * The admin's Speakers tab: delete a speaker with their questions (after a confirmation), and
+ * issue a new sign-in secret, shown once as a link to hand over.
+ */
+export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: () => void }) {
+  const speakers = useSpeakersCard();
+  const remove = useDeleteSpeaker(token);
+  const renew = useRenewSecret(token);
+  const [confirming, setConfirming] = useState<Speaker | null>(null);
+  const [issued, setIssued] = useState<{ speaker: Speaker; link: string } | null>(null);
+
+  const failed = (error: unknown) => {
+    if (isUnauthorized(error)) onExpired();
+    else
+      notifications.show({
+        color: 'red',
+        message: errorMessage(error, 'That did not work; try again.'),
+        autoClose: TOAST_AUTO_CLOSE,
+      });
+  };
+
+  if (speakers.isPending) {
+    return (
+      <Center p="xl">
+        <Loader aria-label="Loading the speakers" />
+      </Center>
+    );
+  }
+  const list = speakers.data ?? [];
+  return (
+    <Stack gap="xs">
+      {list.length === 0 && (
+        <Text c="dimmed" ta="center" py="xl">
+          {QA_TEXTS.noSpeakers}
+        </Text>
+      )}
+      {list.map((speaker) => (
+        <Paper
+          key={speaker._id}
+          withBorder
+          radius="md"
+          p="sm"
+          component="article"
+          aria-label={speaker.name}
+        >
+          <Group justify="space-between" gap="sm">
+            <Group gap="sm" miw={0}>
+              <Avatar src={speaker.avatar} alt="" name={speaker.name} radius="xl" />
+              <div style={{ minWidth: 0 }}>
+                <Text fw={700} truncate>
+                  {speaker.name}
+                </Text>
+                <Text size="sm" c="dimmed" truncate>
+                  {speaker.username} · {speaker.stack}
+                </Text>
+              </div>
+            </Group>
+            <Group gap="xs">
+              <Button
+                size="compact-sm"
+                variant="light"
+                leftSection={<IconKey size={14} />}
+                loading={renew.isPending && renew.variables === speaker._id}
+                onClick={() =>
+                  renew.mutate(speaker._id, {
+                    onSuccess: ({ secret }) =>
+                      setIssued({
+                        speaker,
+                        link: signInLink(window.location.origin, speaker.username, secret),
+                      }),
+                    onError: failed,
+                  })
+                }
+              >
+                New secret
+              </Button>
+              <Button
+                size="compact-sm"
+                variant="light"
+                color="red"
+                leftSection={<IconTrash size={14} />}
+                onClick={() => setConfirming(speaker)}
+              >
+                Delete
+              </Button>
+            </Group>
+          </Group>
+        </Paper>
+      ))}
+      <Modal
+        opened={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title="Delete this speaker?"
+      >
+        <Stack>
+          <Text>
+            {confirming?.name} and every question asked to them will be deleted, for everyone, at
+            once. This cannot be undone.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() => {
+                if (!confirming) return;
+                const speaker = confirming;
+                remove.mutate(speaker._id, {
+                  onSuccess: () => {
+                    setConfirming(null);
+                    notifications.show({
+                      color: 'green',
+                      message: `Deleted ${speaker.name}.`,
+                      autoClose: TOAST_AUTO_CLOSE,
+                    });
+                  },
+                  onError: (error) => {
+                    setConfirming(null);
+                    failed(error);
+                  },
+                });
+              }}
+            >
+              Delete speaker
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      <Modal
+        opened={issued !== null}
+        onClose={() => setIssued(null)}
+        title="New sign-in link"
+        closeOnClickOutside={false}
+      >
+        <Stack>
+          <Text>
+            Hand this link to {issued?.speaker.name}. The old one no longer works. It is shown only
+            once.
+          </Text>
+          <TextInput readOnly value={issued?.link ?? ''} aria-label="New sign-in link" />
+          <CopyButton value={issued?.link ?? ''}>
+            {({ copied, copy }) => (
+              <Button onClick={copy} variant={copied ? 'light' : 'filled'}>
+                {copied ? QA_TEXTS.copied : QA_TEXTS.copyLink}
+              </Button>
+            )}
+          </CopyButton>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import type { Question } from '../../../shared/schemas/question.ts';
+import { byVotes } from './api/get-questions.ts';
+
+/** The tabs of the Q&A screens: "Top" (most votes) and "Recent" (the spec's order). */
+export type QuestionOrder = 'top' | 'recent';
+
+/**
+ * A speaker's questions as a room shows them: the pinned one on top, then the open ones in the
+ * tab's order, then the answered ones in their own section. `recent` keeps the list's order.
+ */
+export function arrangeQuestions(
+  list: readonly Question[],
+  order: QuestionOrder,
+): { pinned: Question | undefined; open: Question[]; answered: Question[] } {
+  const pinned = list.find((question) => question.pinned);
+  const rest = list.filter((question) => question !== pinned);
+  const open = rest.filter((question) => !question.answered);
+  return {
+    pinned,
+    open: order === 'top' ? [...open].sort(byVotes) : open,
+    answered: rest.filter((question) => question.answered),
+  };
+}
