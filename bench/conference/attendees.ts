@@ -227,6 +227,9 @@ async function run(job: AttendeesJob): Promise<void> {
     );
   }
   let asked = 0;
+  // Each run asks its own questions: the same text from the same asker to the same speaker
+  // within 10 minutes is refused as a repeat (409), and runs follow each other on one server.
+  const run = Math.random().toString(36).slice(2, 8);
   function postQuestion() {
     asked++;
     const speakerId = job.speakerIds[asked % job.speakerIds.length] ?? '';
@@ -236,7 +239,7 @@ async function run(job: AttendeesJob): Promise<void> {
       JSON.stringify({
         speakerId,
         speakerName: 'Speaker',
-        question: `Question ${asked}: how does this scale to a whole conference?`,
+        question: `Question ${asked} of run ${run}: how does this scale to a whole conference?`,
         askerUsername: `attendee-${asked % job.attendees}`,
       }),
     );

@@ -14,25 +14,14 @@ import {
 import { questionListSchema, questionSchema } from '../shared/schemas/question.ts';
 import { speakerCreatedResponseSchema } from '../shared/schemas/speaker.ts';
 import { freePort } from '../../tests/support/free-port.ts';
+import { noisyImage } from '../../tests/support/media.ts';
 import { startServer } from '../../tests/support/server-process.ts';
 
 const UPLOADS = 50;
 const QUESTIONS = 200;
 
-/** A photo big enough that processing it takes a moment: noise does not compress. */
-async function noisyPng(seed: number): Promise<Buffer> {
-  const width = 400;
-  const height = 300;
-  const pixels = Buffer.alloc(width * height * 3);
-  let state = seed * 2654435761;
-  for (let i = 0; i < pixels.length; i += 1) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    pixels[i] = state >>> 24;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+/** A photo that does not compress, so processing and uploading it take a moment. */
+const noisyPng = () => noisyImage('png', { width: 400, height: 300 });
 
 describe('crash consistency', () => {
   let dataDir: string | undefined;
@@ -61,11 +50,11 @@ describe('crash consistency', () => {
       speakerForm.append('name', 'Crash Speaker');
       speakerForm.append('stack', 'Kill -9');
       speakerForm.append('bio', 'Survives.');
-      speakerForm.append('picture', new Blob([new Uint8Array(await noisyPng(0))]), 'p.png');
+      speakerForm.append('picture', new Blob([new Uint8Array(await noisyPng())]), 'p.png');
       const created = await fetch(`${url}/api/speakersadd`, { method: 'POST', body: speakerForm });
       const { speaker } = speakerCreatedResponseSchema.parse(await created.json());
 
-      const images = await Promise.all(Array.from({ length: UPLOADS }, (_, i) => noisyPng(i + 1)));
+      const images = await Promise.all(Array.from({ length: UPLOADS }, () => noisyPng()));
       const answeredMemories: Memory[] = [];
       const answeredQuestions: string[] = [];
       let settled = 0;
@@ -134,7 +123,7 @@ describe('crash consistency', () => {
       );
       // And a file whose row never came, as a kill between the two leaves it.
       const orphan = `${uuidv7()}.png`;
-      await fs.writeFile(path.join(dataDir, 'media', 'memories', orphan), await noisyPng(999));
+      await fs.writeFile(path.join(dataDir, 'media', 'memories', orphan), await noisyPng());
 
       // The database file is sound.
       const sqlite = new DatabaseSync(path.join(dataDir, 'confab.sqlite'));

@@ -3,30 +3,18 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type Memory, memoryPostResponseSchema } from '../shared/schemas/memory.ts';
 import { freePort } from '../../tests/support/free-port.ts';
+import { noisyImage } from '../../tests/support/media.ts';
 import { startServer, stopServer } from '../../tests/support/server-process.ts';
 
 const ACKNOWLEDGED = 30;
 const SLOW = 10;
 
-/** A photo that does not compress, so its upload takes a moment. */
-async function noisyPng(seed: number): Promise<Buffer> {
-  const width = 300;
-  const height = 200;
-  const pixels = Buffer.alloc(width * height * 3);
-  let state = seed * 2654435761;
-  for (let i = 0; i < pixels.length; i += 1) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    pixels[i] = state >>> 24;
-  }
-  return sharp(pixels, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-}
+/** A photo that does not compress, so processing and uploading it take a moment. */
+const noisyPng = () => noisyImage('png', { width: 300, height: 200 });
 
 /**
  * A memory post whose body arrives in two halves: `finish` sends the rest and answers the
@@ -93,14 +81,14 @@ describe('two processes on one data directory', () => {
         const form = new FormData();
         form.append('caption', `acknowledged ${i}`);
         form.append('username', 'ada');
-        form.append('files', new Blob([new Uint8Array(await noisyPng(i + 1))]), 'p.png');
+        form.append('files', new Blob([new Uint8Array(await noisyPng())]), 'p.png');
         const response = await fetch(`${oldUrl}/api/memories`, { method: 'POST', body: form });
         expect(response.status).toBe(201);
         acknowledged.push(...memoryPostResponseSchema.parse(await response.json()).memories);
       }
       const slow = await Promise.all(
         Array.from({ length: SLOW }, async (_, i) =>
-          slowUpload(oldUrl, await noisyPng(100 + i), `slow ${i}`),
+          slowUpload(oldUrl, await noisyPng(), `slow ${i}`),
         ),
       );
       // The halves are being staged by the old process while the new one starts and sweeps.
@@ -130,8 +118,8 @@ describe('two processes on one data directory', () => {
       const memoriesDir = path.join(dataDir, 'media', 'memories');
       const orphan = `${uuidv7({ msecs: Date.now() - 2 * 3_600_000 })}.png`;
       const recent = `${uuidv7()}.png`;
-      await fs.writeFile(path.join(memoriesDir, orphan), await noisyPng(999));
-      await fs.writeFile(path.join(memoriesDir, recent), await noisyPng(998));
+      await fs.writeFile(path.join(memoriesDir, orphan), await noisyPng());
+      await fs.writeFile(path.join(memoriesDir, recent), await noisyPng());
       await vi.waitFor(async () => expect(await fs.readdir(memoriesDir)).not.toContain(orphan), {
         timeout: 10_000,
         interval: 250,

@@ -66,6 +66,9 @@ describe('slow clients', () => {
     expect(config.requestTimeoutMs).toBe(10 * 60_000);
     // Below the open-file limit, with room for a staged file per upload.
     expect(defaultMaxConnections(1024)).toBe(448);
+    expect(defaultMaxConnections(4096)).toBe(1984);
+    // The 10,000 attendees' sockets of the conference profile fit under a limit of 20,000.
+    expect(defaultMaxConnections(20_000)).toBe(17_952);
   });
 
   describe('in one app', () => {

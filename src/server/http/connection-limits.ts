@@ -20,14 +20,17 @@ function openFileLimit(): number | undefined {
 }
 
 /**
- * The default connection cap: half the open-file limit, less a reserve of 64 for the database,
- * logs and the media store. An upload holds its connection and a staged file at once, so that
- * many connections can never run the process out of files (EMFILE). 10,000 where the limit
- * cannot be read.
+ * The default connection cap, below the open-file limit by a reserve for the files the
+ * connections' requests open (an upload holds its connection and a staged file at once), the
+ * database, logs and the media store, so that the process never runs out of files (EMFILE):
+ * up to a limit of 4,096, half of it less 64 (448 at the common 1,024); above, all but 2,048,
+ * so that a server given the files for 10,000 attendees' sockets takes them. 10,000 where the
+ * limit cannot be read.
  */
 export function defaultMaxConnections(limit = openFileLimit()): number {
   if (limit === undefined) return 10_000;
-  return Math.max(16, Math.floor(limit / 2) - 64);
+  if (limit <= 4096) return Math.max(16, Math.floor(limit / 2) - 64);
+  return limit - 2048;
 }
 
 const FULL_BODY = JSON.stringify({
