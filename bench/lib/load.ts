@@ -18,6 +18,13 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** A body of its own for each request: for writes that refuse repeats. */
+  bodyOf?: () => string;
+}
+
+/** Autocannon's request hook that gives each request the next body. */
+function withBodyOf(bodyOf: () => string) {
+  return (request: autocannon.Request): autocannon.Request => ({ ...request, body: bodyOf() });
 }
 
 /** Sends as many requests as the server takes for a while; the load runs in this process. */
@@ -29,6 +36,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers ?? {},
     method: options.method ?? 'GET',
     ...(options.body === undefined ? {} : { body: options.body }),
+    ...(options.bodyOf === undefined
+      ? {}
+      : { requests: [{ setupRequest: withBodyOf(options.bodyOf) }] }),
   });
   const statusCounts: Record<string, number> = {};
   for (const [code, value] of Object.entries(

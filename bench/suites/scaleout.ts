@@ -15,6 +15,8 @@ async function loadAll(
     connections: number;
     method?: 'GET' | 'POST';
     body?: string;
+    /** A body of its own for each request. */
+    bodyOf?: () => string;
     headers?: Record<string, string>;
   },
 ): Promise<{ requestsPerSecond: number; p99: number; errors: number }> {
@@ -26,6 +28,7 @@ async function loadAll(
         durationSeconds: 5,
         ...(options.method ? { method: options.method } : {}),
         ...(options.body ? { body: options.body } : {}),
+        ...(options.bodyOf ? { bodyOf: options.bodyOf } : {}),
         ...(options.headers ? { headers: options.headers } : {}),
       }),
     ),
@@ -88,17 +91,23 @@ export async function scaleOut(): Promise<Row[]> {
     );
     const speaker = (JSON.parse(signup.body) as { speaker: { _id: string; name: string } }).speaker;
     const etag = (await fetch(`${a.url}/api/memory`)).headers.get('etag') ?? '';
-    const question = JSON.stringify({
-      speakerId: speaker._id,
-      speakerName: speaker.name,
-      question: 'How does this scale?',
-      askerUsername: 'bench',
-    });
+    // Each post by an asker of its own with a text of its own: the asking limit counts per
+    // asker, and a repeat of the same text is refused (409).
+    let asked = 0;
+    const question = () => {
+      asked += 1;
+      return JSON.stringify({
+        speakerId: speaker._id,
+        speakerName: speaker.name,
+        question: `How does this scale? (${asked})`,
+        askerUsername: `bench-${asked}`,
+      });
+    };
     const poll = { connections: 50, headers: { 'if-none-match': etag } };
     const post = {
       connections: 20,
       method: 'POST' as const,
-      body: question,
+      bodyOf: question,
       headers: { 'content-type': 'application/json' },
     };
 
