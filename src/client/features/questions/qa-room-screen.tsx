@@ -36,6 +36,7 @@ import { AskQuestionButton } from './ask-question-button.tsx';
 import { AskerAvatars } from './asker-avatars.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
+import { VotesProvider } from './votes-context.tsx';
 import { type QuestionOrder, arrangeQuestions } from './question-order.ts';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
@@ -277,7 +278,9 @@ export default function QaRoomScreen() {
         aria-label={selected ? `Questions for ${selected.name}` : 'Questions'}
       >
         {selected ? (
-          <ChatPanel key={selected._id} speaker={selected} onBack={back} />
+          <VotesProvider>
+            <ChatPanel key={selected._id} speaker={selected} onBack={back} />
+          </VotesProvider>
         ) : selectedId && !speakers.isPending ? (
           <Stack p="md">
             <Button

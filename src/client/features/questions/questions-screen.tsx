@@ -21,6 +21,7 @@ import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
 import { type QuestionsScope, byVotes, useQuestions } from './api/get-questions.ts';
 import { VoteButton } from './vote-button.tsx';
+import { VotesProvider } from './votes-context.tsx';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
@@ -120,63 +121,65 @@ export default function QuestionsScreen() {
     );
 
   return (
-    <Stack gap="md" pt="lg" maw={760} mx="auto">
-      <Group justify="space-between" gap="sm">
-        <Title order={1}>Questions</Title>
-        <AskQuestionButton />
-      </Group>
-      <Group gap="sm">
-        <SegmentedControl
-          value={show}
-          onChange={(value) => setParam('show', value === 'mine' ? 'mine' : null)}
-          data={[
-            { value: 'all', label: 'All questions' },
-            { value: 'mine', label: 'Mine' },
-          ]}
-          aria-label="Which questions"
-          w={240}
-        />
-        <SegmentedControl
-          value={order}
-          onChange={(value) => setParam('order', value === 'top' ? 'top' : null)}
-          data={[
-            { value: 'top', label: QA_TEXTS.top },
-            { value: 'recent', label: QA_TEXTS.recent },
-          ]}
-          aria-label="Order of the questions"
-        />
-      </Group>
-      {questions.isPending ? (
-        <Center p="xl">
-          <Loader aria-label="Loading the questions" />
-        </Center>
-      ) : questions.isError && !questions.data ? (
-        <Alert color="red" icon={<IconAlertTriangle />} title="The questions could not load">
-          Retrying every few seconds…
-        </Alert>
-      ) : list.length === 0 ? (
-        <EmptyState
-          py="xl"
-          icon={<IconMessageCircleOff size={28} />}
-          withIndicatorBackground
-          title={show === 'mine' ? 'You have not asked anything yet.' : QA_TEXTS.noQuestionsYet}
-          description="Questions appear here the moment they are asked."
-        />
-      ) : (
-        <Stack gap="sm" role="feed" aria-label="Questions" aria-busy={questions.isFetching}>
-          {list.map((question) => (
-            <QuestionCard
-              key={question._id}
-              question={question}
-              mine={question.askerUsername === username}
-              canVote={Boolean(username)}
-            />
-          ))}
-          <OlderQuestionsButton scope={scope} held={list.length} variant="light">
-            Show older questions
-          </OlderQuestionsButton>
-        </Stack>
-      )}
-    </Stack>
+    <VotesProvider>
+      <Stack gap="md" pt="lg" maw={760} mx="auto">
+        <Group justify="space-between" gap="sm">
+          <Title order={1}>Questions</Title>
+          <AskQuestionButton />
+        </Group>
+        <Group gap="sm">
+          <SegmentedControl
+            value={show}
+            onChange={(value) => setParam('show', value === 'mine' ? 'mine' : null)}
+            data={[
+              { value: 'all', label: 'All questions' },
+              { value: 'mine', label: 'Mine' },
+            ]}
+            aria-label="Which questions"
+            w={240}
+          />
+          <SegmentedControl
+            value={order}
+            onChange={(value) => setParam('order', value === 'top' ? 'top' : null)}
+            data={[
+              { value: 'top', label: QA_TEXTS.top },
+              { value: 'recent', label: QA_TEXTS.recent },
+            ]}
+            aria-label="Order of the questions"
+          />
+        </Group>
+        {questions.isPending ? (
+          <Center p="xl">
+            <Loader aria-label="Loading the questions" />
+          </Center>
+        ) : questions.isError && !questions.data ? (
+          <Alert color="red" icon={<IconAlertTriangle />} title="The questions could not load">
+            Retrying every few seconds…
+          </Alert>
+        ) : list.length === 0 ? (
+          <EmptyState
+            py="xl"
+            icon={<IconMessageCircleOff size={28} />}
+            withIndicatorBackground
+            title={show === 'mine' ? 'You have not asked anything yet.' : QA_TEXTS.noQuestionsYet}
+            description="Questions appear here the moment they are asked."
+          />
+        ) : (
+          <Stack gap="sm" role="feed" aria-label="Questions" aria-busy={questions.isFetching}>
+            {list.map((question) => (
+              <QuestionCard
+                key={question._id}
+                question={question}
+                mine={question.askerUsername === username}
+                canVote={Boolean(username)}
+              />
+            ))}
+            <OlderQuestionsButton scope={scope} held={list.length} variant="light">
+              Show older questions
+            </OlderQuestionsButton>
+          </Stack>
+        )}
+      </Stack>
+    </VotesProvider>
   );
 }

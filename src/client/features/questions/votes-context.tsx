@@ -1,0 +1,50 @@
+import { notifications } from '@mantine/notifications';
+import { type ReactNode, createContext, use, useMemo } from 'react';
+import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useVote, useVotedQuestions } from './api/vote-question.ts';
+
+interface Votes {
+  /** The questions this attendee upvoted. */
+  voted: ReadonlySet<string>;
+  /** Votes for a question (`on`) or takes the vote back; a failure says so in a toast. */
+  toggle(id: string, on: boolean): void;
+}
+
+const VotesContext = createContext<Votes | null>(null);
+
+/**
+ * The attendee's votes for every thumb of a list: read from storage once for the list, and one
+ * mutation for all of them, not one of each per question (a hundred thumbs made the Q&A room's
+ * first render a long task).
+ */
+export function VotesProvider({ children }: { children: ReactNode }) {
+  const [voted] = useVotedQuestions();
+  const { mutate } = useVote();
+  const votes = useMemo<Votes>(
+    () => ({
+      voted: new Set(voted),
+      toggle: (id, on) =>
+        mutate(
+          { id, on },
+          {
+            onError: (error) =>
+              notifications.show({
+                color: 'red',
+                message: errorMessage(error, 'The vote did not go through; try again.'),
+                autoClose: TOAST_AUTO_CLOSE,
+              }),
+          },
+        ),
+    }),
+    [voted, mutate],
+  );
+  return <VotesContext value={votes}>{children}</VotesContext>;
+}
+
+/** The votes of the list around (`VotesProvider`). */
+export function useVotes(): Votes {
+  const votes = use(VotesContext);
+  if (!votes) throw new Error('useVotes needs a VotesProvider around it');
+  return votes;
+}
