@@ -8,6 +8,7 @@ import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
 import { galleryPolls } from './suites/gallery.ts';
 import { lighthouseScores } from './suites/lighthouse.ts';
+import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { uploads } from './suites/uploads.ts';
 import { votingRoom } from './suites/voting.ts';
@@ -21,6 +22,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
   client: { title: 'Client weight (before first render)', run: clientWeight },
   lighthouse: { title: 'Lighthouse (mobile)', run: lighthouseScores },
+  presenter: { title: 'Presenter view on the projector', run: presenterView },
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
 };
 

@@ -63,7 +63,8 @@ function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolea
 /** The production server (dist/server/main.js) in its own process, with a fresh data dir. */
 export async function startAppServer(env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-')));
-  const port = await freePort();
+  // A given PORT (a server restarted where it was) or a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the server;
   // BENCH_SERVER_STDOUT=file keeps what it prints (e.g. with "--trace-gc").
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
