@@ -48,7 +48,15 @@ export function send(baseUrl: string, request: FuzzRequest): Promise<FuzzAnswer>
       },
     );
     outgoing.setTimeout(30_000, () => outgoing.destroy(new Error('no answer within 30 s')));
-    outgoing.on('error', reject);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      // A body far over the server's limit is not read: the server answers and closes, and the
+      // connection is reset under the body still being sent. A refusal, not a failure.
+      const refusedBody =
+        (request.body?.length ?? 0) > 64 * 1024 &&
+        (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      if (refusedBody) resolve({ status: 0, headers: {}, body: Buffer.alloc(0) });
+      else reject(error);
+    });
     if (request.body) outgoing.end(request.body);
     else outgoing.end();
   });
