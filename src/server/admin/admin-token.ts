@@ -8,13 +8,27 @@ export interface AdminSession {
   expiresAt: Date;
 }
 
-export type TokenCheck =
-  { ok: true; session: AdminSession } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+export type TokenCheck = { ok: true; session: AdminSession } | { ok: false; reason: Refusal };
 
 /** A compact JWS is three base64url parts; anything longer than this is not one of ours. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{1,512}\.[A-Za-z0-9_-]{1,1024}\.[A-Za-z0-9_-]{43}$/;
 const ISSUER = 'confab';
 const AUDIENCE = 'confab:admin';
+
+type Refusal = 'malformed' | 'forged' | 'expired';
+
+/** Why jose refused a token, for every kind of token. */
+function refusalOf(error: unknown): Refusal {
+  if (error instanceof joseErrors.JWTExpired) return 'expired';
+  // A valid signature over other claims can only come from an older key or another kind.
+  if (
+    error instanceof joseErrors.JWSSignatureVerificationFailed ||
+    error instanceof joseErrors.JWTClaimValidationFailed
+  ) {
+    return 'forged';
+  }
+  return 'malformed';
+}
 
 export interface TokenSignerOptions {
   /** SESSION_SECRET, or a random secret of this process. */
@@ -76,15 +90,7 @@ export class AdminTokenSigner {
         },
       };
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
-      // A valid signature over other claims can only come from an older key or another kind.
-      if (
-        error instanceof joseErrors.JWSSignatureVerificationFailed ||
-        error instanceof joseErrors.JWTClaimValidationFailed
-      ) {
-        return { ok: false, reason: 'forged' };
-      }
-      return { ok: false, reason: 'malformed' };
+      return { ok: false, reason: refusalOf(error) };
     }
   }
 }
@@ -109,8 +115,7 @@ export interface PartyClaims {
   secretVersion: string | undefined;
 }
 
-export type PartyTokenCheck =
-  { ok: true; claims: PartyClaims } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+export type PartyTokenCheck = { ok: true; claims: PartyClaims } | { ok: false; reason: Refusal };
 
 /**
  * Signs and checks attendee and speaker tokens the way admin tokens are: HS256 JWTs through
@@ -164,14 +169,7 @@ export class PartyTokenSigner {
         claims: { subject: payload.sub ?? '', name, secretVersion: sv },
       };
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
-      if (
-        error instanceof joseErrors.JWSSignatureVerificationFailed ||
-        error instanceof joseErrors.JWTClaimValidationFailed
-      ) {
-        return { ok: false, reason: 'forged' };
-      }
-      return { ok: false, reason: 'malformed' };
+      return { ok: false, reason: refusalOf(error) };
     }
   }
 }
