@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -254,31 +255,32 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           released = true;
           archivesRunning -= 1;
         };
+        let archive: Readable;
+        let size: { files: number; bytes: number };
         try {
-          const size = await archiveSize(deps.db);
-          const archive = await memoriesArchive(deps, request.log);
-          archive.once('close', release);
-          reply.raw.once('close', release);
-          const day = deps.clock.now().toISOString().slice(0, 10);
-          reply
-            .type('application/zip')
-            // The admin's and made for this request: never kept by any cache.
-            .header('cache-control', 'no-store')
-            .header(
-              'content-disposition',
-              `attachment; filename="memories-${day}.zip"`,
-            )
-            .header('x-archive-files', String(size.files))
-            .header('x-archive-bytes', String(size.bytes));
-          request.log.info(
-            { admin: sessionOf(request).username, files: size.files, bytes: size.bytes },
-            'admin downloads every memory',
-          );
-          return reply.send(archive);
+          size = await archiveSize(deps.db);
+          archive = await memoriesArchive(deps, request.log);
         } catch (error) {
           release();
           throw error;
         }
+        archive.once('close', release);
+        reply.raw.once('close', release);
+        const day = deps.clock.now().toISOString().slice(0, 10);
+        request.log.info(
+          { admin: sessionOf(request).username, files: size.files, bytes: size.bytes },
+          'admin downloads every memory',
+        );
+        return (
+          reply
+            .type('application/zip')
+            // The admin's, and made for this request: never kept by any cache.
+            .header('cache-control', 'no-store')
+            .header('content-disposition', `attachment; filename="memories-${day}.zip"`)
+            .header('x-archive-files', String(size.files))
+            .header('x-archive-bytes', String(size.bytes))
+            .send(archive)
+        );
       },
     );
 

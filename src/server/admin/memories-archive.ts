@@ -13,11 +13,12 @@ const USERNAME_IN_NAME = 40;
 const cleanForName = (text: string, max: number): string => {
   const clean = text
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f/\\:*?"<>|]/g, ' ')
+    .replace(/[\p{Cc}/\\:*?"<>|]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');
-  const chars = [...clean];
+  // Cut between characters as people see them, never inside one (an emoji, an accent).
+  const chars = Array.from(new Intl.Segmenter().segment(clean), ({ segment }) => segment);
   return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}…` : clean;
 };
 

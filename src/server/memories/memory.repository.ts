@@ -200,8 +200,9 @@ export async function memoriesVersion(
     .select((eb) => [
       eb.fn.max<string | null>('id').as('newest'),
       eb.fn.countAll<number>().as('count'),
-      eb.fn.sum<number | null>('metadata_stripped').as('stripped'),
-      eb.fn.sum<number | null>('revision').as('revisions'),
+      // PostgreSQL answers sums as text.
+      eb.fn.sum<number | string | null>('metadata_stripped').as('stripped'),
+      eb.fn.sum<number | string | null>('revision').as('revisions'),
     ])
     .executeTakeFirstOrThrow();
   return {

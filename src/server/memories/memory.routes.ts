@@ -284,7 +284,10 @@ export function memoryHead(
 }
 
 /** A published memory by id, or undefined (also for an id that is not one). */
-async function publishedMemory(deps: Pick<AppDeps, 'db'>, id: unknown): Promise<Memory | undefined> {
+async function publishedMemory(
+  deps: Pick<AppDeps, 'db'>,
+  id: unknown,
+): Promise<Memory | undefined> {
   const parsed = idSchema.safeParse(id);
   if (!parsed.success) return undefined;
   const found = await findMemory(deps.db, parsed.data);

@@ -133,7 +133,8 @@ export function nextChangeIn(
   videoMs: number | null,
 ): number {
   const elapsed = now - state.shownAt;
-  const slot = videoMs === null ? intervalMs : Math.min(Math.max(videoMs, intervalMs), MAX_VIDEO_MS);
+  const slot =
+    videoMs === null ? intervalMs : Math.min(Math.max(videoMs, intervalMs), MAX_VIDEO_MS);
   if (state.queue.length > 0) {
     const least = state.currentFresh ? MIN_FRESH_SHOWN_MS : MIN_SHOWN_MS;
     return Math.max(0, Math.min(least, slot) - elapsed);

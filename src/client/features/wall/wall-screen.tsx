@@ -9,7 +9,12 @@ import { QrCode } from '../../components/qr-code.tsx';
 import { appConfigQueryOptions } from '../../lib/app-config.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
-import { WALL_SIZE, mergeWallMemory, useWallMemories, wallQueryKey } from './api/get-wall-memories.ts';
+import {
+  WALL_SIZE,
+  mergeWallMemory,
+  useWallMemories,
+  wallQueryKey,
+} from './api/get-wall-memories.ts';
 import {
   type WallState,
   advance,
@@ -120,7 +125,11 @@ function Slide({
         <img
           className={classes.media}
           src={memory.media}
-          alt={memory.text ? `Photo by ${memory.username}: ${memory.text}` : `Photo by ${memory.username}`}
+          alt={
+            memory.text
+              ? `Photo by ${memory.username}: ${memory.text}`
+              : `Photo by ${memory.username}`
+          }
           decoding="async"
           onLoad={ready}
           onError={ready}
@@ -149,8 +158,6 @@ export default function WallScreen() {
   const memories = useWallMemories();
   const list = memories.data;
   const [state, dispatch] = useReducer(reducer, undefined, emptyWall);
-  const listRef = useRef<Memory[]>([]);
-  listRef.current = list ?? [];
 
   useLiveUpdates({
     on: {
@@ -199,10 +206,7 @@ export default function WallScreen() {
     (id: string) => setReadyIds((ids) => (ids.has(id) ? ids : new Set(ids).add(id))),
     [],
   );
-  const onVideoLength = useCallback(
-    (id: string, ms: number) => setVideoLength({ id, ms }),
-    [],
-  );
+  const onVideoLength = useCallback((id: string, ms: number) => setVideoLength({ id, ms }), []);
   const currentReady = current !== null && readyIds.has(current._id);
   // Once the new slide shows, the old one fades out, then leaves the page.
   useEffect(() => {
@@ -221,9 +225,9 @@ export default function WallScreen() {
   useEffect(() => {
     if (!current) return undefined;
     const delay = nextChangeIn(state, performance.now(), intervalMs, videoMs);
-    const timer = setTimeout(() => dispatch({ type: 'advance', list: listRef.current }), delay);
+    const timer = setTimeout(() => dispatch({ type: 'advance', list: list ?? [] }), delay);
     return () => clearTimeout(timer);
-  }, [state, current, intervalMs, videoMs]);
+  }, [state, current, list, intervalMs, videoMs]);
 
   const joinUrl = `${config.data?.publicUrl ?? window.location.origin}${CLIENT_PATHS.join}`;
   const accent = config.data?.primaryColor;
@@ -243,13 +247,11 @@ export default function WallScreen() {
           onVideoLength={onVideoLength}
         />
       ))}
-      {!current && (
-        list && (
-          <div className={classes.empty}>
-            <h1 className={classes.emptyTitle}>{name}</h1>
-            <p className={classes.emptyText}>{WALL_TEXTS.empty}</p>
-          </div>
-        )
+      {!current && list && (
+        <div className={classes.empty}>
+          <h1 className={classes.emptyTitle}>{name}</h1>
+          <p className={classes.emptyText}>{WALL_TEXTS.empty}</p>
+        </div>
       )}
       <div className={classes.eventName}>{name}</div>
       <aside className={classes.join} aria-label="Join">
