@@ -148,7 +148,7 @@ function Slide({
  * with a cross-fade, new ones jump the queue the moment they arrive (socket, with the poll as
  * the fallback), deleted ones leave the screen at once; a QR code leads to the join page. It
  * holds one bounded list and at most two slides, so it runs all day without growing, and it
- * comes back by itself after a server restart or a dropped network (decision 139).
+ * comes back by itself after a server restart or a dropped network (decision 136).
  */
 export default function WallScreen() {
   const eventName = useEventName();
