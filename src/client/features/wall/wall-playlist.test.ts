@@ -62,11 +62,12 @@ describe('the wall playlist', () => {
     expect(nextChangeIn(state, 0, 8000, null)).toBe(8000);
     state = arrive(state, [memory(3), memory(4)]);
     expect(nextChangeIn(state, 200, 8000, null)).toBe(MIN_SHOWN_MS - 200);
+    // The latest arrival first: a new memory never waits behind a burst.
     state = advance(state, memories, 1000);
-    expect(state.current?.username).toBe('u3');
+    expect(state.current?.username).toBe('u4');
     expect(nextChangeIn(state, 1000, 8000, null)).toBe(MIN_FRESH_SHOWN_MS);
     state = advance(state, memories, 5000);
-    expect(state.current?.username).toBe('u4');
+    expect(state.current?.username).toBe('u3');
     expect(nextChangeIn(state, 5000, 8000, null)).toBe(8000);
   });
 

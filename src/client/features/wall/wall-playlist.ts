@@ -3,7 +3,8 @@ import type { Memory } from '../../../shared/schemas/memory.ts';
 /**
  * What the wall shows and what comes next. The wall turns through the newest memories, newest
  * first, one every interval; a memory that arrives (posted, or approved) jumps the queue: it is
- * shown as soon as the memory on screen has been up for a moment. Everything here is bounded:
+ * shown as soon as the memory on screen has been up for a moment, the latest arrival first.
+ * Everything here is bounded:
  * the queue of arrivals and the ids known are cut to the list's size.
  */
 export interface WallState {
@@ -12,7 +13,7 @@ export interface WallState {
   currentFresh: boolean;
   /** When `current` went up (ms, the page's clock). */
   shownAt: number;
-  /** Arrivals waiting for the screen, oldest first. */
+  /** Arrivals waiting for the screen, in the order they came (the latest goes up first). */
   queue: Memory[];
   /** The ids of the list last seen, and of the arrivals: anything else in a list is new. */
   known: ReadonlySet<string>;
@@ -20,7 +21,7 @@ export interface WallState {
   synced: boolean;
 }
 
-/** The longest queue kept: a burst beyond it shows its newest. */
+/** The longest queue kept: of a longer burst, the earliest wait for the rotation. */
 const MAX_QUEUE = 60;
 /** How long a memory from the rotation stays up at least before an arrival replaces it. */
 export const MIN_SHOWN_MS = 1_000;
@@ -110,11 +111,20 @@ function nextInRotation(list: readonly Memory[], current: Memory | null): Memory
   return older ?? sorted[0] ?? null;
 }
 
-/** The next memory goes up: the oldest arrival waiting, else the next in the rotation. */
+/**
+ * The next memory goes up: the latest arrival waiting (so a new memory never waits behind a
+ * burst: the others are in the rotation anyway), else the next in the rotation.
+ */
 export function advance(state: WallState, list: readonly Memory[], now: number): WallState {
-  const [arrival, ...queue] = state.queue;
+  const arrival = state.queue.at(-1);
   if (arrival) {
-    return { ...state, current: arrival, currentFresh: true, shownAt: now, queue };
+    return {
+      ...state,
+      current: arrival,
+      currentFresh: true,
+      shownAt: now,
+      queue: state.queue.slice(0, -1),
+    };
   }
   const next = nextInRotation(list, state.current);
   // One memory only: it stays, and so does when it went up (nothing changes on screen).

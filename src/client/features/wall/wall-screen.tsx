@@ -254,7 +254,7 @@ export default function WallScreen() {
         </div>
       )}
       <div className={classes.eventName}>{name}</div>
-      <aside className={classes.join} aria-label="Join">
+      <div className={classes.join}>
         <div className={classes.qr}>
           <QrCode value={joinUrl} size={180} label={`QR code: ${joinUrl}`} />
         </div>
@@ -262,7 +262,7 @@ export default function WallScreen() {
           <strong>{WALL_TEXTS.scanToJoin}</strong>
           <span>{joinUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}</span>
         </div>
-      </aside>
+      </div>
       <button
         type="button"
         className={classes.fullScreen}
