@@ -12,7 +12,6 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
   IconDownload,
@@ -23,11 +22,11 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { ADMIN_LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { saveApiFile } from '../../lib/api-client.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
   ADMIN_QUESTIONS_KEY,
@@ -35,6 +34,7 @@ import {
   useModerateQuestion,
 } from './api/admin-questions.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 
 const STATUS_COLOR: Record<QuestionStatus, string> = {
   published: 'green',
@@ -169,42 +169,24 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
       { id: question._id, action },
       {
         onSuccess: () =>
-          notifications.show({
-            color: 'green',
-            message:
-              action === 'delete'
-                ? 'Question deleted.'
-                : action === 'hide'
-                  ? 'Question hidden.'
-                  : 'Question published.',
-            autoClose: TOAST_AUTO_CLOSE,
-          }),
+          toastDone(
+            action === 'delete'
+              ? 'Question deleted.'
+              : action === 'hide'
+                ? 'Question hidden.'
+                : 'Question published.',
+          ),
         onError: (error) => {
           if (isUnauthorized(error)) onExpired();
-          else
-            notifications.show({
-              color: 'red',
-              message: errorMessage(error, 'That did not work; try again.'),
-              autoClose: TOAST_AUTO_CLOSE,
-            });
+          else toastFailed(error, 'That did not work; try again.');
         },
       },
     );
   const exportCsv = async () => {
     try {
-      const blob = await apiDownload(API_PATHS.adminQuestionsCsv, token);
-      const url = URL.createObjectURL(blob);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = 'questions.csv';
-      anchor.click();
-      URL.revokeObjectURL(url);
+      await saveApiFile(API_PATHS.adminQuestionsCsv, token, 'questions.csv');
     } catch (error) {
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'The export did not work; try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
+      toastFailed(error, 'The export did not work; try again.');
     }
   };
   const list = questions.data ?? [];

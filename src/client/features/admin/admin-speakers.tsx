@@ -11,17 +11,15 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { signInLink } from '../speakers/api/speaker-session.ts';
 import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 
 /**
  * The admin's Speakers tab: delete a speaker with their questions (after a confirmation), and
@@ -36,12 +34,7 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
 
   const failed = (error: unknown) => {
     if (isUnauthorized(error)) onExpired();
-    else
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'That did not work; try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
+    else toastFailed(error, 'That did not work; try again.');
   };
 
   if (speakers.isPending) {
@@ -135,11 +128,7 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
                 remove.mutate(speaker._id, {
                   onSuccess: () => {
                     setConfirming(null);
-                    notifications.show({
-                      color: 'green',
-                      message: `Deleted ${speaker.name}.`,
-                      autoClose: TOAST_AUTO_CLOSE,
-                    });
+                    toastDone(`Deleted ${speaker.name}.`);
                   },
                   onError: (error) => {
                     setConfirming(null);

@@ -10,13 +10,11 @@ import {
   Image,
   Loader,
   Paper,
-  SegmentedControl,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import {
   IconBrandX,
   IconCheck,
@@ -33,18 +31,25 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
 import type { Question, QuestionPatch } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { saveApiFile } from '../../lib/api-client.ts';
 import { byVotes } from '../questions/api/get-questions.ts';
 import { usePatchQuestion } from '../questions/api/patch-question.ts';
 import { updateDashboardQuestion, useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
 import { useSpeakerSession, useSpeakerToken } from './api/speaker-session.ts';
+import card from '../../components/question-card.module.css';
 import classes from './speaker-dashboard.module.css';
 import { useLiveDashboard } from './use-live-dashboard.ts';
+import { toastFailed } from '../../lib/toast.ts';
+import {
+  QuestionFlags,
+  QuestionFrame,
+  type QuestionOrder,
+  QuestionOrderControl,
+} from '../../components/question-parts.tsx';
 
 /** The asker's profile on X; the handle is encoded, whatever was typed. */
 export const askerProfileUrl = (handle: string): string =>
@@ -59,12 +64,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
       { id: question._id, patch, token },
       {
         onSuccess: ({ question: changed }) => updateDashboardQuestion(client, changed),
-        onError: (error) =>
-          notifications.show({
-            color: 'red',
-            message: errorMessage(error, 'The change did not go through; try again.'),
-            autoClose: TOAST_AUTO_CLOSE,
-          }),
+        onError: (error) => toastFailed(error, 'The change did not go through; try again.'),
       },
     );
   return (
@@ -109,16 +109,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
 
 function QuestionItem({ question, token }: { question: Question; token: string | undefined }) {
   return (
-    <Paper
-      component="article"
-      withBorder
-      radius="lg"
-      p="md"
-      className={classes.question}
-      data-answered={question.answered || undefined}
-      data-pinned={question.pinned || undefined}
-      aria-label={`Question from ${question.askerUsername}`}
-    >
+    <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Anchor
           href={askerProfileUrl(question.askerUsername)}
@@ -133,7 +124,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
         </Anchor>
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
-      <Text className={classes.text}>{question.question}</Text>
+      <Text className={card.text}>{question.question}</Text>
       <Group gap={6} mt={8}>
         <Badge
           variant="light"
@@ -142,16 +133,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
         >
           {question.votes}
         </Badge>
-        {question.pinned && (
-          <Badge variant="filled" leftSection={<IconPin size={12} />}>
-            {QA_TEXTS.pinned}
-          </Badge>
-        )}
-        {question.answered && (
-          <Badge variant="light" color="gray">
-            {QA_TEXTS.answered}
-          </Badge>
-        )}
+        <QuestionFlags question={question} size="md" />
         {question.status === 'pending' && (
           <Badge variant="light" color="orange">
             Awaiting approval
@@ -159,7 +141,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
         )}
       </Group>
       {token && <SpeakerControls question={question} token={token} />}
-    </Paper>
+    </QuestionFrame>
   );
 }
 
@@ -174,7 +156,7 @@ export default function SpeakerDashboardScreen() {
   const dashboard = useSpeakerDashboard(username, token);
   const speaker = dashboard.data;
   useLiveDashboard(username, speaker?._id, token);
-  const [order, setOrder] = useState<'top' | 'recent'>('recent');
+  const [order, setOrder] = useState<QuestionOrder>('recent');
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)
@@ -225,19 +207,13 @@ export default function SpeakerDashboardScreen() {
   const exportCsv = async () => {
     if (!token) return;
     try {
-      const blob = await apiDownload(API_PATHS.speakerQuestionsCsv(speaker._id), token);
-      const url = URL.createObjectURL(blob);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = `questions-${speaker.username}.csv`;
-      anchor.click();
-      URL.revokeObjectURL(url);
+      await saveApiFile(
+        API_PATHS.speakerQuestionsCsv(speaker._id),
+        token,
+        `questions-${speaker.username}.csv`,
+      );
     } catch (error) {
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'The export did not work; try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
+      toastFailed(error, 'The export did not work; try again.');
     }
   };
 
@@ -303,7 +279,7 @@ export default function SpeakerDashboardScreen() {
                 <Text size="xs" tt="uppercase" fw={800} c="dimmed">
                   Bio
                 </Text>
-                <Text className={classes.text}>{speaker.bio}</Text>
+                <Text className={card.text}>{speaker.bio}</Text>
               </div>
               {speaker.message && (
                 <Blockquote icon={<IconQuote size={18} />} iconSize={32} p="sm" mt="xs">
@@ -324,16 +300,7 @@ export default function SpeakerDashboardScreen() {
                   {shown.length}
                 </Badge>
               </Group>
-              <SegmentedControl
-                size="xs"
-                value={order}
-                onChange={(value) => setOrder(value === 'top' ? 'top' : 'recent')}
-                data={[
-                  { value: 'top', label: QA_TEXTS.top },
-                  { value: 'recent', label: QA_TEXTS.recent },
-                ]}
-                aria-label="Order of the questions"
-              />
+              <QuestionOrderControl size="xs" value={order} onChange={setOrder} />
             </Group>
             {shown.length === 0 ? (
               <Paper withBorder radius="lg" p="lg">
