@@ -1,7 +1,6 @@
 import {
   Alert,
   Badge,
-  Button,
   Center,
   Group,
   Loader,
@@ -14,7 +13,6 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconAlertCircle,
-  IconDownload,
   IconEye,
   IconEyeOff,
   IconSearch,
@@ -26,7 +24,6 @@ import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { saveApiFile } from '../../lib/api-client.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
   ADMIN_QUESTIONS_KEY,
@@ -35,6 +32,8 @@ import {
 } from './api/admin-questions.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { ActionButton } from '../../components/action-button.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 
 const STATUS_COLOR: Record<QuestionStatus, string> = {
   published: 'green',
@@ -98,38 +97,28 @@ function QuestionRow({
       <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{question.question}</Text>
       <Group gap="xs" mt="xs">
         {question.status !== 'published' && (
-          <Button
-            size="compact-sm"
-            variant="light"
+          <ActionButton
+            icon={IconEye}
             color="green"
-            leftSection={<IconEye size={14} />}
             disabled={busy}
             onClick={() => onAction('publish')}
           >
             Publish
-          </Button>
+          </ActionButton>
         )}
         {question.status !== 'hidden' && (
-          <Button
-            size="compact-sm"
-            variant="light"
-            leftSection={<IconEyeOff size={14} />}
-            disabled={busy}
-            onClick={() => onAction('hide')}
-          >
+          <ActionButton icon={IconEyeOff} disabled={busy} onClick={() => onAction('hide')}>
             Hide
-          </Button>
+          </ActionButton>
         )}
-        <Button
-          size="compact-sm"
-          variant="light"
+        <ActionButton
+          icon={IconTrash}
           color="red"
-          leftSection={<IconTrash size={14} />}
           disabled={busy}
           onClick={() => onAction('delete')}
         >
           Delete
-        </Button>
+        </ActionButton>
       </Group>
     </Paper>
   );
@@ -182,13 +171,6 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
         },
       },
     );
-  const exportCsv = async () => {
-    try {
-      await saveApiFile(API_PATHS.adminQuestionsCsv, token, 'questions.csv');
-    } catch (error) {
-      toastFailed(error, 'The export did not work; try again.');
-    }
-  };
   const list = questions.data ?? [];
 
   return (
@@ -215,13 +197,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
             { value: 'hidden', label: 'Hidden' },
           ]}
         />
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={18} />}
-          onClick={() => void exportCsv()}
-        >
-          Export CSV
-        </Button>
+        <ExportButton path={API_PATHS.adminQuestionsCsv} token={token} filename="questions.csv" />
       </Group>
       {questions.isError && !expired && (
         <Alert color="red" icon={<IconAlertCircle />} role="alert">

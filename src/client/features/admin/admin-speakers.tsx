@@ -20,6 +20,7 @@ import { signInLink } from '../speakers/api/speaker-session.ts';
 import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { ActionButton } from '../../components/action-button.tsx';
 
 /**
  * The admin's Speakers tab: delete a speaker with their questions (after a confirmation), and
@@ -74,10 +75,8 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
               </div>
             </Group>
             <Group gap="xs">
-              <Button
-                size="compact-sm"
-                variant="light"
-                leftSection={<IconKey size={14} />}
+              <ActionButton
+                icon={IconKey}
                 loading={renew.isPending && renew.variables === speaker._id}
                 onClick={() =>
                   renew.mutate(speaker._id, {
@@ -91,16 +90,10 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
                 }
               >
                 New secret
-              </Button>
-              <Button
-                size="compact-sm"
-                variant="light"
-                color="red"
-                leftSection={<IconTrash size={14} />}
-                onClick={() => setConfirming(speaker)}
-              >
+              </ActionButton>
+              <ActionButton icon={IconTrash} color="red" onClick={() => setConfirming(speaker)}>
                 Delete
-              </Button>
+              </ActionButton>
             </Group>
           </Group>
         </Paper>

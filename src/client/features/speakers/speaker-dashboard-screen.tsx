@@ -18,7 +18,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   IconBrandX,
   IconCheck,
-  IconDownload,
   IconEyeOff,
   IconMessageCircleOff,
   IconMoodSad,
@@ -35,7 +34,6 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
 import type { Question, QuestionPatch } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { saveApiFile } from '../../lib/api-client.ts';
 import { byVotes } from '../questions/api/get-questions.ts';
 import { usePatchQuestion } from '../questions/api/patch-question.ts';
 import { updateDashboardQuestion, useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
@@ -50,6 +48,8 @@ import {
   type QuestionOrder,
   QuestionOrderControl,
 } from '../../components/question-parts.tsx';
+import { ActionButton } from '../../components/action-button.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 
 /** The asker's profile on X; the handle is encoded, whatever was typed. */
 export const askerProfileUrl = (handle: string): string =>
@@ -70,22 +70,17 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
   return (
     <Group gap="xs" mt="sm">
       {question.status === 'pending' && (
-        <Button
-          size="compact-sm"
-          leftSection={<IconSend size={14} />}
-          onClick={() => change({ status: 'published' })}
-        >
+        <ActionButton icon={IconSend} onClick={() => change({ status: 'published' })}>
           Publish
-        </Button>
+        </ActionButton>
       )}
-      <Button
-        size="compact-sm"
+      <ActionButton
+        icon={IconCheck}
         variant={question.answered ? 'filled' : 'light'}
-        leftSection={<IconCheck size={14} />}
         onClick={() => change({ answered: !question.answered })}
       >
         {question.answered ? 'Answered ✓' : 'Mark answered'}
-      </Button>
+      </ActionButton>
       <Button
         size="compact-sm"
         variant={question.pinned ? 'filled' : 'light'}
@@ -94,15 +89,9 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
       >
         {question.pinned ? 'Unpin' : 'Pin'}
       </Button>
-      <Button
-        size="compact-sm"
-        variant="light"
-        color="red"
-        leftSection={<IconEyeOff size={14} />}
-        onClick={() => change({ status: 'hidden' })}
-      >
+      <ActionButton icon={IconEyeOff} color="red" onClick={() => change({ status: 'hidden' })}>
         Hide
-      </Button>
+      </ActionButton>
     </Group>
   );
 }
@@ -204,18 +193,6 @@ export default function SpeakerDashboardScreen() {
   const ordered = order === 'top' ? [...open].sort(byVotes) : [...open].reverse();
   const answered = rest.filter((question) => question.answered).reverse();
   const newestFirst = [...(pinned ? [pinned] : []), ...ordered];
-  const exportCsv = async () => {
-    if (!token) return;
-    try {
-      await saveApiFile(
-        API_PATHS.speakerQuestionsCsv(speaker._id),
-        token,
-        `questions-${speaker.username}.csv`,
-      );
-    } catch (error) {
-      toastFailed(error, 'The export did not work; try again.');
-    }
-  };
 
   return (
     <Stack gap="lg" pt="lg">
@@ -234,13 +211,11 @@ export default function SpeakerDashboardScreen() {
           </Button>
           {token && (
             <>
-              <Button
-                variant="default"
-                leftSection={<IconDownload size={18} />}
-                onClick={() => void exportCsv()}
-              >
-                Export CSV
-              </Button>
+              <ExportButton
+                path={API_PATHS.speakerQuestionsCsv(speaker._id)}
+                token={token}
+                filename={`questions-${speaker.username}.csv`}
+              />
               <Button variant="subtle" onClick={session.clear}>
                 Sign out
               </Button>
