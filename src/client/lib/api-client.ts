@@ -164,12 +164,29 @@ export async function apiDownload(
   return new Blob(parts, { type });
 }
 
-/** Downloads a file the API answers with a token and hands it to the browser as `filename`. */
-export async function saveApiFile(path: string, token: string, filename: string): Promise<void> {
-  const url = URL.createObjectURL(await apiDownload(path, token));
+/**
+ * Downloads a file the API answers with a token and hands it to the browser as `filename` (or
+ * the name the answer's `Content-Disposition` gives, when there is one and `filename` is a
+ * fallback function); `options` follow the download's progress and can cancel it.
+ */
+export async function saveApiFile(
+  path: string,
+  token: string,
+  filename: string | ((headers: Headers | undefined) => string),
+  options: DownloadOptions = {},
+): Promise<void> {
+  let headers: Headers | undefined;
+  const blob = await apiDownload(path, token, {
+    ...options,
+    onProgress: (received, answer) => {
+      headers = answer;
+      options.onProgress?.(received, answer);
+    },
+  });
+  const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;
-  anchor.download = filename;
+  anchor.download = typeof filename === 'string' ? filename : filename(headers);
   anchor.click();
   URL.revokeObjectURL(url);
 }

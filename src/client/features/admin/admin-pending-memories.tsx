@@ -1,11 +1,10 @@
 import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
 import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
@@ -68,23 +67,13 @@ export function AdminPendingMemories({
       onExpired();
       return;
     }
-    notifications.show({
-      color: 'red',
-      title: `Could not ${what} the memory`,
-      message: errorMessage(error, 'Please try again.'),
-      autoClose: TOAST_AUTO_CLOSE,
-    });
+    toastFailed(error, 'Please try again.', `Could not ${what} the memory`);
   };
 
   const approve = (memory: Memory) => {
     setApproving((ids) => new Set(ids).add(memory._id));
     approval.mutate(memory._id, {
-      onSuccess: () =>
-        notifications.show({
-          color: 'green',
-          message: `Approved the memory by ${memory.username}: it is live.`,
-          autoClose: TOAST_AUTO_CLOSE,
-        }),
+      onSuccess: () => toastDone(`Approved the memory by ${memory.username}: it is live.`),
       onError: (error) => {
         if (error instanceof ApiError && error.status === 404) {
           removeFromAdminMedia(queryClient, memory._id);
@@ -110,11 +99,7 @@ export function AdminPendingMemories({
     deletion.mutate(memory._id, {
       onSuccess: () => {
         gone();
-        notifications.show({
-          color: 'green',
-          message: `Deleted the memory by ${memory.username}.`,
-          autoClose: TOAST_AUTO_CLOSE,
-        });
+        toastDone(`Deleted the memory by ${memory.username}.`);
       },
       onError: (error) => {
         if (error instanceof ApiError && error.status === 404) gone();

@@ -1,10 +1,10 @@
 import { Button, Group, Progress, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconFileZip, IconX } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { TOAST_AUTO_CLOSE, WALL_TEXTS } from '../../../shared/constants.ts';
+import { WALL_TEXTS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { saveApiFile } from '../../lib/api-client.ts';
+import { toastFailed } from '../../lib/toast.ts';
 import { isUnauthorized } from './api/errors.ts';
 
 const megabytes = (bytes: number) =>
@@ -37,39 +37,24 @@ export function DownloadAllButton({ token, onExpired }: { token: string; onExpir
   const download = async () => {
     const abort = new AbortController();
     controller.current = abort;
-    let headers: Headers | undefined;
     setProgress({ received: 0, expected: 0, files: 0 });
     try {
-      const blob = await apiDownload(API_PATHS.adminMemoriesZip, token, {
+      await saveApiFile(API_PATHS.adminMemoriesZip, token, fileNameOf, {
         signal: abort.signal,
-        onProgress: (received, answer) => {
-          headers = answer;
+        onProgress: (received, answer) =>
           setProgress({
             received,
             expected: Number(answer.get('x-archive-bytes') ?? 0),
             files: Number(answer.get('x-archive-files') ?? 0),
-          });
-        },
+          }),
       });
-      const url = URL.createObjectURL(blob);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = fileNameOf(headers);
-      anchor.click();
-      // Given time to start saving before the file is let go.
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') return;
       if (isUnauthorized(error)) {
         onExpired();
         return;
       }
-      notifications.show({
-        color: 'red',
-        title: 'The download did not finish',
-        message: errorMessage(error, 'Check the connection and try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
+      toastFailed(error, 'Check the connection and try again.', 'The download did not finish');
     } finally {
       controller.current = null;
       setProgress(null);
