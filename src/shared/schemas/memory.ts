@@ -59,6 +59,5 @@ export const memoryStatusUpdateSchema = z
     }),
   })
   .strict();
-export type MemoryStatusUpdate = z.infer<typeof memoryStatusUpdateSchema>;
 
 export const memoryUpdateResponseSchema = z.object({ memory: memorySchema });
