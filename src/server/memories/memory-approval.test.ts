@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import {
   type Memory,
@@ -15,7 +15,12 @@ import {
   joinAttendee,
   watchingSocket,
 } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import {
+  type TestApp,
+  startTestApp,
+  testDatabases,
+  useTestApp,
+} from '../../../tests/support/test-app.ts';
 import { readZip } from '../../../tests/support/zip.ts';
 import { findMemory } from './memory.repository.ts';
 
@@ -56,7 +61,19 @@ const until = async (check: () => boolean, ms = 5_000) => {
 describe.each(testDatabases)(
   'approval of memories, the archive and share pages (%s)',
   (database) => {
-    let t: TestApp;
+    const t = useTestApp({
+      database,
+      client: {
+        'index.html':
+          '<!doctype html><html><head><title>Confab</title><meta name="description" content="app" /></head><body></body></html>',
+      },
+      env: {
+        ADMIN_PASSWORD: PASSWORD,
+        PUBLIC_URL,
+        WRITE_RATE_LIMIT: '10000',
+        TRUST_PROXY: 'true',
+      },
+    });
     let admin: string;
     const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
     const setModeration = async (on: boolean) => {
@@ -75,22 +92,8 @@ describe.each(testDatabases)(
       );
 
     beforeAll(async () => {
-      t = await startTestApp({
-        database,
-        client: {
-          'index.html':
-            '<!doctype html><html><head><title>Confab</title><meta name="description" content="app" /></head><body></body></html>',
-        },
-        env: {
-          ADMIN_PASSWORD: PASSWORD,
-          PUBLIC_URL,
-          WRITE_RATE_LIMIT: '10000',
-          TRUST_PROXY: 'true',
-        },
-      });
       admin = await adminToken(t.url, PASSWORD);
     });
-    afterAll(() => t.close());
 
     it('keeps memories posted while approval is on out of public lists and events until approved', async () => {
       await setModeration(true);
