@@ -357,6 +357,14 @@ for (const mode of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByRole('switch', { name: 'Moderate questions' })).toBeVisible();
       await expectAccessible(page, 'the settings', mode);
+      await page.getByRole('tab', { name: /Awaiting approval/ }).click();
+      await expect(page.getByText('No memories are awaiting approval.')).toBeVisible();
+      await expectAccessible(page, 'the memories awaiting approval', mode);
+
+      await page.goto('/wall');
+      await expect(page.getByRole('main', { name: /^Photo wall of / })).toBeVisible();
+      await expect(page.getByText(/^@/).first()).toBeVisible();
+      await expectAccessible(page, 'the photo wall', mode);
     });
   });
 }
