@@ -357,6 +357,13 @@ for (const mode of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByRole('switch', { name: 'Moderate questions' })).toBeVisible();
       await expectAccessible(page, 'the settings', mode);
+    });
+
+    test('the memories awaiting approval and the photo wall', async ({ page, server }) => {
+      await seedMemoriesInto(server, [
+        { username: `wall-${mode}`, text: `On the wall ${mode}`, color: '#f76707' },
+      ]);
+      await logInAsAdmin(page);
       await page.getByRole('tab', { name: /Awaiting approval/ }).click();
       await expect(page.getByText('No memories are awaiting approval.')).toBeVisible();
       await expectAccessible(page, 'the memories awaiting approval', mode);
