@@ -15,6 +15,8 @@ export interface MemoriesTable {
   created_at: string;
   /** 1 when the stored file carries no location or camera metadata (decision 095), else 0. */
   metadata_stripped: number;
+  /** The attendee id of the token the post was sent with; null when none was (decision 142). */
+  owner_id: string | null;
 }
 
 export interface SpeakersTable {
