@@ -116,8 +116,10 @@ async function openFile(part: MultipartFile, form: MultipartForm): Promise<Uploa
   const head = Buffer.concat(chunks);
   // A file over the limit is refused when its bytes are read, so the caller decides whether
   // that refuses the whole form or this file alone.
+  // Read through a call: the parser sets the flag while the bytes are read.
+  const truncated = (): boolean => file.truncated;
   async function* body(): AsyncGenerator<Buffer> {
-    if (file.truncated) throw tooLarge();
+    if (truncated()) throw tooLarge();
     yield head;
     while (!ended) {
       const next = await iterator.next();
@@ -125,10 +127,10 @@ async function openFile(part: MultipartFile, form: MultipartForm): Promise<Uploa
         ended = true;
         break;
       }
-      if (file.truncated) throw tooLarge();
+      if (truncated()) throw tooLarge();
       yield next.value;
     }
-    if (file.truncated) throw tooLarge();
+    if (truncated()) throw tooLarge();
   }
   const skip = async () => {
     while (!ended) {

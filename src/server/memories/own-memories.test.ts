@@ -80,7 +80,7 @@ async function rowCount(t: TestApp): Promise<number> {
     .selectFrom('memories')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
-  return Number(count);
+  return count;
 }
 
 /** Every URL a memory's files are served at. */
