@@ -68,9 +68,12 @@ test.describe('memories', () => {
       await expect(shared).toContainText('social feed');
       await expect(page.getByText('2 memories shared successfully!')).toBeVisible();
       await expect(form).toBeHidden();
-      await expect(tiles(page, caption)).toHaveCount(2);
+      // One tile for the post, with its count.
+      await expect(tiles(page, caption)).toHaveCount(1);
+      await expect(tiles(page, caption).getByLabel('2 photos and videos', { exact: true })).toHaveText('2');
 
-      await expect(tiles(watcher, caption)).toHaveCount(2);
+      await expect(tiles(watcher, caption)).toHaveCount(1);
+      await expect(tiles(watcher, caption).getByLabel('2 photos and videos', { exact: true })).toBeVisible();
       await expect(
         tiles(watcher, caption)
           .first()

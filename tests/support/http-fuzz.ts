@@ -566,7 +566,7 @@ export const targetedRequest = (
           fc.constant(''),
         ),
       )
-      .map(([id, authorization]) => ({
+      .map(([id, authorization]): FuzzRequest => ({
         method: 'DELETE',
         path: `/api/memories/${id}`,
         headers: authorization ? { authorization } : {},

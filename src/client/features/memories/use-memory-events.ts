@@ -6,8 +6,9 @@ import { mergeMemories, removeMemory } from './memory-cache.ts';
 /**
  * Keeps the gallery live: memories created or deleted anywhere are merged into the cached
  * pages by id (never twice), and each connect of the socket refetches what came before it.
+ * `onDeleted` hears each deletion too (the open viewer closes on it).
  */
-export function useMemoryEvents(): void {
+export function useMemoryEvents(onDeleted?: (id: string) => void): void {
   useLiveUpdates({
     on: {
       memoryCreated: ({ memory }, client) =>
@@ -15,6 +16,7 @@ export function useMemoryEvents(): void {
       memoryDeleted: ({ id }, client) => {
         client.setQueryData<GalleryData>(galleryQueryKey, (data) => removeMemory(data, id));
         void client.invalidateQueries({ queryKey: memoryQueryKey(id) });
+        onDeleted?.(id);
       },
     },
     refetchOnConnect: [galleryQueryKey],
