@@ -38,14 +38,20 @@ export const MemoryTile = memo(function MemoryTile({
       : `Open memory by ${memory.username}`;
   return (
     <Card component="article" withBorder padding={0} radius="md" className={classes.tile}>
-      <AspectRatio ratio={1} className={classes.tileMediaBox}>
-        {isVideo(memory) ? (
-          <MemoryMediaView memory={memory} size="thumb" />
-        ) : (
-          <UnstyledButton className={classes.tileMediaButton} onClick={open} aria-label={openLabel}>
-            <MemoryMediaView memory={memory} size="thumb" priority={priority} />
-          </UnstyledButton>
-        )}
+      <div className={classes.tileMediaBox}>
+        <AspectRatio ratio={1}>
+          {isVideo(memory) ? (
+            <MemoryMediaView memory={memory} size="thumb" />
+          ) : (
+            <UnstyledButton
+              className={classes.tileMediaButton}
+              onClick={open}
+              aria-label={openLabel}
+            >
+              <MemoryMediaView memory={memory} size="thumb" priority={priority} />
+            </UnstyledButton>
+          )}
+        </AspectRatio>
         {count > 1 && (
           <Badge
             className={classes.tileCount}
@@ -70,7 +76,7 @@ export const MemoryTile = memo(function MemoryTile({
             <IconTrash size={18} />
           </ActionIcon>
         )}
-      </AspectRatio>
+      </div>
       <Group className={classes.tileFooter} wrap="nowrap" gap={2} align="center">
         <UnstyledButton className={classes.tileText} onClick={open}>
           <Text size="sm" fw={700} truncate="end">

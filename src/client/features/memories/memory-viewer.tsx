@@ -136,7 +136,7 @@ export function MemoryViewer({
           </Group>
           {memory.text && (
             <ScrollArea.Autosize
-              mah={phone ? '30vh' : 220}
+              mah={phone ? '22vh' : 220}
               type="auto"
               offsetScrollbars
               tabIndex={0}
