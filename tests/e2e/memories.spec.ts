@@ -70,10 +70,14 @@ test.describe('memories', () => {
       await expect(form).toBeHidden();
       // One tile for the post, with its count.
       await expect(tiles(page, caption)).toHaveCount(1);
-      await expect(tiles(page, caption).getByLabel('2 photos and videos', { exact: true })).toHaveText('2');
+      await expect(
+        tiles(page, caption).getByLabel('2 photos and videos', { exact: true }),
+      ).toHaveText('2');
 
       await expect(tiles(watcher, caption)).toHaveCount(1);
-      await expect(tiles(watcher, caption).getByLabel('2 photos and videos', { exact: true })).toBeVisible();
+      await expect(
+        tiles(watcher, caption).getByLabel('2 photos and videos', { exact: true }),
+      ).toBeVisible();
       await expect(
         tiles(watcher, caption)
           .first()
