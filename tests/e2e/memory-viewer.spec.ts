@@ -66,9 +66,28 @@ test.describe('the memory viewer', () => {
     await page.keyboard.press('ArrowLeft');
     await expect(viewer.getByText('2 of 3 in this post')).toBeVisible();
 
+    // A swipe to the left steps on, to the right steps back, as on a phone.
+    const picture = viewer.getByRole('img', { name: /Photo by seed/ });
+    const swipe = async (fromX: number, toX: number) => {
+      const box = await picture.boundingBox();
+      const y = (box?.y ?? 0) + (box?.height ?? 0) / 2;
+      const at = (x: number) => [{ identifier: 1, clientX: (box?.x ?? 0) + x, clientY: y }];
+      await picture.dispatchEvent('touchstart', { touches: at(fromX), changedTouches: at(fromX) });
+      await picture.dispatchEvent('touchend', { touches: [], changedTouches: at(toX) });
+    };
+    await swipe(100, 10);
+    await expect(viewer.getByText('3 of 3 in this post')).toBeVisible();
+    await swipe(10, 100);
+    await expect(viewer.getByText('2 of 3 in this post')).toBeVisible();
+    // A small move is not a swipe.
+    await swipe(50, 40);
+    await expect(viewer.getByText('2 of 3 in this post')).toBeVisible();
+
     // Its own page, the link to share.
     await viewer.getByRole('link', { name: 'Open page' }).click();
     await expect(page).toHaveURL(/\/memory\?id=/);
+    await expect(viewer).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'seed' })).toBeVisible();
     await expect(page.getByText(newer)).toBeVisible();
   });
 
