@@ -8,7 +8,7 @@ import { RetryAlert } from '../../components/retry-alert.tsx';
 import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { notifications } from '@mantine/notifications';
 import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { useDeleteOwnMemories, wasDeletedHere } from './api/delete-memory.ts';
 import { useGallery } from './api/get-memories.ts';
 import { useOwnMemoryIds } from './api/get-own-memories.ts';
@@ -135,19 +135,11 @@ export function MemoryGallery() {
       {
         onSuccess: () => {
           setConfirming(null);
-          notifications.show({
-            color: 'green',
-            message: targets.length > 1 ? 'Post deleted.' : 'Memory deleted.',
-            autoClose: TOAST_AUTO_CLOSE,
-          });
+          toastDone(targets.length > 1 ? 'Post deleted.' : 'Memory deleted.');
         },
         onError: (error) => {
           setConfirming(null);
-          notifications.show({
-            color: 'red',
-            message: errorMessage(error, 'The memory could not be deleted; try again.'),
-            autoClose: TOAST_AUTO_CLOSE,
-          });
+          toastFailed(error, 'The memory could not be deleted; try again.');
         },
       },
     );
