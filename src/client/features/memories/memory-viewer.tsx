@@ -139,8 +139,8 @@ export function MemoryViewer({
               mah={phone ? '22vh' : 220}
               type="auto"
               offsetScrollbars
-              tabIndex={0}
-              aria-label="Caption"
+              // The scrolling part takes the keyboard (arrows scroll a long caption) and is named.
+              viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Caption' }}
             >
               <Text className={classes.viewerCaption}>{memory.text}</Text>
             </ScrollArea.Autosize>
