@@ -211,7 +211,12 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       },
     },
     async (request) => {
-      await deleteOwnMemory(deps, request.params.id, callers.requireAttendee(request));
+      const attendee = callers.requireAttendee(request);
+      await deleteOwnMemory(deps, request.params.id, attendee);
+      request.log.info(
+        { attendeeId: attendee.id, memoryId: request.params.id },
+        'attendee deleted their memory',
+      );
       return { message: 'Memory deleted' };
     },
   );
