@@ -1,6 +1,6 @@
 import { io as connectSocket } from 'socket.io-client';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
@@ -8,7 +8,7 @@ import {
   memoryPostResponseSchema,
   ownMemoriesSchema,
 } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -93,19 +93,17 @@ async function status(t: TestApp, url: string, headers: Record<string, string> =
 }
 
 describe.each(testDatabases)('own memories on %s', (database) => {
-  let t: TestApp;
+  const t = useTestApp({
+    database,
+    env: { ADMIN_USERNAME: 'moderator', ADMIN_PASSWORD: PASSWORD, WRITE_RATE_LIMIT: '1000' },
+  });
   let ada: string;
   let alan: string;
 
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      env: { ADMIN_USERNAME: 'moderator', ADMIN_PASSWORD: PASSWORD, WRITE_RATE_LIMIT: '1000' },
-    });
     ada = await joinAs(t, 'ada');
     alan = await joinAs(t, 'alan');
   });
-  afterAll(() => t.close());
 
   it('an attendee deletes their own memory: gone from lists, its page and its files, live', async () => {
     const socket = connectSocket(t.url, { transports: ['websocket'], forceNew: true });
