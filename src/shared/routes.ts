@@ -4,6 +4,10 @@ export const API_PATHS = {
   config: '/api/config',
   memoryList: '/api/memory',
   memoryCreate: '/api/memories',
+  /** DELETE: an attendee deletes a memory they posted. */
+  ownMemory: (id: string) => `/api/memories/${encodeURIComponent(id)}`,
+  /** GET: the ids of the caller's own memories (attendee token). */
+  ownMemories: '/api/memories/mine',
   mediaPrefix: '/media',
   speakers: '/speakers',
   speakersCard: '/api/speakerscard',

@@ -173,6 +173,7 @@ export const fuzzPath = (ids: {
         '/api/config',
         '/api/memory',
         '/api/memories',
+        '/api/memories/mine',
         '/speakers',
         '/api/speakerscard',
         '/api/speakersadd',
@@ -204,6 +205,7 @@ export const fuzzPath = (ids: {
         '/api/health/',
       ),
       seg.map((s) => `/api/memory/${s}`),
+      seg.map((s) => `/api/memories/${s}`),
       seg.map((s) => `/api/media/${s}`),
       seg.map((s) => `/m/${s}`),
       username.map((u) => `/api/speakers/${u}/dashboard`),
@@ -581,6 +583,24 @@ export const targetedRequest = (
         method,
         path: `/api/questions/${id}/vote`,
         headers: { authorization },
+        body: undefined,
+      })),
+    // An attendee deleting a memory: real ids with the admin's (wrong kind of) token or hostile
+    // ones, unknown ids; none may delete, none may fail with a 5xx.
+    fc
+      .tuple(
+        fc.oneof(fc.constantFrom(...ids.memory), fc.uuid()),
+        fc.oneof(
+          fc.constant(`Bearer ${adminToken}`),
+          nastyText.map((t) => `Bearer ${encode(t).slice(0, 300)}`),
+          fc.constant('Bearer a.b.c'),
+          fc.constant(''),
+        ),
+      )
+      .map(([id, authorization]): FuzzRequest => ({
+        method: 'DELETE',
+        path: `/api/memories/${id}`,
+        headers: authorization ? { authorization } : {},
         body: undefined,
       })),
   );

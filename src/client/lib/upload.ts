@@ -4,6 +4,8 @@ export interface UploadOptions {
   /** Called as the body goes out, with the share sent so far (0 to 1). */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** An attendee token, sent as `Authorization: Bearer`. */
+  token?: string | undefined;
 }
 
 /**
@@ -14,7 +16,7 @@ export function uploadForm<T>(
   schema: AnswerSchema<T>,
   path: string,
   body: FormData,
-  { onProgress, signal }: UploadOptions = {},
+  { onProgress, signal, token }: UploadOptions = {},
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -26,6 +28,7 @@ export function uploadForm<T>(
     xhr.withCredentials = true;
     for (const [name, value] of Object.entries(baseHeaders())) xhr.setRequestHeader(name, value);
     xhr.setRequestHeader('accept', 'application/json');
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     });

@@ -19,6 +19,8 @@ export interface MemoriesTable {
   status: Generated<string>;
   /** Moved by every change of the row (approval): the lists' versions sum it. */
   revision: Generated<number>;
+  /** The attendee id of the token the post was sent with; null when none was (decision 142). */
+  owner_id: string | null;
 }
 
 export interface SpeakersTable {

@@ -6,9 +6,13 @@ import { HttpError } from './errors.ts';
 /** Bytes read before a file's type is decided from them (file-type needs at most 4100). */
 export const HEAD_BYTES = 4100;
 
-/** Multipart bodies are parsed by one plugin, registered once for the whole app. */
+/**
+ * Multipart bodies are parsed by one plugin, registered once for the whole app. A file over the
+ * size limit ends truncated and `openFile` refuses it as itself (413 naming it), so a form that
+ * takes files one by one can drop that file and go on to the next (decision 144).
+ */
 export async function registerMultipart(app: FastifyInstance): Promise<void> {
-  await app.register(multipart, { throwFileSizeLimit: true });
+  await app.register(multipart, { throwFileSizeLimit: false });
 }
 
 /** One uploaded file, as its bytes arrive: its first bytes, then the whole stream. */
@@ -20,6 +24,11 @@ export interface UploadedFile {
   head: Buffer;
   /** Every byte, the head first; fails with the form's 413 when the size limit is passed. */
   body: AsyncIterable<Buffer>;
+  /**
+   * Reads and drops what is left of the file, so the form goes on to its next part after this
+   * file was refused on its own (the bytes past a size limit are dropped by the parser).
+   */
+  skip(): Promise<void>;
 }
 
 export interface MultipartForm {
@@ -104,19 +113,32 @@ async function openFile(part: MultipartFile, form: MultipartForm): Promise<Uploa
     chunks.push(next.value);
     length += next.value.length;
   }
-  if (file.truncated) throw tooLarge();
   const head = Buffer.concat(chunks);
+  // A file over the limit is refused when its bytes are read, so the caller decides whether
+  // that refuses the whole form or this file alone.
+  // Read through a call: the parser sets the flag while the bytes are read.
+  const truncated = (): boolean => file.truncated;
   async function* body(): AsyncGenerator<Buffer> {
+    if (truncated()) throw tooLarge();
     yield head;
     while (!ended) {
       const next = await iterator.next();
-      if (next.done) break;
-      if (file.truncated) throw tooLarge();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      if (truncated()) throw tooLarge();
       yield next.value;
     }
-    if (file.truncated) throw tooLarge();
+    if (truncated()) throw tooLarge();
   }
-  return { field: part.fieldname, name, head, body: body() };
+  const skip = async () => {
+    while (!ended) {
+      const next = await iterator.next();
+      if (next.done) ended = true;
+    }
+  };
+  return { field: part.fieldname, name, head, body: body(), skip };
 }
 
 /**

@@ -16,11 +16,13 @@ describe('media serving', () => {
   });
   afterAll(() => t.close());
 
-  it('serves the bytes with an immutable cache, nosniff and its type', async () => {
+  it('serves the bytes with a browser cache of a year, nosniff and its type', async () => {
     const response = await fetch(`${t.url}/media/memories/clip.mp4`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('video/mp4');
-    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('cache-control')).toBe(
+      'public, max-age=31536000, immutable, s-maxage=0, proxy-revalidate',
+    );
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('accept-ranges')).toBe('bytes');
     expect(Buffer.from(await response.arrayBuffer()).equals(bytes)).toBe(true);

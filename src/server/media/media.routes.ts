@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { DOWNLOAD_NAMES } from '../../shared/constants.ts';
 import { API_PATHS } from '../../shared/routes.ts';
+import { matchesIfNoneMatch } from '../http/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 import type { ByteRange, MediaStore } from './media-store.ts';
 import { isValidMediaKey } from './media-store.ts';
@@ -24,6 +26,20 @@ export function downloadName(key: string): string {
   return `memory.${ext}`;
 }
 
+/**
+ * The caching of media (decision 146). The bytes under a key never change, so a browser keeps
+ * them a year without asking again (`max-age`, `immutable`): it is the private copy of someone
+ * who saw them already. A shared cache (a CDN or proxy in front of the app) must ask the app
+ * before every reuse (`s-maxage=0`, `proxy-revalidate`), so a deleted memory's files are a 404
+ * for everyone from the moment they are deleted; the question is cheap, a 304 by ETag.
+ */
+export const MEDIA_CACHE_CONTROL =
+  'public, max-age=31536000, immutable, s-maxage=0, proxy-revalidate';
+
+/** A strong ETag of a stored object: its key and size name its bytes, which never change. */
+export const mediaTag = (key: string, size: number): string =>
+  `"${createHash('sha1').update(key).digest('base64url').slice(0, 22)}-${size.toString(36)}"`;
+
 /** Parses a single `bytes=` range; null when absent, 'invalid' when unsatisfiable. */
 export function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {
   if (!header) return null;
@@ -46,7 +62,7 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
   return { start, end };
 }
 
-/** GET/HEAD /media/<key>: immutable bytes, range support, never sniffed as HTML. */
+/** GET/HEAD /media/<key>: bytes that never change, range support, never sniffed as HTML. */
 export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app, { media }) => {
   app.get<{ Params: { '*': string }; Querystring: { download?: string } }>(
     `${API_PATHS.mediaPrefix}/*`,
@@ -60,9 +76,11 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app
       const stored = await media.stat(key);
       if (!stored) throw new HttpError(404, 'Media not found');
 
+      const tag = mediaTag(key, stored.size);
       reply
         .header('Content-Type', contentType)
-        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('Cache-Control', MEDIA_CACHE_CONTROL)
+        .header('ETag', tag)
         .header('Accept-Ranges', 'bytes')
         .header('X-Content-Type-Options', 'nosniff')
         .header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
@@ -70,6 +88,8 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app
       if (request.query.download !== undefined) {
         reply.header('Content-Disposition', `attachment; filename="${downloadName(key)}"`);
       }
+      // Asked only while the object is there: a deleted one is a 404 above, never a 304.
+      if (matchesIfNoneMatch(request, tag)) return reply.code(304).send();
 
       const range = parseRange(request.headers.range, stored.size);
       if (range === 'invalid') {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
-import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
+import type { MemoryPostFields, RefusedFile } from '../../shared/schemas/memory.ts';
 import { HttpError } from '../http/errors.ts';
 import type { UploadedFile } from '../http/multipart.ts';
 import { newId } from '../lib/ids.ts';
@@ -32,6 +32,8 @@ export interface StoredFile {
 export interface ReceivedPost {
   fields: MemoryPostFields;
   files: StoredFile[];
+  /** Files of the post refused on their own, named, with the reason (decision 144). */
+  refused: RefusedFile[];
   /** Removes every stored file of the post (when it cannot be saved after all). */
   discard(): Promise<void>;
 }
@@ -119,6 +121,13 @@ async function storeVideo({ file, type, name, context, stored }: Staged): Promis
     metadataStripped: true,
   };
 }
+
+/**
+ * Whether an error refuses one file of a post on its own (empty, not an accepted type, damaged,
+ * too large), rather than the whole request (bad text, a cut-off body, a storage fault).
+ */
+export const isFileRefusal = (error: unknown): error is HttpError =>
+  error instanceof HttpError && [400, 413, 415].includes(error.statusCode);
 
 /**
  * Stores one file of a memory post as its bytes arrive: its type decided from its first bytes,

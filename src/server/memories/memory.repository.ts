@@ -22,12 +22,16 @@ export interface NewMemory {
   metadataStripped: boolean;
   /** `pending` while the admin has not approved it (decision 137). */
   status: MemoryStatus;
+  /** The attendee who posted it (their token's id), or null when no token came with the post. */
+  ownerId?: string | null;
 }
 
 /** A stored memory with the keys of its files (for deletion). */
 export interface StoredMemory {
   memory: Memory;
   mediaKeys: string[];
+  /** The attendee who posted it, or null (decision 142). Never part of the public Memory. */
+  ownerId: string | null;
 }
 
 type MemoryRow = Selectable<MemoriesTable>;
@@ -49,6 +53,12 @@ const toMemory = (row: MemoryRow): Memory => ({
 const keysOf = (row: MemoryRow): string[] =>
   row.thumbnail_key ? [row.media_key, row.thumbnail_key] : [row.media_key];
 
+const toStored = (row: MemoryRow): StoredMemory => ({
+  memory: toMemory(row),
+  mediaKeys: keysOf(row),
+  ownerId: row.owner_id,
+});
+
 export async function insertMemories(db: Executor, memories: NewMemory[]): Promise<Memory[]> {
   if (memories.length === 0) return [];
   const rows: MemoryRow[] = memories.map((m) => ({
@@ -66,6 +76,7 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     metadata_stripped: m.metadataStripped ? 1 : 0,
     status: m.status,
     revision: 0,
+    owner_id: m.ownerId ?? null,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);
@@ -100,9 +111,56 @@ export async function listMemories(db: Executor, query: ListMemoriesQuery): Prom
   return rows.map(toMemory);
 }
 
+/**
+ * One page of the gallery, newest first, that never ends inside a post (decision 143): when the
+ * `limit`-th memory's post goes on past it, the rest of that post comes too (a post has at most
+ * MAX_FILES_PER_POST files, so a page is at most that many longer). The next page starts
+ * `before` the last id of this one, so no post is split or answered twice.
+ */
+export async function listGalleryPage(
+  db: Executor,
+  query: { limit: number; before?: string | undefined },
+): Promise<Memory[]> {
+  let q = db
+    .selectFrom('memories')
+    .selectAll()
+    .where('status', '=', 'published')
+    .orderBy('id', 'desc')
+    .limit(query.limit);
+  if (query.before) q = q.where('id', '<', query.before);
+  const rows = await q.execute();
+  const last = rows.at(-1);
+  if (!last || rows.length < query.limit) return rows.map(toMemory);
+  const rest = await db
+    .selectFrom('memories')
+    .selectAll()
+    .where('status', '=', 'published')
+    .where('post_id', '=', last.post_id)
+    .where('id', '<', last.id)
+    .orderBy('id', 'desc')
+    .execute();
+  return [...rows, ...rest].map(toMemory);
+}
+
+/** The ids of one attendee's memories, newest first (at most `limit`). */
+export async function listOwnMemoryIds(
+  db: Executor,
+  ownerId: string,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memories')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function findMemory(db: Executor, id: string): Promise<StoredMemory | undefined> {
   const row = await db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? { memory: toMemory(row), mediaKeys: keysOf(row) } : undefined;
+  return row ? toStored(row) : undefined;
 }
 
 /**
@@ -183,7 +241,7 @@ export async function deleteMemoryRow(db: Executor, id: string): Promise<StoredM
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
-  return row ? { memory: toMemory(row), mediaKeys: keysOf(row) } : undefined;
+  return row ? toStored(row) : undefined;
 }
 
 /**

@@ -9,6 +9,7 @@ import { rawGet } from '../../../tests/support/raw-http.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
+  type RefusedFile,
   memoryListSchema,
   memoryPostResponseSchema,
   memorySchema,
@@ -126,6 +127,26 @@ async function leftovers(t: TestApp): Promise<{ rows: number; files: string[] }>
     .executeTakeFirstOrThrow();
   const staged = await fs.readdir(path.join(t.dataDir, 'uploads'));
   return { rows: count, files: [...(await storedFiles(t)), ...staged] };
+}
+
+/**
+ * Posts `files`, of which the last is bad: the answer is a 201 with the others stored and the
+ * bad one named in `refused` (decision 144). Deletes what was stored, so the test leaves nothing.
+ */
+async function expectPartOfPostKept(t: TestApp, files: UploadFile[], refused: RefusedFile) {
+  const response = await post(t, files);
+  const body: unknown = await response.json();
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  const answer = memoryPostResponseSchema.parse(body);
+  expect(answer.memories).toHaveLength(files.length - 1);
+  expect(answer.refused).toEqual([refused]);
+  expect(answer.message).toContain(refused.error);
+  for (const memory of answer.memories) {
+    const served = await fetch(`${t.url}${memory.media}`);
+    expect(served.status).toBe(200);
+    await served.arrayBuffer();
+    expect(await deleteMemory(t.app.deps, memory._id)).toBe(true);
+  }
 }
 
 describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
@@ -267,7 +288,7 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
       expect(whole.data.length).toBe(mp4.length);
       expectOnlyMetadataChanged(mp4, whole.data);
       expect(whole.response.headers.get('cache-control')).toBe(
-        'public, max-age=31536000, immutable',
+        'public, max-age=31536000, immutable, s-maxage=0, proxy-revalidate',
       );
       expect(whole.response.headers.get('x-content-type-options')).toBe('nosniff');
 
@@ -316,14 +337,19 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
       for (const name of ['gps-iphone.mov', 'gps-tags.webm']) {
         const whole = await fixture(name);
         const half = `half.${name.split('.').pop() ?? ''}`;
-        // A good image first: it must go too when the video is refused.
-        const response = await post(t, [
-          { name: 'good.png', data: await makeImage('png') },
-          { name: half, data: whole.subarray(0, Math.floor(whole.length / 2)) },
-        ]);
-        expect(response.status, name).toBe(400);
-        expect(await errorOf(response)).toBe(
-          `${half} could not be read: the video is damaged or incomplete.`,
+        const message = `${half} could not be read: the video is damaged or incomplete.`;
+        const broken = { name: half, data: whole.subarray(0, Math.floor(whole.length / 2)) };
+        const alone = await post(t, [broken]);
+        expect(alone.status, name).toBe(400);
+        expect(await errorOf(alone)).toBe(message);
+        // With a good image, the image is kept and the video named as refused (decision 144).
+        await expectPartOfPostKept(
+          t,
+          [{ name: 'good.png', data: await makeImage('png') }, broken],
+          {
+            filename: half,
+            error: message,
+          },
         );
       }
       expect(await leftovers(t)).toEqual(before);
@@ -356,12 +382,16 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
         { name: 'doc.pdf', data: Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n') },
       ];
       for (const file of cases) {
-        // A good image first: it must go too when the second file is refused.
-        const response = await post(t, [{ name: 'good.png', data: await makeImage('png') }, file]);
+        const response = await post(t, [file]);
         expect(response.status, file.name).toBe(415);
         const message = await errorOf(response);
         expect(message, file.name).toContain(file.name);
         expect(message).toMatch(/not a supported image or video/);
+        // After a good image, the image is kept and this file named as refused (decision 144).
+        await expectPartOfPostKept(t, [{ name: 'good.png', data: await makeImage('png') }, file], {
+          filename: file.name,
+          error: message,
+        });
       }
       expect(await leftovers(t)).toEqual(before);
     });
@@ -456,15 +486,10 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
 
   describe('GET /api/memory', () => {
     it('pages newest first with limit and before', async () => {
-      await postOk(
-        t,
-        await Promise.all(
-          Array.from({ length: 5 }, async (_, i) => ({
-            name: `p${i}.png`,
-            data: await makeImage('png', 10 + i, 10),
-          })),
-        ),
-      );
+      // Posts of one file each: a page never ends inside a post (decision 143; tested apart).
+      for (let i = 0; i < 5; i += 1) {
+        await postOk(t, [{ name: `p${i}.png`, data: await makeImage('png', 10 + i, 10) }]);
+      }
       const all = memoryListSchema.parse(
         await (await fetch(`${t.url}/api/memory?limit=200`)).json(),
       );
@@ -577,10 +602,6 @@ describe('memory upload limits', () => {
     expect(big.length).toBeGreaterThan(0.05 * 1024 * 1024);
     for (const files of [
       [{ name: 'huge.png', data: big }],
-      [
-        { name: 'small.png', data: await makeImage('png') },
-        { name: 'huge.png', data: big },
-      ],
       [{ name: 'huge.mp4', data: Buffer.concat([await fixture('clip.mp4'), big]) }],
     ]) {
       const response = await post(t, files);
@@ -589,6 +610,21 @@ describe('memory upload limits', () => {
         `${files.at(-1)?.name} is larger than 0.05MB and cannot be uploaded.`,
       );
     }
+    // Beside a file that fits, the big one is refused on its own and the other kept; a file
+    // after the big one is read too (decision 144).
+    const small = await makeImage('png');
+    const mixed = await post(t, [
+      { name: 'small.png', data: small },
+      { name: 'huge.png', data: big },
+      { name: 'after.png', data: small },
+    ]);
+    expect(mixed.status, await mixed.clone().text()).toBe(201);
+    const answer = memoryPostResponseSchema.parse(await mixed.json());
+    expect(answer.memories).toHaveLength(2);
+    expect(answer.refused).toEqual([
+      { filename: 'huge.png', error: 'huge.png is larger than 0.05MB and cannot be uploaded.' },
+    ]);
+    for (const memory of answer.memories) await deleteMemory(t.app.deps, memory._id);
     expect(await leftovers(t)).toEqual(before);
   });
 

@@ -13,7 +13,10 @@ import {
   memoryPostFieldsSchema,
   memoryPostResponseSchema,
   memorySchema,
+  ownMemoriesSchema,
 } from '../../shared/schemas/memory.ts';
+import { messageResponseSchema } from '../../shared/schemas/common.ts';
+import { ATTENDEE_TOKEN } from '../http/openapi.ts';
 import { idSchema } from '../../shared/schemas/common.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
 import type { Config } from '../config.ts';
@@ -24,14 +27,23 @@ import { readMultipart } from '../http/multipart.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
-import { findMemory, listMemories } from './memory.repository.ts';
-import { createMemories, postedMessage } from './memory.service.ts';
+import {
+  findMemory,
+  listGalleryPage,
+  listMemories,
+  listOwnMemoryIds,
+} from './memory.repository.ts';
+import { createMemories, deleteOwnMemory, postedMessage } from './memory.service.ts';
 import {
   type ReceivedPost,
   type StoredFile,
   type UploadContext,
+  isFileRefusal,
   storeMemoryFile,
 } from './memory-upload.ts';
+
+/** The most own-memory ids `GET /api/memories/mine` answers (an attendee's recent posts). */
+const OWN_MEMORIES_MAX = 500;
 
 /** The gallery page a poll without a query asks for. */
 const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
@@ -50,8 +62,10 @@ function parseFields(values: Record<string, string>): MemoryPostFields {
 
 /**
  * Reads a memory post: text fields `caption` and `username`, files in `files` or `media`, each
- * stored as it arrives. All or nothing: on any refusal or a cut-off request, what was already
- * stored is removed before the error goes on.
+ * stored as it arrives. A file refused on its own (empty, unsupported, damaged, too large) is
+ * listed in `refused` and the others are kept (decision 144); when none is left, the first
+ * refusal is the answer, as for a single file. On any other refusal or a cut-off request, what
+ * was already stored is removed before the error goes on.
  */
 async function readMemoryPost(
   request: FastifyRequest,
@@ -63,6 +77,7 @@ async function readMemoryPost(
     await Promise.all(stored.map((key) => upload.media.delete(key)));
   };
   const files: StoredFile[] = [];
+  const refused: { filename: string; error: HttpError }[] = [];
   let fields: MemoryPostFields | undefined;
   try {
     const values = await readMultipart(
@@ -80,7 +95,13 @@ async function readMemoryPost(
         },
       },
       async (file) => {
-        files.push(await storeMemoryFile(file, upload, stored));
+        try {
+          files.push(await storeMemoryFile(file, upload, stored));
+        } catch (error) {
+          if (!isFileRefusal(error)) throw error;
+          refused.push({ filename: file.name, error });
+          await file.skip();
+        }
       },
       // When the text comes first (as the app sends it), refuse bad text before any upload.
       (values) => {
@@ -89,9 +110,16 @@ async function readMemoryPost(
     );
     fields ??= parseFields(values);
     if (files.length === 0) {
-      throw new HttpError(400, 'Add at least one image or video.', 'VALIDATION');
+      throw (
+        refused[0]?.error ?? new HttpError(400, 'Add at least one image or video.', 'VALIDATION')
+      );
     }
-    return { fields, files, discard };
+    return {
+      fields,
+      files,
+      refused: refused.map(({ filename, error }) => ({ filename, error: error.message })),
+      discard,
+    };
   } catch (error) {
     await discard();
     throw error;
@@ -110,13 +138,20 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     images: deps.images,
   };
 
+  const { callers } = deps;
+  const limited = writeRateLimit(app, config.writeRateLimit);
+
   app.post(
     API_PATHS.memoryCreate,
     {
-      preHandler: writeRateLimit(app, config.writeRateLimit),
+      // The attendee token is optional (the spec's call works without one); one that is sent
+      // must be valid, and makes its attendee the memory's owner (decision 142).
+      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
+      preHandler: limited,
       schema: {
         tags: ['Memories'],
         summary: 'Post a memory: a caption and up to 10 photos or videos',
+        security: [{}, ...ATTENDEE_TOKEN],
         response: {
           201: memoryPostResponseSchema,
           400: errorResponseSchema,
@@ -126,10 +161,65 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       },
     },
     async (request, reply) => {
-      const memories = await createMemories(deps, await readMemoryPost(request, upload, config));
+      const post = await readMemoryPost(request, upload, config);
+      const memories = await createMemories(deps, post, callers.attendeeOf(request));
       reply.code(201).header('cache-control', 'no-store');
       const pending = memories.some((memory) => memory.status === 'pending');
-      return { message: postedMessage(memories.length, pending), memories };
+      return {
+        message: postedMessage(memories.length, post.refused, pending),
+        memories,
+        refused: post.refused,
+      };
+    },
+  );
+
+  // Registered before `/api/memories/:id` would be: a static segment wins over a parameter.
+  app.get(
+    API_PATHS.ownMemories,
+    {
+      onRequest: async (request, reply) => {
+        await callers.identifyAttendee(request, reply);
+        callers.requireAttendee(request);
+      },
+      schema: {
+        tags: ['Memories'],
+        summary: "The ids of the caller's own memories (those their attendee token posted)",
+        security: ATTENDEE_TOKEN,
+        response: { 200: ownMemoriesSchema, '4xx': errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const attendee = callers.requireAttendee(request);
+      reply.header('cache-control', 'private, no-store');
+      return { ids: await listOwnMemoryIds(deps.db, attendee.id, OWN_MEMORIES_MAX) };
+    },
+  );
+
+  app.delete(
+    `${API_PATHS.memoryCreate}/:id`,
+    {
+      onRequest: async (request, reply) => {
+        await callers.identifyAttendee(request, reply);
+        callers.requireAttendee(request);
+      },
+      preHandler: limited,
+      bodyLimit: 1024,
+      schema: {
+        tags: ['Memories'],
+        summary: 'Delete a memory you posted (the attendee whose token posted it)',
+        security: ATTENDEE_TOKEN,
+        params: memoryParamsSchema,
+        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const attendee = callers.requireAttendee(request);
+      await deleteOwnMemory(deps, request.params.id, attendee);
+      request.log.info(
+        { attendeeId: attendee.id, memoryId: request.params.id },
+        'attendee deleted their memory',
+      );
+      return { message: 'Memory deleted' };
     },
   );
 
@@ -145,7 +235,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         topic: 'memories',
         scope: WHOLE_LIST,
         key: galleryView(query),
-        rows: () => listMemories(deps.db, { ...query, status: 'published' }),
+        rows: () => listGalleryPage(deps.db, query),
       }),
     }),
   );

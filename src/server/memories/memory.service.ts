@@ -1,5 +1,7 @@
 import { MEMORY_TEXTS } from '../../shared/constants.ts';
-import type { Memory } from '../../shared/schemas/memory.ts';
+import type { Memory, RefusedFile } from '../../shared/schemas/memory.ts';
+import type { Attendee } from '../auth/callers.ts';
+import { HttpError } from '../http/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
@@ -7,27 +9,43 @@ import type { Database } from '../db/database.ts';
 import {
   type StoredMemory,
   deleteMemoryRow,
+  findMemory,
   insertMemories,
   setMemoryStatus,
 } from './memory.repository.ts';
 import type { ReceivedPost } from './memory-upload.ts';
 
-/** The success message of a post (the server's message is shown as the toast). */
-export const postedMessage = (count: number, pending = false): string =>
-  pending
+/**
+ * The message of a post (the server's message is shown as the toast): how many were shared (or
+ * received for approval) and, when some files were refused, which and why (decision 144).
+ */
+export function postedMessage(
+  count: number,
+  refused: readonly RefusedFile[] = [],
+  pending = false,
+): string {
+  const shared = pending
     ? MEMORY_TEXTS.postedPending(count)
     : count === 1
       ? 'Memory shared successfully!'
       : `${count} memories shared successfully!`;
+  if (refused.length === 0) return shared;
+  const [only] = refused;
+  if (refused.length === 1 && only) return `${shared} Not shared: ${only.error}`;
+  const names = refused.map((file) => file.filename).join(', ');
+  return `${shared} ${refused.length} files were not shared (${names}): ${refused.map((file) => file.error).join(' ')}`;
+}
 
 /**
  * Receives a post's files and text, stores one memory per file (one post id, one caption, one
- * username), then tells every open gallery. All or nothing: when the rows cannot be written,
- * the files just stored go too.
+ * username, the attendee who sent it as owner when a token came with it), then tells every open
+ * gallery. The one place a post becomes memories, whichever way its files arrived. When the rows
+ * cannot be written, the files just stored go too.
  */
 export async function createMemories(
   deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>,
   post: ReceivedPost,
+  owner: Attendee | null = null,
 ): Promise<Memory[]> {
   // With approval on, nobody but the admin and the poster sees them until approved.
   const status = deps.settings.current.moderateMemories ? 'pending' : 'published';
@@ -46,6 +64,7 @@ export async function createMemories(
         text: post.fields.caption,
         createdAt,
         status,
+        ownerId: owner?.id ?? null,
         ...file,
       })),
     );
@@ -103,4 +122,30 @@ export async function deleteMemory(
   deps.realtime.memoryDeleted(id);
   await Promise.all(removed.mediaKeys.map((key) => deps.media.delete(key)));
   return true;
+}
+
+const NOT_YOURS = 'Only the attendee who posted this memory can delete it';
+
+/**
+ * An attendee deletes a memory they posted (decision 145): 404 when there is no such memory,
+ * 403 when it is not theirs (posted by another attendee, or without a token). Then as the
+ * admin's deletion: the row, every open gallery and viewer, the files.
+ */
+export async function deleteOwnMemory(
+  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'lists'>,
+  id: string,
+  attendee: Attendee,
+): Promise<void> {
+  const found = await findMemory(deps.db, id);
+  if (!found) throw new HttpError(404, 'Memory not found');
+  if (found.ownerId !== attendee.id) {
+    throw new HttpError(403, NOT_YOURS);
+  }
+  // The row is deleted only while it is still theirs; a deletion racing this one finds it gone.
+  const deleted = await deleteMemory(deps, id, async (_trx, removed) => {
+    if (removed.ownerId !== attendee.id) {
+      throw new HttpError(403, NOT_YOURS);
+    }
+  });
+  if (!deleted) throw new HttpError(404, 'Memory not found');
 }

@@ -29,8 +29,12 @@ export type Memory = z.infer<typeof memorySchema>;
 export const memoryListQuerySchema = pageQuerySchema;
 export const memoryListSchema = z.array(memorySchema);
 
-/** GET /api/memory/:id */
+/** GET /api/memory/:id, DELETE /api/memories/:id */
 export const memoryParamsSchema = z.object({ id: idSchema });
+
+/** GET /api/memories/mine: the ids of the memories the caller's attendee token posted. */
+export const ownMemoriesSchema = z.object({ ids: z.array(idSchema) });
+export type OwnMemories = z.infer<typeof ownMemoriesSchema>;
 
 /** POST /api/memories: the text fields of the multipart form (the files are checked apart). */
 export const memoryPostFieldsSchema = z.object({
@@ -42,9 +46,15 @@ export type MemoryPostFields = z.infer<typeof memoryPostFieldsSchema>;
 /** The multipart fields a post's files may come in: `files`, or `media` (the share dialog). */
 export const MEMORY_FILE_FIELDS = ['files', 'media'] as const;
 
+/** A file of a post that was not stored, and why (the rest of the post was: decision 144). */
+export const refusedFileSchema = z.object({ filename: z.string(), error: z.string() });
+export type RefusedFile = z.infer<typeof refusedFileSchema>;
+
 export const memoryPostResponseSchema = z.object({
   message: z.string(),
   memories: z.array(memorySchema),
+  /** The post's files that were refused (each named, with the reason); empty when none was. */
+  refused: z.array(refusedFileSchema).default([]),
 });
 export type MemoryPostResponse = z.infer<typeof memoryPostResponseSchema>;
 

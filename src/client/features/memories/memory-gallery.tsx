@@ -6,22 +6,34 @@ import type { Memory } from '../../../shared/schemas/memory.ts';
 import { lazyModal } from '../../components/lazy-modal.tsx';
 import { RetryAlert } from '../../components/retry-alert.tsx';
 import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
+import { notifications } from '@mantine/notifications';
+import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
+import { useDeleteOwnMemories, wasDeletedHere } from './api/delete-memory.ts';
 import { useGallery } from './api/get-memories.ts';
+import { useOwnMemoryIds } from './api/get-own-memories.ts';
 import { MemoriesLoading } from './memories-loading.tsx';
+import { type MemoryPost, groupPosts, viewerOrder } from './memory-posts.ts';
 import { MemoryTile } from './memory-tile.tsx';
 import { forgetOwnPending, useOwnPending } from './own-pending.ts';
+import { type ViewerPlace, usePreloadNeighbours } from './viewer-place.ts';
 import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
 
-const DownloadMemoryModal = lazyModal(
-  async () => (await import('./download-memory-modal.tsx')).DownloadMemoryModal,
-  (props) => props.memory !== null,
+const MemoryViewer = lazyModal(
+  async () => (await import('./memory-viewer.tsx')).MemoryViewer,
+  (props) => props.place !== null,
+);
+
+const DeleteOwnMemoryModal = lazyModal(
+  async () => (await import('./delete-own-memory-modal.tsx')).DeleteOwnMemoryModal,
+  (props) => props.memories !== null,
 );
 
 const GALLERY_COLUMNS = { base: 2, sm: 3, md: 4 };
 const GALLERY_SPACING = { base: 'xs', sm: 'md' } as const;
-const memoryKey = (memory: Memory) => memory._id;
+const postKey = (post: MemoryPost) => post.postId;
 
 function GalleryEmpty() {
   return (
@@ -39,27 +51,43 @@ function GalleryEmpty() {
   );
 }
 
+/** The gallery's memories from its pages, each once (pages overlap for a moment while a new
+ * memory shifts them). */
+function galleryMemories(data: { pages: Memory[][] } | undefined): Memory[] {
+  const seen = new Set<string>();
+  return (data?.pages.flat() ?? []).filter((memory) => {
+    if (seen.has(memory._id)) return false;
+    seen.add(memory._id);
+    return true;
+  });
+}
+
 /**
- * The live gallery: 2 to 4 columns by width, newest first. New and deleted memories arrive by
- * socket (polling every 3 s stays as the fallback); older pages load as the end comes near.
- * Only the rows near the viewport are in the DOM, so thousands of memories stay light.
+ * The live gallery: 2 to 4 columns by width, newest first, one tile per post (decision 143).
+ * New and deleted memories arrive by socket (polling every 3 s stays as the fallback); older
+ * pages load as the end comes near. Only the rows near the viewport are in the DOM, so thousands
+ * of memories stay light. A tile opens the viewer, which steps through the post and then the
+ * gallery; a memory deleted anywhere closes in it at once.
  */
 export function MemoryGallery() {
-  useMemoryEvents();
+  const [openId, setOpenId] = useState<string | null>(null);
+  // The open memory deleted by its author elsewhere or by the admin closes, saying why; one
+  // deleted here is gone from the caches already, so the viewer has closed (no news to tell).
+  useMemoryEvents((id) => {
+    if (id !== openId) return;
+    setOpenId(null);
+    if (!wasDeletedHere(id)) {
+      notifications.show({ message: 'That memory was deleted.', autoClose: TOAST_AUTO_CLOSE });
+    }
+  });
   const gallery = useGallery();
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;
-  const [selected, setSelected] = useState<Memory | null>(null);
+  const own = useOwnMemoryIds();
+  const remove = useDeleteOwnMemories();
+  const [confirming, setConfirming] = useState<readonly Memory[] | null>(null);
   const [username] = useStoredUsername();
   const ownPending = useOwnPending(username);
-  const published = useMemo(() => {
-    // Pages can overlap for a moment while a new memory shifts them: show each memory once.
-    const seen = new Set<string>();
-    return (gallery.data?.pages.flat() ?? []).filter((memory) => {
-      if (seen.has(memory._id)) return false;
-      seen.add(memory._id);
-      return true;
-    });
-  }, [gallery.data]);
+  const published = useMemo(() => galleryMemories(gallery.data), [gallery.data]);
   // The poster's own memories awaiting approval come first, marked as waiting, until the
   // gallery has them (approved while the socket was away: the poll says so).
   const approved = useMemo(() => {
@@ -76,6 +104,41 @@ export function MemoryGallery() {
         : [...ownPending.filter((memory) => !approved.includes(memory._id)), ...published],
     [ownPending, published, approved],
   );
+  const posts = useMemo(() => groupPosts(memories), [memories]);
+  const order = useMemo(() => viewerOrder(posts), [posts]);
+
+  const openIndex = openId === null ? -1 : order.findIndex((memory) => memory._id === openId);
+  const place = useMemo<ViewerPlace | null>(() => {
+    const memory = order[openIndex];
+    if (!memory) return null;
+    const post = posts.find((candidate) => candidate.postId === memory.postId);
+    const items = post?.items ?? [memory];
+    return {
+      memory,
+      inPost: { index: items.indexOf(memory) + 1, count: items.length },
+      hasPrevious: openIndex > 0,
+      hasNext: openIndex < order.length - 1 || hasNextPage,
+    };
+  }, [order, openIndex, posts, hasNextPage]);
+  usePreloadNeighbours(place ? [order[openIndex - 1], order[openIndex + 1]] : []);
+
+  const step = useCallback(
+    (direction: -1 | 1) => {
+      const next = order[openIndex + direction];
+      if (next) {
+        setOpenId(next._id);
+        return;
+      }
+      if (direction === -1 || !hasNextPage || !openId) return;
+      // Past the last memory loaded: the next page, then the step (an ongoing load is joined).
+      void fetchNextPage({ cancelRefetch: false }).then(({ data }) => {
+        const loaded = viewerOrder(groupPosts(galleryMemories(data)));
+        const after = loaded[loaded.findIndex((memory) => memory._id === openId) + 1];
+        if (after) setOpenId((current) => (current === openId ? after._id : current));
+      });
+    },
+    [order, openIndex, openId, hasNextPage, fetchNextPage],
+  );
 
   const { ref: sentinelRef, entry } = useIntersection({ rootMargin: '800px 0px' });
   const nearEnd = entry?.isIntersecting ?? false;
@@ -83,14 +146,35 @@ export function MemoryGallery() {
     if (nearEnd && hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [nearEnd, hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const open = useCallback((memory: Memory) => setSelected(memory), []);
-  const close = useCallback(() => setSelected(null), []);
+  const open = useCallback((post: MemoryPost) => setOpenId(post.items[0]._id), []);
+  const close = useCallback(() => setOpenId(null), []);
+  const askDeletePost = useCallback((post: MemoryPost) => setConfirming(post.items), []);
+  const confirmDelete = (targets: readonly Memory[]) => {
+    remove.mutate(
+      targets.map((memory) => memory._id),
+      {
+        onSuccess: () => {
+          setConfirming(null);
+          toastDone(targets.length > 1 ? 'Post deleted.' : 'Memory deleted.');
+        },
+        onError: (error) => {
+          setConfirming(null);
+          toastFailed(error, 'The memory could not be deleted; try again.');
+        },
+      },
+    );
+  };
   // The first row is what a visitor sees first: its thumbnails load at once, with priority.
   const renderTile = useCallback(
-    (memory: Memory, { row }: GridPlace) => (
-      <MemoryTile memory={memory} onOpen={open} priority={row === 0} />
+    (post: MemoryPost, { row }: GridPlace) => (
+      <MemoryTile
+        post={post}
+        onOpen={open}
+        onDelete={post.items.every((memory) => own.has(memory._id)) ? askDeletePost : undefined}
+        priority={row === 0}
+      />
     ),
-    [open],
+    [open, own, askDeletePost],
   );
 
   if (gallery.isPending) return <MemoriesLoading py="xl" />;
@@ -104,13 +188,14 @@ export function MemoryGallery() {
   }
   if (memories.length === 0) return <GalleryEmpty />;
 
+  const shown = place?.memory;
   return (
     <>
       <VirtualGrid
-        items={memories}
+        items={posts}
         cols={GALLERY_COLUMNS}
         spacing={GALLERY_SPACING}
-        getKey={memoryKey}
+        getKey={postKey}
         renderItem={renderTile}
       />
       <div ref={sentinelRef} className={classes.sentinel} />
@@ -123,7 +208,18 @@ export function MemoryGallery() {
           </Button>
         </Center>
       ) : null}
-      <DownloadMemoryModal memory={selected} onClose={close} />
+      <MemoryViewer
+        place={place}
+        onStep={step}
+        onClose={close}
+        onDelete={shown && own.has(shown._id) ? (memory) => setConfirming([memory]) : undefined}
+      />
+      <DeleteOwnMemoryModal
+        memories={confirming}
+        deleting={remove.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={confirmDelete}
+      />
     </>
   );
 }

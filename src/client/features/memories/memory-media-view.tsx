@@ -20,6 +20,13 @@ export const mediaLabel = (memory: Memory) => {
   return `${what} by ${memory.username}: ${caption}`;
 };
 
+/**
+ * The one place that chooses which file shows a memory: the thumbnail on a tile, the display
+ * rendition in the viewer and on its page.
+ */
+export const imageUrlOf = (memory: Memory, size: 'thumb' | 'full'): string =>
+  size === 'thumb' ? (memory.thumbnail ?? memory.media) : memory.media;
+
 function ImageWithFallback({
   src,
   alt,
@@ -71,7 +78,7 @@ export function MemoryMediaView({
     const thumb = size === 'thumb';
     return (
       <ImageWithFallback
-        src={thumb ? (memory.thumbnail ?? memory.media) : memory.media}
+        src={imageUrlOf(memory, size)}
         alt={mediaLabel(memory)}
         className={thumb ? classes.tileMedia : classes.fullMedia}
         loading={!thumb ? 'eager' : priority ? 'priority' : 'lazy'}

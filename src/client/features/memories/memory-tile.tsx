@@ -1,53 +1,94 @@
 import { ActionIcon, AspectRatio, Badge, Card, Group, Text, UnstyledButton } from '@mantine/core';
-import { IconClockHour4, IconDownload } from '@tabler/icons-react';
+import { IconClockHour4, IconDownload, IconStack2, IconTrash } from '@tabler/icons-react';
 import { memo } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
-import type { Memory } from '../../../shared/schemas/memory.ts';
 import { MemoryMediaView, downloadUrl, isVideo, logUndownloadable } from './memory-media-view.tsx';
+import type { MemoryPost } from './memory-posts.ts';
 import classes from './memories.module.css';
 
+/** How many files a post holds, in words. */
+export const countLabel = (count: number) =>
+  count === 1 ? '1 photo or video' : `${count} photos and videos`;
+
 /**
- * One gallery tile: the thumbnail in a square that keeps its place while loading (or the video
- * with its controls), the author and caption, and a download icon. Opening it shows the
- * "Download Memory" modal. A `priority` tile (the first row) loads its thumbnail at once.
+ * One gallery tile: a post (decision 143). Its first memory's thumbnail in a square that keeps
+ * its place while loading (or the video with its controls), a badge with the post's count when
+ * it holds more than one, the author and caption, and a download icon for the first file.
+ * Opening it shows the viewer at the post's first memory. The attendee's own posts have a
+ * delete action. A `priority` tile (the first row) loads its thumbnail at once.
  */
 export const MemoryTile = memo(function MemoryTile({
-  memory,
+  post,
   onOpen,
+  onDelete,
   priority = false,
 }: {
-  memory: Memory;
-  onOpen: (memory: Memory) => void;
+  post: MemoryPost;
+  onOpen: (post: MemoryPost) => void;
+  /** Given for the attendee's own posts. */
+  onDelete?: ((post: MemoryPost) => void) | undefined;
   priority?: boolean;
 }) {
+  const [memory] = post.items;
+  const count = post.items.length;
   const href = downloadUrl(memory);
-  const open = () => onOpen(memory);
+  const open = () => onOpen(post);
+  const openLabel =
+    count > 1
+      ? `Open post by ${memory.username} (${countLabel(count)})`
+      : `Open memory by ${memory.username}`;
   return (
     <Card component="article" withBorder padding={0} radius="md" className={classes.tile}>
-      <AspectRatio ratio={1}>
-        {isVideo(memory) ? (
-          <MemoryMediaView memory={memory} size="thumb" />
-        ) : (
-          <UnstyledButton
-            className={classes.tileMediaButton}
-            onClick={open}
-            aria-label={`Open memory by ${memory.username}`}
+      <div className={classes.tileMediaBox}>
+        <AspectRatio ratio={1}>
+          {isVideo(memory) ? (
+            <MemoryMediaView memory={memory} size="thumb" />
+          ) : (
+            <UnstyledButton
+              className={classes.tileMediaButton}
+              onClick={open}
+              aria-label={openLabel}
+            >
+              <MemoryMediaView memory={memory} size="thumb" priority={priority} />
+            </UnstyledButton>
+          )}
+        </AspectRatio>
+        {count > 1 && (
+          <Badge
+            className={classes.tileCount}
+            leftSection={<IconStack2 size={14} aria-hidden />}
+            variant="filled"
+            color="dark"
+            radius="sm"
+            aria-label={countLabel(count)}
           >
-            <MemoryMediaView memory={memory} size="thumb" priority={priority} />
-          </UnstyledButton>
+            {count}
+          </Badge>
         )}
-      </AspectRatio>
-      {memory.status === 'pending' && (
-        // Only its poster sees it: the admin has not approved it yet.
-        <Badge
-          className={classes.pendingBadge}
-          color="dark.7"
-          variant="filled"
-          leftSection={<IconClockHour4 size={14} aria-hidden />}
-        >
-          {MEMORY_TEXTS.awaitingApproval}
-        </Badge>
-      )}
+        {memory.status === 'pending' && (
+          // Only its poster sees it: the admin has not approved it yet.
+          <Badge
+            className={classes.pendingBadge}
+            color="dark.7"
+            variant="filled"
+            leftSection={<IconClockHour4 size={14} aria-hidden />}
+          >
+            {MEMORY_TEXTS.awaitingApproval}
+          </Badge>
+        )}
+        {onDelete && (
+          <ActionIcon
+            className={classes.tileDelete}
+            variant="filled"
+            color="dark"
+            radius="xl"
+            aria-label={count > 1 ? 'Delete your post' : 'Delete your memory'}
+            onClick={() => onDelete(post)}
+          >
+            <IconTrash size={18} />
+          </ActionIcon>
+        )}
+      </div>
       <Group className={classes.tileFooter} wrap="nowrap" gap={2} align="center">
         <UnstyledButton className={classes.tileText} onClick={open}>
           <Text size="sm" fw={700} truncate="end">

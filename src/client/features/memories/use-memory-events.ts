@@ -8,9 +8,9 @@ import { forgetOwnPending } from './own-pending.ts';
 /**
  * Keeps the gallery live: memories created, approved, changed or deleted anywhere are merged
  * into the cached pages by id (never twice), and each connect of the socket refetches what came
- * before it.
+ * before it. `onDeleted` hears each deletion too (the open viewer closes on it).
  */
-export function useMemoryEvents(): void {
+export function useMemoryEvents(onDeleted?: (id: string) => void): void {
   useLiveUpdates({
     on: {
       memoryCreated: ({ memory }, client) => {
@@ -29,6 +29,7 @@ export function useMemoryEvents(): void {
         client.setQueryData<GalleryData>(galleryQueryKey, (data) => removeMemory(data, id));
         forgetOwnPending([id]);
         void client.invalidateQueries({ queryKey: memoryQueryKey(id) });
+        onDeleted?.(id);
       },
     },
     refetchOnConnect: [galleryQueryKey],

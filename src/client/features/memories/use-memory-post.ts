@@ -48,10 +48,12 @@ export function useMemoryPost(field: 'files' | 'media', onPosted: (posted: Memor
       { caption, username, files, field, onProgress: setProgress },
       {
         onSuccess: (result) => {
+          // One toast: what was shared and, when some files were refused, which and why.
+          const partly = result.refused.length > 0;
           notifications.show({
-            color: 'green',
+            color: partly ? 'yellow' : 'green',
             message: result.message,
-            autoClose: TOAST_AUTO_CLOSE,
+            autoClose: partly ? false : TOAST_AUTO_CLOSE,
           });
           form.reset();
           selection.clear();

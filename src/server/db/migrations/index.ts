@@ -3,6 +3,7 @@ import * as initial from './0001-initial.ts';
 import * as metadataStripped from './0002-metadata-stripped.ts';
 import * as liveQa from './0003-live-qa.ts';
 import * as memoryStatus from './0004-memory-status.ts';
+import * as memoryOwner from './0008-memory-owner.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0002-metadata-stripped': metadataStripped,
   '0003-live-qa': liveQa,
   '0004-memory-status': memoryStatus,
+  '0008-memory-owner': memoryOwner,
 };
