@@ -102,19 +102,42 @@ export const ACCEPTED_IMAGE_TYPES = [
   'image/gif',
   'image/heic',
   'image/heif',
+  // Bursts and other image sequences: their primary (still) picture is used.
+  'image/heic-sequence',
+  'image/heif-sequence',
+  'image/avif',
 ] as const;
 export const ACCEPTED_VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as const;
 
-/** The formats a person would recognise, for the "Supported formats" hint. */
-export const ACCEPTED_FORMAT_NAMES = [
+/** The image formats a person would recognise: what the server really accepts. */
+export const ACCEPTED_IMAGE_FORMAT_NAMES = [
   'JPG',
   'PNG',
   'WebP',
   'GIF',
   'HEIC',
+  'HEIF',
+  'AVIF',
+] as const;
+
+/** The formats a person would recognise, for the "Supported formats" hint. */
+export const ACCEPTED_FORMAT_NAMES = [
+  ...ACCEPTED_IMAGE_FORMAT_NAMES,
   'MP4',
   'WebM',
   'MOV',
+] as const;
+
+/** File name endings of the accepted images, for pickers that get no media type (HEIC on most systems). */
+export const ACCEPTED_IMAGE_EXTENSIONS = [
+  '.jpg',
+  '.jpeg',
+  '.png',
+  '.webp',
+  '.gif',
+  '.heic',
+  '.heif',
+  '.avif',
 ] as const;
 
 /** Length bounds the spec leaves open (see docs/decisions/005-text-limits.md). */

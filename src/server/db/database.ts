@@ -15,6 +15,8 @@ export interface MemoriesTable {
   created_at: string;
   /** 1 when the stored file carries no location or camera metadata (decision 095), else 0. */
   metadata_stripped: number;
+  /** The full-resolution, metadata-free master (decision 149); null only in rows not migrated. */
+  original_key: string | null;
 }
 
 export interface SpeakersTable {

@@ -14,6 +14,8 @@ export interface NewMemory {
   contentType: string;
   mediaKey: string;
   thumbnailKey: string | null;
+  /** The full-resolution master "Download" and the ZIP serve (may be `mediaKey`). */
+  originalKey: string;
   width: number | null;
   height: number | null;
   sizeBytes: number;
@@ -32,6 +34,7 @@ const toMemory = (row: MemoriesTable): Memory => ({
   _id: row.id,
   media: mediaUrl(row.media_key),
   thumbnail: row.thumbnail_key ? mediaUrl(row.thumbnail_key) : null,
+  original: mediaUrl(row.original_key ?? row.media_key),
   contentType: row.content_type,
   username: row.username,
   text: row.text,
@@ -41,8 +44,9 @@ const toMemory = (row: MemoriesTable): Memory => ({
   height: row.height,
 });
 
-const keysOf = (row: MemoriesTable): string[] =>
-  row.thumbnail_key ? [row.media_key, row.thumbnail_key] : [row.media_key];
+const keysOf = (row: MemoriesTable): string[] => [
+  ...new Set([row.media_key, row.thumbnail_key, row.original_key].filter((key) => key !== null)),
+];
 
 export async function insertMemories(db: Executor, memories: NewMemory[]): Promise<Memory[]> {
   if (memories.length === 0) return [];
@@ -59,6 +63,7 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     size_bytes: m.sizeBytes,
     created_at: m.createdAt,
     metadata_stripped: m.metadataStripped ? 1 : 0,
+    original_key: m.originalKey,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);
@@ -163,7 +168,13 @@ export async function markMetadataStripped(
 ): Promise<boolean> {
   const result = await db
     .updateTable('memories')
-    .set({ media_key: change.mediaKey, size_bytes: change.sizeBytes, metadata_stripped: 1 })
+    .set({
+      media_key: change.mediaKey,
+      size_bytes: change.sizeBytes,
+      metadata_stripped: 1,
+      // A video's master is its stored file: it follows the cleaned copy.
+      original_key: sql<string>`case when original_key = ${change.previousKey} or original_key is null then ${change.mediaKey} else original_key end`,
+    })
     .where('id', '=', change.id)
     .where('media_key', '=', change.previousKey)
     .executeTakeFirst();
