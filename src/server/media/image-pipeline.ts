@@ -65,7 +65,8 @@ export interface ImagePlan {
   keepAnimation: boolean;
   /**
    * A full-resolution master too (decision 149), at this quality: upright, sRGB, no metadata.
-   * An animation's master is its large rendition (`master` is then the same object).
+   * An animation's master is its large rendition (`master` is then the same object), and so is
+   * that of a picture the large rendition holds whole in the same format.
    */
   master?: { quality: number };
 }
@@ -147,6 +148,8 @@ const masterFormat = (type: SniffedType, alpha: boolean): Format =>
 interface Source {
   input: string | Buffer;
   alpha: boolean;
+  /** The longest side, in pixels. */
+  longSide: number;
 }
 
 /**
@@ -169,14 +172,15 @@ export function createImagePipeline(options: {
   const fromHeif = (decoded: DecodedHeif): Source => ({
     input: decoded.tiff,
     alpha: decoded.alpha,
+    longSide: Math.max(decoded.width, decoded.height),
   });
 
   /** A HEIF file's primary image, as a TIFF sharp reads (pixels, ICC profile, alpha). */
   async function decodeHeif(input: string | Buffer): Promise<Source> {
     const bytes = typeof input === 'string' ? await fs.readFile(input) : input;
     const viaSharp = async (): Promise<Source> => {
-      const { alpha } = await framesOf(bytes);
-      return { input: bytes, alpha };
+      const { alpha, width, height } = await framesOf(bytes);
+      return { input: bytes, alpha, longSide: Math.max(width, height) };
     };
     if (sharpDecodesHevc()) {
       const fromSharp = await viaSharp().catch(() => undefined);
@@ -210,7 +214,7 @@ export function createImagePipeline(options: {
     if (header.width * header.height > MAX_IMAGE_PIXELS) {
       throw new ImageTooLargeError(header.width, header.height);
     }
-    return { input, alpha: header.alpha };
+    return { input, alpha: header.alpha, longSide: Math.max(header.width, header.height) };
   }
 
   async function renderNow(
@@ -222,9 +226,14 @@ export function createImagePipeline(options: {
     try {
       const source = await sourceOf(input, type);
       const animated = frames > 1;
+      const format = largeFormat(type, plan, source.alpha, animated);
+      // A picture that fits the large rendition in the same format is its own master: one file.
+      const ownMaster =
+        animated ||
+        (source.longSide <= plan.large.maxSide && masterFormat(type, source.alpha) === format);
       // The master first: decoding the whole picture at full size is what proves it whole.
       const master =
-        plan.master && !animated
+        plan.master && !ownMaster
           ? await renderImage(source.input, {
               format: masterFormat(type, source.alpha),
               quality: plan.master.quality,
@@ -234,7 +243,7 @@ export function createImagePipeline(options: {
           : undefined;
       const large = await renderImage(source.input, {
         maxSide: plan.large.maxSide,
-        format: largeFormat(type, plan, source.alpha, animated),
+        format,
         quality: plan.large.quality ?? 85,
         animated,
         frames,
