@@ -71,7 +71,8 @@ export async function framesOf(
     hasAlpha,
   } = await sharp(input, {
     failOn: 'error',
-    limitInputPixels: MAX_INPUT_PIXELS,
+    // Only the header is read: the caller compares the size with the cap and says so.
+    limitInputPixels: false,
   }).metadata();
   return { frames: pages, width, height: pageHeight ?? height, alpha: hasAlpha };
 }
