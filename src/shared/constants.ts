@@ -128,17 +128,21 @@ export const ACCEPTED_FORMAT_NAMES = [
   'MOV',
 ] as const;
 
-/** File name endings of the accepted images, for pickers that get no media type (HEIC on most systems). */
-export const ACCEPTED_IMAGE_EXTENSIONS = [
-  '.jpg',
-  '.jpeg',
-  '.png',
-  '.webp',
-  '.gif',
-  '.heic',
-  '.heif',
-  '.avif',
-] as const;
+/**
+ * The accepted images with the name endings of each, for pickers (a HEIC file often comes
+ * without a media type): the same list the server reads.
+ */
+export const ACCEPTED_IMAGE_FILES: Record<(typeof ACCEPTED_IMAGE_TYPES)[number], string[]> = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+  'image/gif': ['.gif'],
+  'image/heic': ['.heic'],
+  'image/heif': ['.heif'],
+  'image/heic-sequence': ['.heics'],
+  'image/heif-sequence': ['.heifs'],
+  'image/avif': ['.avif'],
+};
 
 /** Length bounds the spec leaves open (see docs/decisions/005-text-limits.md). */
 export const LIMITS = {

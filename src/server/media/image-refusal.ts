@@ -11,11 +11,11 @@ import {
 export const damaged = (name: string, kind: 'image' | 'video') =>
   new HttpError(400, `${name} could not be read: the ${kind} is damaged or incomplete.`);
 
-/** A picture of a type the server does not read: a 415 that lists what it reads. */
-export const unsupportedImage = (name: string) =>
+/** A speaker's picture of a type the server does not read: a 415 that lists what it reads. */
+export const unsupportedPicture = () =>
   new HttpError(
     415,
-    `${name} is not a supported image. Supported formats: ${ACCEPTED_IMAGE_FORMAT_NAMES.join(', ')}.`,
+    `The picture must be an image. Supported formats: ${ACCEPTED_IMAGE_FORMAT_NAMES.join(', ')}.`,
   );
 
 /**

@@ -248,7 +248,7 @@ describe.each(setups)('photos as phones send them ($database, $media store)', (s
     );
     expect(speaker.status).toBe(415);
     expect(errorResponseSchema.parse(await speaker.json()).error).toBe(
-      'The picture is not a supported image. Supported formats: JPG, PNG, WebP, GIF, HEIC, HEIF, AVIF.',
+      'The picture must be an image. Supported formats: JPG, PNG, WebP, GIF, HEIC, HEIF, AVIF.',
     );
     const config = (await (await fetch(`${t.url}/api/config`)).json()) as {
       acceptedTypes: { images: string[] };

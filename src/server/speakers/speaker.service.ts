@@ -5,7 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ImagePlan } from '../media/image-pipeline.ts';
-import { imageRefusal, unsupportedImage } from '../media/image-refusal.ts';
+import { imageRefusal, unsupportedPicture } from '../media/image-refusal.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
 import { listQuestions } from '../questions/question.repository.ts';
 import { hashSecret } from '../auth/callers.ts';
@@ -55,7 +55,7 @@ async function renderPicture(
   picture: Buffer,
 ): Promise<{ display: Rendition; avatar: Rendition }> {
   const type = await sniffType(picture.subarray(0, 4100));
-  if (type?.kind !== 'image') throw unsupportedImage('The picture');
+  if (type?.kind !== 'image') throw unsupportedPicture();
   // The same pipeline and the same answers as a memory's photo (decision 103).
   const { large, small } = await deps.images
     .render(picture, type, SPEAKER_PICTURE)
