@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
@@ -22,9 +23,21 @@ export const MAX_IMAGE_PIXELS = 100_000_000;
 export const sharpDecodesHevc = (): boolean =>
   (sharp.format.heif.input.fileSuffix ?? []).some((suffix) => suffix === '.heic');
 
-const libheifPath = createRequire(import.meta.url).resolve(
-  'libheif-js/libheif-wasm/libheif-bundle.js',
-);
+const require = createRequire(import.meta.url);
+const libheifPath = require.resolve('libheif-js/libheif-wasm/libheif.js');
+const libheifWasmPath = require.resolve('libheif-js/libheif-wasm/libheif.wasm');
+
+/**
+ * libheif's WebAssembly, compiled once (off the event loop) and shared by every decoding
+ * worker: V8 shares compiled code between threads, so a worker neither compiles nor optimises
+ * the 1.4 MB module again.
+ */
+let compiled: Promise<WebAssembly.Module> | undefined;
+const libheifModule = (): Promise<WebAssembly.Module> => {
+  compiled ??= fs.readFile(libheifWasmPath).then((bytes) => WebAssembly.compile(bytes));
+  compiled.catch(() => (compiled = undefined));
+  return compiled;
+};
 
 /** Why a HEIF file could not become pixels. */
 export type HeifFailure = 'damaged' | 'too-large' | 'no-still-image';
@@ -46,6 +59,12 @@ export class HeifDecodeError extends Error {
 // wrapper's console calls) is collected and handed back, never written to the process's output.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// Linux: this thread alone yields the CPU to the event loop (a thread's nice value is its own),
+// so requests are answered at once while a photo decodes.
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  if (tid > 0) require('node:os').setPriority(tid, 10);
+} catch {}
 const said = [];
 const keep = (...parts) => { if (said.length < 20) said.push(parts.map(String).join(' ').slice(0, 500)); };
 console.log = console.info = console.warn = console.error = console.debug = keep;
@@ -94,7 +113,17 @@ function tiffLayout(width, height, channels, icc) {
 }
 
 (async () => {
-  const heif = require(workerData.modulePath)({ print: keep, printErr: keep });
+  const created = require(workerData.modulePath)({
+    print: keep,
+    printErr: keep,
+    // The module compiled once by the main thread.
+    instantiateWasm(imports, done) {
+      const instance = new WebAssembly.Instance(workerData.wasm, imports);
+      done(instance, workerData.wasm);
+      return instance.exports;
+    },
+  });
+  const heif = typeof created.then === 'function' ? await created : created;
   await heif.ready;
   const ok = heif.heif_error_code.heif_error_Ok;
   const context = heif.heif_context_alloc();
@@ -188,10 +217,11 @@ const isSequence = (file: Uint8Array) =>
  * afterwards. Whatever the decoder prints goes to `log` (the server's JSON log), never to the
  * process's output.
  */
-export function decodeHeicInWorker(
+export async function decodeHeicInWorker(
   file: Buffer,
   log: (said: string[]) => void = () => undefined,
 ): Promise<DecodedHeif> {
+  const wasm = await libheifModule();
   // A copy the worker owns: the transfer leaves the caller's buffer untouched.
   const buffer = new Uint8Array(file).buffer;
   return new Promise((resolve, reject) => {
@@ -203,6 +233,7 @@ export function decodeHeicInWorker(
       workerData: {
         buffer,
         modulePath: libheifPath,
+        wasm,
         maxPixels: MAX_IMAGE_PIXELS,
         sequence: isSequence(file),
       },

@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
-import pLimit from 'p-limit';
 import {
   type DecodedHeif,
   HeifDecodeError,
@@ -153,9 +152,9 @@ interface Source {
 }
 
 /**
- * The one image pipeline of the app, for memories and speaker pictures alike: HEIF decoded one
- * at a time (a decoded 12-megapixel photo holds about 36 MB), renditions one per core (more
- * would not finish sooner, and each holds a decoded photo), through a queue fair to still
+ * The one image pipeline of the app, for memories and speaker pictures alike: pictures decoded
+ * and rendered one per core (more would not finish sooner, and each holds a decoded photo: 36 MB
+ * for 12 megapixels), HEIF in a worker thread, through a queue fair to still
  * photos that refuses a picture once its wait would pass `maxWaitMs` (`ImageQueueFullError`).
  * What the HEIF decoder prints goes to `log`.
  */
@@ -163,7 +162,8 @@ export function createImagePipeline(options: {
   maxWaitMs: number;
   log?: (said: string[]) => void;
 }): ImagePipeline {
-  const heicDecoder = pLimit(1);
+  // A HEIF decode (one thread of WebAssembly) is part of a render: the queue's workers bound
+  // them too, one per core.
   const queue = new ImageQueue({
     slots: os.availableParallelism(),
     maxWaitMs: options.maxWaitMs,
@@ -187,7 +187,7 @@ export function createImagePipeline(options: {
       if (fromSharp) return fromSharp;
     }
     try {
-      return fromHeif(await heicDecoder(() => decodeHeicInWorker(bytes, options.log)));
+      return fromHeif(await decodeHeicInWorker(bytes, options.log));
     } catch (error) {
       if (error instanceof HeifDecodeError && error.reason === 'too-large') {
         throw new ImageTooLargeError(error.width, error.height);

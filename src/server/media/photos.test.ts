@@ -162,7 +162,7 @@ describe.each(setups)('photos as phones send them ($database, $media store)', (s
       for (const url of [memory.media, memory.original, memory.thumbnail ?? '']) {
         const { data: served } = await bytes(url);
         expect((await sharp(served).metadata()).hasAlpha, `${name} ${url}`).toBe(true);
-        const { width = 0 } = await sharp(served).metadata();
+        const { width } = await sharp(served).metadata();
         const [, , , opaque] = await pixelAt(served, 2, 2);
         const [, , , clear] = await pixelAt(served, width - 3, 2);
         expect([opaque, clear], `${name} ${url}`).toEqual([255, 0]);
@@ -297,11 +297,11 @@ describe('the HEIF decoder', () => {
     process.stdout.write = ((chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    }) as typeof process.stdout.write;
+    });
     process.stderr.write = ((chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    }) as typeof process.stderr.write;
+    });
     try {
       for (const name of ['truncated.heic', 'huge-header.heic', 'p3.heic']) {
         await decodeHeicInWorker(await fixture(name), (lines) => said.push(lines)).catch(
