@@ -294,14 +294,14 @@ describe('the HEIF decoder', () => {
     const said: string[][] = [];
     const write = process.stdout.write.bind(process.stdout);
     const writeErr = process.stderr.write.bind(process.stderr);
-    process.stdout.write = ((chunk: string | Uint8Array) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    });
-    process.stderr.write = ((chunk: string | Uint8Array) => {
+    };
+    process.stderr.write = (chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    });
+    };
     try {
       for (const name of ['truncated.heic', 'huge-header.heic', 'p3.heic']) {
         await decodeHeicInWorker(await fixture(name), (lines) => said.push(lines)).catch(
