@@ -32,9 +32,13 @@ const libheifWasmPath = require.resolve('libheif-js/libheif-wasm/libheif.wasm');
  * worker: V8 shares compiled code between threads, so a worker neither compiles nor optimises
  * the 1.4 MB module again.
  */
-let compiled: Promise<WebAssembly.Module> | undefined;
-const libheifModule = (): Promise<WebAssembly.Module> => {
-  compiled ??= fs.readFile(libheifWasmPath).then((bytes) => WebAssembly.compile(bytes));
+let compiled: Promise<object> | undefined;
+// The server's type library has no `WebAssembly` declarations (they come with the DOM's).
+const { WebAssembly: webAssembly } = globalThis as unknown as {
+  WebAssembly: { compile(bytes: Uint8Array): Promise<object> };
+};
+const libheifModule = (): Promise<object> => {
+  compiled ??= fs.readFile(libheifWasmPath).then((bytes) => webAssembly.compile(bytes));
   compiled.catch(() => (compiled = undefined));
   return compiled;
 };
