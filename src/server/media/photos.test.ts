@@ -1,15 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture } from '../../../tests/support/media.ts';
 import { postSpeakerForm, speakerForm } from '../../../tests/support/speakers.ts';
-import {
-  type TestApp,
-  type TestDatabase,
-  startTestApp,
-  testDatabases,
-} from '../../../tests/support/test-app.ts';
+import { type TestDatabase, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { type Memory, memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
 import { decodeHeicInWorker } from './heic.ts';
@@ -59,12 +54,7 @@ const distance = (a: number[], b: number[]) =>
   Math.max(...[0, 1, 2].map((i) => Math.abs((a[i] ?? 0) - (b[i] ?? 0))));
 
 describe.each(setups)('photos as phones send them ($database, $media store)', (setup) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp(setup);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(setup);
 
   const post = (files: Upload[]) =>
     fetch(`${t.url}/api/memories`, { method: 'POST', body: form(files) });
