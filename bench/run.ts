@@ -9,6 +9,7 @@ import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
 import { galleryPolls } from './suites/gallery.ts';
 import { lighthouseScores } from './suites/lighthouse.ts';
+import { photos } from './suites/photos.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { uploads } from './suites/uploads.ts';
@@ -19,6 +20,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
   uploads: { title: 'Uploads (memories)', run: uploads },
+  photos: { title: 'Phone photos (HEIC) through the image pipeline', run: photos },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   voting: { title: 'Voting in the keynote room (Q&A)', run: votingRoom },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },

@@ -45,6 +45,7 @@ async function seeded(): Promise<string> {
           text: `Archive bench memory number ${i}`,
           contentType: 'video/mp4',
           mediaKey: `memories/${id}.mp4`,
+          originalKey: `memories/${id}.mp4`,
           thumbnailKey: null,
           width: null,
           height: null,

@@ -234,7 +234,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     database,
     db: database.db,
     media,
-    images: createImagePipeline({ maxWaitMs: config.maxImageQueueWaitMs }),
+    images: createImagePipeline({
+      maxWaitMs: config.maxImageQueueWaitMs,
+      // What the HEIF decoder prints, as one JSON log line (never plain text on stdout).
+      log: (said) => app.log.warn({ decoder: 'libheif', said }, 'HEIF decoder output'),
+    }),
     realtime,
     clock,
     lists,

@@ -117,20 +117,47 @@ export const ACCEPTED_IMAGE_TYPES = [
   'image/gif',
   'image/heic',
   'image/heif',
+  // Bursts and other image sequences: their primary (still) picture is used.
+  'image/heic-sequence',
+  'image/heif-sequence',
+  'image/avif',
 ] as const;
 export const ACCEPTED_VIDEO_TYPES = ['video/mp4', 'video/webm', 'video/quicktime'] as const;
 
-/** The formats a person would recognise, for the "Supported formats" hint. */
-export const ACCEPTED_FORMAT_NAMES = [
+/** The image formats a person would recognise: what the server really accepts. */
+export const ACCEPTED_IMAGE_FORMAT_NAMES = [
   'JPG',
   'PNG',
   'WebP',
   'GIF',
   'HEIC',
+  'HEIF',
+  'AVIF',
+] as const;
+
+/** The formats a person would recognise, for the "Supported formats" hint. */
+export const ACCEPTED_FORMAT_NAMES = [
+  ...ACCEPTED_IMAGE_FORMAT_NAMES,
   'MP4',
   'WebM',
   'MOV',
 ] as const;
+
+/**
+ * The accepted images with the name endings of each, for pickers (a HEIC file often comes
+ * without a media type): the same list the server reads.
+ */
+export const ACCEPTED_IMAGE_FILES: Record<(typeof ACCEPTED_IMAGE_TYPES)[number], string[]> = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/webp': ['.webp'],
+  'image/gif': ['.gif'],
+  'image/heic': ['.heic'],
+  'image/heif': ['.heif'],
+  'image/heic-sequence': ['.heics'],
+  'image/heif-sequence': ['.heifs'],
+  'image/avif': ['.avif'],
+};
 
 /** Length bounds the spec leaves open (see docs/decisions/005-text-limits.md). */
 export const LIMITS = {

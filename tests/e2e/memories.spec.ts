@@ -51,7 +51,7 @@ test.describe('memories', () => {
       await page.getByRole('button', { name: 'SHARE A MEMORY' }).click();
       const form = page.getByRole('dialog', { name: 'Share a Memory' });
       await expect(
-        form.getByText(/Supported formats: JPG, PNG, WebP, GIF, HEIC, MP4/),
+        form.getByText(/Supported formats: JPG, PNG, WebP, GIF, HEIC, HEIF, AVIF, MP4/),
       ).toBeVisible();
       await form.getByLabel('Add a Caption').fill(caption);
       await chooseFiles(page, form, [

@@ -49,6 +49,34 @@ test.describe('speaker sign-up', () => {
     await expect(uploaded.getByLabel('Your username')).toHaveText(/^mallory-[a-z]+$/);
   });
 
+  test('an SVG is refused the moment it is picked, naming the formats the server reads', async ({
+    page,
+  }) => {
+    await page.goto('/Speakerform');
+    await page.getByRole('button', { name: 'Add Speaker Bio' }).click();
+    const form = page.getByRole('dialog', { name: 'Join as Speaker' });
+    const chooser = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Choose a picture' }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'logo.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>'),
+    });
+    // Before any submit: the picker refuses it and says which formats are read.
+    await expect(
+      form.getByText('The picture must be an image (JPG, PNG, WebP, GIF, HEIC, HEIF or AVIF)'),
+    ).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Remove the picture' })).toBeHidden();
+    // A HEIC that the browser gives no type is taken.
+    const heic = page.waitForEvent('filechooser');
+    await form.getByRole('button', { name: 'Choose a picture' }).click();
+    await (await heic).setFiles({ name: 'IMG_0001.HEIC', mimeType: '', buffer: Buffer.from('x') });
+    await expect(form.getByText('IMG_0001.HEIC')).toBeVisible();
+    await expect(form.getByText(/The picture must be an image/)).toBeHidden();
+  });
+
   test('"View Memories" goes to /home', async ({ page }) => {
     await join(page, 'speaker-and-attendee');
     await page.goto('/Speakerform');

@@ -72,6 +72,7 @@ export async function seedMemories(
           username: seed.username,
           text: seed.text,
           ...file,
+          originalKey: file.mediaKey,
           createdAt: new Date().toISOString(),
           metadataStripped: true,
           status: seed.status ?? 'published',

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
 import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from './connect.ts';
+import * as originalKey from './migrations/0005-original-key.ts';
 
 describe.each(testDatabases)('database on %s', (database) => {
   let t: TestApp | undefined;
@@ -83,6 +85,25 @@ describe.each(testDatabases)('database on %s', (database) => {
     await expect(
       db.insertInto('questions').values(questionRow(newId(), row.created_at)).execute(),
     ).rejects.toThrow();
+  });
+
+  it('0005 gives every memory stored before it a master: its stored file', async () => {
+    t = await startTestApp({ database });
+    const { db } = t.app.deps;
+    const untyped = db as unknown as Kysely<unknown>;
+    await originalKey.down(untyped);
+    const id = newId();
+    await sql`insert into memories (id, post_id, username, text, content_type, media_key, thumbnail_key, width, height, size_bytes, created_at, metadata_stripped)
+      values (${id}, ${newId()}, 'grace', 'Before', 'image/jpeg', 'memories/before.jpg', 'memories/before-thumb.webp', 10, 20, 100, ${new Date().toISOString()}, 1)`.execute(
+      db,
+    );
+    await originalKey.up(untyped);
+    const row = await db
+      .selectFrom('memories')
+      .select(['media_key', 'original_key'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.original_key).toBe('memories/before.jpg');
   });
 
   it('running the migrations again is a no-op', async () => {

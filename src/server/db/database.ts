@@ -21,6 +21,8 @@ export interface MemoriesTable {
   revision: Generated<number>;
   /** The attendee id of the token the post was sent with; null when none was (decision 142). */
   owner_id: string | null;
+  /** The full-resolution, metadata-free master (decision 149); null only in rows not migrated. */
+  original_key: string | null;
 }
 
 export interface SpeakersTable {

@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
 import { ACCEPTED_IMAGE_TYPES, ACCEPTED_VIDEO_TYPES } from '../../shared/constants.ts';
+import { MAX_IMAGE_PIXELS } from './heic.ts';
 
 // Every upload is a different image: libvips' operation cache would only hold memory.
 sharp.cache(false);
@@ -37,8 +38,8 @@ export interface Rendition {
 }
 
 export interface RenditionOptions {
-  /** Longest side in pixels; smaller images are not enlarged. */
-  maxSide: number;
+  /** Longest side in pixels; smaller images are not enlarged. Absent: full resolution. */
+  maxSide?: number;
   format: 'webp' | 'jpeg' | 'png' | 'gif';
   /** Crop to a centred square of `maxSide` (avatars). */
   square?: boolean;
@@ -49,27 +50,31 @@ export interface RenditionOptions {
   frames?: number;
 }
 
-/** Decoded pixels (e.g. from the HEIC decoder), already upright and free of metadata. */
-export interface RawImage {
-  raw: { data: Uint8Array; width: number; height: number; channels: 3 | 4 };
-}
+const MAX_INPUT_PIXELS = MAX_IMAGE_PIXELS;
 
-const MAX_INPUT_PIXELS = 100_000_000;
+/** Whether a sharp error says the picture is over the pixel cap. */
+export const isPixelCapError = (error: unknown): boolean =>
+  error instanceof Error && /exceeds pixel limit/i.test(error.message);
 
-/** An image's frames (more than one: an animated GIF or WebP) and the size of one frame. */
+/**
+ * An image's frames (more than one: an animated GIF, WebP or AVIF), the size of one frame, and
+ * whether it has an alpha channel; read from its header, nothing decoded.
+ */
 export async function framesOf(
   input: Buffer | string,
-): Promise<{ frames: number; width: number; height: number }> {
+): Promise<{ frames: number; width: number; height: number; alpha: boolean }> {
   const {
     pages = 1,
     width,
     height,
     pageHeight,
+    hasAlpha,
   } = await sharp(input, {
     failOn: 'error',
-    limitInputPixels: MAX_INPUT_PIXELS,
+    // Only the header is read: the caller compares the size with the cap and says so.
+    limitInputPixels: false,
   }).metadata();
-  return { frames: pages, width, height: pageHeight ?? height };
+  return { frames: pages, width, height: pageHeight ?? height, alpha: hasAlpha };
 }
 
 /**
@@ -77,31 +82,34 @@ export async function framesOf(
  * orientation, drops every metadata block (EXIF, GPS, XMP) and encodes one rendition.
  */
 export async function renderImage(
-  input: Buffer | string | RawImage,
-  { maxSide, format, square = false, quality = 82, animated = false, frames }: RenditionOptions,
+  input: Buffer | string,
+  {
+    maxSide,
+    format,
+    square = false,
+    quality = 82,
+    animated = false,
+    frames,
+    mozjpeg = true,
+  }: RenditionOptions & { mozjpeg?: boolean },
 ): Promise<Rendition> {
-  let pipeline =
-    typeof input === 'string' || Buffer.isBuffer(input)
-      ? sharp(input, {
-          failOn: 'error',
-          limitInputPixels: MAX_INPUT_PIXELS,
-          ...(animated ? { pages: frames ?? -1 } : {}),
-        })
-      : sharp(
-          Buffer.from(input.raw.data.buffer, input.raw.data.byteOffset, input.raw.data.byteLength),
-          {
-            raw: { width: input.raw.width, height: input.raw.height, channels: input.raw.channels },
-            limitInputPixels: MAX_INPUT_PIXELS,
-          },
-        );
+  let pipeline = sharp(input, {
+    failOn: 'error',
+    limitInputPixels: MAX_INPUT_PIXELS,
+    ...(animated ? { pages: frames ?? -1 } : {}),
+  });
   if (!animated) pipeline = pipeline.rotate();
-  pipeline = square
-    ? pipeline.resize(maxSide, maxSide, {
-        fit: 'cover',
-        position: 'attention',
-        withoutEnlargement: false,
-      })
-    : pipeline.resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
+  // sharp converts to sRGB with the picture's embedded ICC profile (Display P3, Adobe RGB)
+  // and writes none: sRGB is what every browser assumes (decision 147).
+  if (maxSide !== undefined) {
+    pipeline = square
+      ? pipeline.resize(maxSide, maxSide, {
+          fit: 'cover',
+          position: 'attention',
+          withoutEnlargement: false,
+        })
+      : pipeline.resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true });
+  }
   pipeline =
     format === 'webp'
       ? pipeline.webp({ quality })
@@ -109,7 +117,7 @@ export async function renderImage(
         ? pipeline.png()
         : format === 'gif'
           ? pipeline.gif()
-          : pipeline.jpeg({ quality, mozjpeg: true });
+          : pipeline.jpeg({ quality, mozjpeg });
   const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
   const ext = format === 'jpeg' ? 'jpg' : format;
   // An animated result stacks its frames: one frame is `pageHeight` tall.

@@ -11,16 +11,15 @@ import { newId } from '../lib/ids.ts';
 import { type SniffedType, sniffType } from '../media/images.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { MalformedVideoError, stripVideoMetadata } from '../media/video-metadata.ts';
-import {
-  type ImagePipeline,
-  type ImagePlan,
-  UnreadableImageError,
-} from '../media/image-pipeline.ts';
+import type { ImagePipeline, ImagePlan } from '../media/image-pipeline.ts';
+import { damaged, imageRefusal } from '../media/image-refusal.ts';
 
 /** One stored file of a post, ready to become a memory row. */
 export interface StoredFile {
   mediaKey: string;
   thumbnailKey: string | null;
+  /** The full-resolution, metadata-free master "Download" and the ZIP serve (decision 149). */
+  originalKey: string;
   contentType: string;
   width: number | null;
   height: number | null;
@@ -46,13 +45,15 @@ export interface UploadContext {
 }
 
 /**
- * A memory's pictures: the display rendition (at most 2048 px long, in the format sent where
- * browsers show it) and the gallery thumbnail (about 480 px, WebP). Animations keep their frames.
+ * A memory's pictures: the full-resolution master (what "Download" and the ZIP serve), the
+ * display rendition (at most 2048 px long, in the format sent where browsers show it) and the
+ * gallery thumbnail (about 480 px, WebP). Animations keep their frames.
  */
 const MEMORY_IMAGE: ImagePlan = {
   large: { maxSide: 2048, format: 'as-sent', quality: 85 },
   small: { maxSide: 480, quality: 75 },
   keepAnimation: true,
+  master: { quality: 92 },
 };
 
 const unsupported = (name: string) =>
@@ -72,26 +73,31 @@ interface Staged {
   stored: string[];
 }
 
-/** A file that looked like its type but cannot be read whole: a 400 naming it. */
-const damaged = (name: string, kind: 'image' | 'video') =>
-  new HttpError(400, `${name} could not be read: the ${kind} is damaged or incomplete.`);
-
-/** An image: rendered (upright, without metadata) into its display rendition and thumbnail. */
+/**
+ * An image: rendered (upright, sRGB, without metadata) into its full-resolution master, its
+ * display rendition and its thumbnail. An animation's master is its display rendition.
+ */
 async function storeImage({ file, type, name, context, stored }: Staged): Promise<StoredFile> {
   const image = await context.images.render(file, type, MEMORY_IMAGE).catch((error: unknown) => {
-    throw error instanceof UnreadableImageError ? damaged(name, 'image') : error;
+    throw imageRefusal(name, error);
   });
   const id = newId();
-  const { large: display, small: thumbnail } = image;
+  const { large: display, small: thumbnail, master = display } = image;
   const mediaKey = `memories/${id}.${display.ext}`;
   const thumbnailKey = `memories/${id}-thumb.${thumbnail.ext}`;
+  const originalKey = master === display ? mediaKey : `memories/${id}-full.${master.ext}`;
   stored.push(mediaKey);
   await context.media.put(mediaKey, display.data, display.contentType);
   stored.push(thumbnailKey);
   await context.media.put(thumbnailKey, thumbnail.data, thumbnail.contentType);
+  if (originalKey !== mediaKey) {
+    stored.push(originalKey);
+    await context.media.put(originalKey, master.data, master.contentType);
+  }
   return {
     mediaKey,
     thumbnailKey,
+    originalKey,
     contentType: display.contentType,
     width: display.width,
     height: display.height,
@@ -114,6 +120,7 @@ async function storeVideo({ file, type, name, context, stored }: Staged): Promis
   return {
     mediaKey,
     thumbnailKey: null,
+    originalKey: mediaKey,
     contentType: type.mime,
     width: null,
     height: null,

@@ -14,6 +14,8 @@ export interface NewMemory {
   contentType: string;
   mediaKey: string;
   thumbnailKey: string | null;
+  /** The full-resolution master "Download" and the ZIP serve (may be `mediaKey`). */
+  originalKey: string;
   width: number | null;
   height: number | null;
   sizeBytes: number;
@@ -40,6 +42,7 @@ const toMemory = (row: MemoryRow): Memory => ({
   _id: row.id,
   media: mediaUrl(row.media_key),
   thumbnail: row.thumbnail_key ? mediaUrl(row.thumbnail_key) : null,
+  original: mediaUrl(row.original_key ?? row.media_key),
   contentType: row.content_type,
   username: row.username,
   text: row.text,
@@ -50,8 +53,9 @@ const toMemory = (row: MemoryRow): Memory => ({
   status: row.status === 'pending' ? 'pending' : 'published',
 });
 
-const keysOf = (row: MemoryRow): string[] =>
-  row.thumbnail_key ? [row.media_key, row.thumbnail_key] : [row.media_key];
+const keysOf = (row: MemoryRow): string[] => [
+  ...new Set([row.media_key, row.thumbnail_key, row.original_key].filter((key) => key !== null)),
+];
 
 const toStored = (row: MemoryRow): StoredMemory => ({
   memory: toMemory(row),
@@ -77,6 +81,7 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     status: m.status,
     revision: 0,
     owner_id: m.ownerId ?? null,
+    original_key: m.originalKey,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);
@@ -205,7 +210,7 @@ export async function listArchiveEntries(
 ): Promise<ArchiveEntry[]> {
   let q = db
     .selectFrom('memories')
-    .select(['id', 'media_key', 'content_type', 'created_at', 'username', 'text'])
+    .select(['id', 'media_key', 'original_key', 'content_type', 'created_at', 'username', 'text'])
     .where('status', '=', 'published')
     .orderBy('id')
     .limit(page.limit);
@@ -213,7 +218,8 @@ export async function listArchiveEntries(
   const rows = await q.execute();
   return rows.map((row) => ({
     id: row.id,
-    key: row.media_key,
+    // The full-resolution master (decision 149), never the file as sent.
+    key: row.original_key ?? row.media_key,
     contentType: row.content_type,
     createdAt: row.created_at,
     username: row.username,
@@ -309,7 +315,13 @@ export async function markMetadataStripped(
 ): Promise<boolean> {
   const result = await db
     .updateTable('memories')
-    .set({ media_key: change.mediaKey, size_bytes: change.sizeBytes, metadata_stripped: 1 })
+    .set({
+      media_key: change.mediaKey,
+      size_bytes: change.sizeBytes,
+      metadata_stripped: 1,
+      // A video's master is its stored file: it follows the cleaned copy.
+      original_key: sql<string>`case when original_key = ${change.previousKey} or original_key is null then ${change.mediaKey} else original_key end`,
+    })
     .where('id', '=', change.id)
     .where('media_key', '=', change.previousKey)
     .executeTakeFirst();

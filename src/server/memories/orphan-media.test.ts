@@ -29,7 +29,10 @@ describe.each(testDatabases)('sweeping orphan media (%s)', (database) => {
     const form = new FormData();
     form.append('caption', 'kept');
     form.append('username', 'ada');
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+    // Larger than the display rendition: the memory has a master of its own.
+    const png = await sharp({
+      create: { width: 2100, height: 8, channels: 3, background: '#f00' },
+    })
       .png()
       .toBuffer();
     form.append('files', new Blob([new Uint8Array(png)]), 'a.png');
@@ -51,8 +54,10 @@ describe.each(testDatabases)('sweeping orphan media (%s)', (database) => {
 
     const kept = (memory?.media ?? '').replace('/media/', '');
     const thumb = (memory?.thumbnail ?? '').replace('/media/', '');
+    const original = (memory?.original ?? '').replace('/media/', '');
+    expect(original).not.toBe(kept);
     expect(await t.storedMediaKeys('memories/')).toEqual(
-      [kept, thumb, 'memories/manual.mp4'].sort(),
+      [kept, thumb, original, 'memories/manual.mp4'].sort(),
     );
     expect(await t.storedMediaKeys('speakers/')).toEqual([]);
   });

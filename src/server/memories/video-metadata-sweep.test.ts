@@ -45,6 +45,7 @@ describe.each(testDatabases)('cleaning the videos stored before uploads did (%s)
         contentType,
         mediaKey,
         thumbnailKey: null,
+        originalKey: mediaKey,
         width: null,
         height: null,
         sizeBytes: data?.length ?? 0,

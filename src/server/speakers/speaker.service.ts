@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ImagePlan } from '../media/image-pipeline.ts';
+import { imageRefusal, unsupportedPicture } from '../media/image-refusal.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
 import { listQuestions } from '../questions/question.repository.ts';
 import { hashSecret } from '../auth/callers.ts';
@@ -27,8 +28,6 @@ const SPEAKER_PICTURE: ImagePlan = {
   keepAnimation: false,
 };
 const USERNAME_ATTEMPTS = 10;
-
-const IMAGE_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
 
 /** The unique index a violation names (PostgreSQL's constraint, SQLite's columns), if any. */
 function uniqueViolation(error: unknown): 'name' | 'other' | undefined {
@@ -56,18 +55,14 @@ async function renderPicture(
   picture: Buffer,
 ): Promise<{ display: Rendition; avatar: Rendition }> {
   const type = await sniffType(picture.subarray(0, 4100));
-  if (type?.kind !== 'image') {
-    throw new HttpError(415, `The picture must be an image (${IMAGE_FORMATS})`);
-  }
-  try {
-    const { large, small } = await deps.images.render(picture, type, SPEAKER_PICTURE);
-    return { display: large, avatar: small };
-  } catch {
-    throw new HttpError(
-      415,
-      `The picture could not be read as an image; try another file (${IMAGE_FORMATS})`,
-    );
-  }
+  if (type?.kind !== 'image') throw unsupportedPicture();
+  // The same pipeline and the same answers as a memory's photo (decision 103).
+  const { large, small } = await deps.images
+    .render(picture, type, SPEAKER_PICTURE)
+    .catch((error: unknown) => {
+      throw imageRefusal('The picture', error);
+    });
+  return { display: large, avatar: small };
 }
 
 /**

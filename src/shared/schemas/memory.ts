@@ -14,6 +14,11 @@ export const memorySchema = z.object({
   _id: idSchema,
   media: z.string(),
   thumbnail: z.string().nullable(),
+  /**
+   * The full-resolution master "Download" and the ZIP serve: upright, sRGB, every metadata
+   * block removed (a video: the stored file, its metadata stripped). Never the file as sent.
+   */
+  original: z.string(),
   contentType: z.string(),
   username: z.string(),
   text: z.string(),

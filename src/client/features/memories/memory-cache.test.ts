@@ -6,6 +6,7 @@ const memory = (id: string): Memory => ({
   _id: id,
   media: `/media/memories/${id}.jpg`,
   thumbnail: null,
+  original: `/media/memories/${id}.jpg`,
   contentType: 'image/jpeg',
   username: 'ada',
   text: 'hi',

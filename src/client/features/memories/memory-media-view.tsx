@@ -27,8 +27,25 @@ export const mediaLabel = (memory: Memory) => {
 export const imageUrlOf = (memory: Memory, size: 'thumb' | 'full'): string =>
   size === 'thumb' ? (memory.thumbnail ?? memory.media) : memory.media;
 
+/** The gallery's columns (2, 3 from `sm`, 4 from `md`) as `sizes`, for the tiles' `srcset`. */
+const TILE_SIZES = '(min-width: 62em) 25vw, (min-width: 48em) 33vw, 50vw';
+/** The thumbnail's longest side (the server's plan for memories). */
+const THUMBNAIL_SIDE = 480;
+
+/**
+ * A tile's candidates: the thumbnail, and the display rendition for screens that can use more
+ * (a phone at three device pixels a CSS pixel, a tile cropped to a square).
+ */
+function tileSrcSet(memory: Memory): string | undefined {
+  if (!memory.thumbnail || !memory.width || !memory.height) return undefined;
+  const scale = Math.min(1, THUMBNAIL_SIDE / Math.max(memory.width, memory.height));
+  if (scale === 1) return undefined;
+  return `${memory.thumbnail} ${Math.round(memory.width * scale)}w, ${memory.media} ${memory.width}w`;
+}
+
 function ImageWithFallback({
   src,
+  srcSet,
   alt,
   className,
   loading,
@@ -36,6 +53,8 @@ function ImageWithFallback({
   height,
 }: {
   src: string;
+  /** Other sizes of the same picture, chosen by the browser for the tile's width. */
+  srcSet?: string | undefined;
   alt: string;
   className: string | undefined;
   /** `lazy` waits until the image nears the viewport; `priority` fetches it first, at once. */
@@ -47,6 +66,8 @@ function ImageWithFallback({
   return (
     <img
       src={failed ? FALLBACK_IMAGE : src}
+      srcSet={failed ? undefined : srcSet}
+      sizes={srcSet && !failed ? TILE_SIZES : undefined}
       alt={failed ? `${alt} (image unavailable)` : alt}
       className={className}
       loading={loading === 'lazy' ? 'lazy' : 'eager'}
@@ -79,6 +100,7 @@ export function MemoryMediaView({
     return (
       <ImageWithFallback
         src={imageUrlOf(memory, size)}
+        srcSet={thumb ? tileSrcSet(memory) : undefined}
         alt={mediaLabel(memory)}
         className={thumb ? classes.tileMedia : classes.fullMedia}
         loading={!thumb ? 'eager' : priority ? 'priority' : 'lazy'}
@@ -109,10 +131,13 @@ export function MemoryMediaView({
   );
 }
 
-/** The URL that saves a memory's file (memory.png, memory.mp4, …); undefined when there is none. */
+/**
+ * The URL that saves a memory's full-resolution master (never the file as sent, which carries
+ * the GPS position); undefined when there is none.
+ */
 export function downloadUrl(memory: Memory): string | undefined {
   if (!isImage(memory) && !isVideo(memory)) return undefined;
-  return `${memory.media}?download=1`;
+  return `${memory.original || memory.media}?download=1`;
 }
 
 /** Spec: a download with no media or an unsupported type is only logged. */

@@ -5,6 +5,7 @@ import { groupPosts, viewerOrder } from './memory-posts.ts';
 const memory = (id: string, postId: string): Memory => ({
   _id: id,
   media: `/media/memories/${id}.jpg`,
+  original: `/media/memories/${id}.jpg`,
   thumbnail: null,
   contentType: 'image/jpeg',
   username: 'ada',

@@ -4,7 +4,11 @@ import { Dropzone } from '@mantine/dropzone';
 import { schemaResolver, useForm } from '@mantine/form';
 import { IconAlertTriangle, IconPhoto, IconUpload } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { LIMITS } from '../../../shared/constants.ts';
+import {
+  ACCEPTED_IMAGE_FILES,
+  ACCEPTED_IMAGE_FORMAT_NAMES,
+  LIMITS,
+} from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { type Speaker, speakerFieldsSchema } from '../../../shared/schemas/speaker.ts';
 import { errorMessage } from '../../lib/api-client.ts';
@@ -14,7 +18,21 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 
 const checkFields = schemaResolver(speakerFieldsSchema, { sync: true });
 
-const IMAGE_FORMATS = 'JPG, PNG, WebP, GIF or HEIC';
+/** The formats the server reads (the same list as its own answers). */
+const IMAGE_FORMATS = `${ACCEPTED_IMAGE_FORMAT_NAMES.slice(0, -1).join(', ')} or ${ACCEPTED_IMAGE_FORMAT_NAMES.at(-1) ?? ''}`;
+const NOT_AN_IMAGE = `The picture must be an image (${IMAGE_FORMATS})`;
+const ACCEPTED_TYPES: readonly string[] = Object.keys(ACCEPTED_IMAGE_FILES);
+const ACCEPTED_ENDINGS = Object.values(ACCEPTED_IMAGE_FILES).flat();
+
+/**
+ * Whether a picked file is of a type the server reads: by its media type, or by its name when
+ * the browser gives none (HEIC on most systems). An SVG is refused here, the moment it is picked.
+ */
+function readableImage(file: File): boolean {
+  if (file.type) return ACCEPTED_TYPES.includes(file.type);
+  const name = file.name.toLowerCase();
+  return ACCEPTED_ENDINGS.some((ending) => name.endsWith(ending));
+}
 
 /** A local preview of the chosen picture; its object URL is released when it changes. */
 function PicturePreview({ file }: { file: File }) {
@@ -51,8 +69,7 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
       const errors = checkFields(values);
       const file = values.picture;
       if (!file) errors.picture = 'Picture is required';
-      else if (file.type && !file.type.startsWith('image/'))
-        errors.picture = `The picture must be an image (${IMAGE_FORMATS})`;
+      else if (!readableImage(file)) errors.picture = NOT_AN_IMAGE;
       else if (file.size > maxBytes)
         errors.picture = `The picture is larger than ${config?.maxUploadMb ?? ''} MB`;
       return errors;
@@ -141,10 +158,8 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
               form.setFieldValue('picture', files[0] ?? null);
               form.validateField('picture');
             }}
-            onReject={() =>
-              form.setFieldError('picture', `The picture must be an image (${IMAGE_FORMATS})`)
-            }
-            accept={['image/*']}
+            onReject={() => form.setFieldError('picture', NOT_AN_IMAGE)}
+            accept={ACCEPTED_IMAGE_FILES}
             multiple={false}
             role="button"
             radius="md"

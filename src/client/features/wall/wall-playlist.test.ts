@@ -16,6 +16,7 @@ const memory = (n: number, status: Memory['status'] = 'published'): Memory => {
   return {
     _id: id,
     media: `/media/memories/${id}.jpg`,
+    original: `/media/memories/${id}.jpg`,
     thumbnail: null,
     contentType: 'image/jpeg',
     username: `u${n}`,

@@ -3,6 +3,7 @@ import * as initial from './0001-initial.ts';
 import * as metadataStripped from './0002-metadata-stripped.ts';
 import * as liveQa from './0003-live-qa.ts';
 import * as memoryStatus from './0004-memory-status.ts';
+import * as originalKey from './0005-original-key.ts';
 import * as memoryOwner from './0008-memory-owner.ts';
 
 /**
@@ -14,5 +15,6 @@ export const migrations: Record<string, Migration> = {
   '0002-metadata-stripped': metadataStripped,
   '0003-live-qa': liveQa,
   '0004-memory-status': memoryStatus,
+  '0005-original-key': originalKey,
   '0008-memory-owner': memoryOwner,
 };

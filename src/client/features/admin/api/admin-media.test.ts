@@ -16,6 +16,7 @@ const memory = (username: string, text: string): Memory => {
     _id: id,
     media: `/media/memories/${id}.png`,
     thumbnail: null,
+    original: `/media/memories/${id}.png`,
     contentType: 'image/png',
     username,
     text,
