@@ -7,6 +7,8 @@ import { speakerSchema } from './schemas/speaker.ts';
 /** Socket payloads: typed here, and still parsed on arrival. */
 export const newQuestionEventSchema = z.object({ speakerId: idSchema, question: questionSchema });
 export const memoryCreatedEventSchema = z.object({ memory: memorySchema });
+/** A memory changed: approved, or its video's playable rendition is ready. To everyone. */
+export const memoryUpdatedEventSchema = z.object({ memory: memorySchema });
 export const memoryDeletedEventSchema = z.object({ id: idSchema });
 export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
 export const questionUpdatedEventSchema = z.object({ question: questionSchema });
@@ -29,6 +31,7 @@ export type WatchRequest = z.infer<typeof watchRequestSchema>;
 export const serverEventSchemas = {
   newQuestion: newQuestionEventSchema,
   memoryCreated: memoryCreatedEventSchema,
+  memoryUpdated: memoryUpdatedEventSchema,
   memoryDeleted: memoryDeletedEventSchema,
   speakerCreated: speakerCreatedEventSchema,
   questionUpdated: questionUpdatedEventSchema,

@@ -15,6 +15,15 @@ export interface MemoriesTable {
   created_at: string;
   /** 1 when the stored file carries no location or camera metadata (decision 095), else 0. */
   metadata_stripped: number;
+  /** The file as stored, metadata stripped, that "Download" serves; null for older photos. */
+  original_key: string | null;
+  /** A video's poster: a still frame (JPEG) for link previews and the player. */
+  poster_key: string | null;
+  /** 1 while a video's playable rendition is being made (decision 154), else 0. */
+  processing: number;
+  /** The instance making the rendition, and until when its lease holds (ISO time). */
+  render_owner: string | null;
+  render_lease_until: string | null;
 }
 
 export interface SpeakersTable {

@@ -107,6 +107,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     media: deps.media,
     stagingDir,
     images: deps.images,
+    videos: deps.videos,
   };
 
   app.post(

@@ -20,6 +20,7 @@ import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 /** An event for every client, as it travels from the instance that sends it to the others. */
 type ForEveryone =
   | { event: 'memoryCreated'; payload: Parameters<ServerToClientEvents['memoryCreated']>[0] }
+  | { event: 'memoryUpdated'; payload: Parameters<ServerToClientEvents['memoryUpdated']>[0] }
   | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
   | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] }
   | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] };
@@ -35,6 +36,9 @@ function emit(to: Broadcast, message: ForEveryone): void {
   switch (message.event) {
     case 'memoryCreated':
       to.emit('memoryCreated', message.payload);
+      break;
+    case 'memoryUpdated':
+      to.emit('memoryUpdated', message.payload);
       break;
     case 'memoryDeleted':
       to.emit('memoryDeleted', message.payload);
@@ -100,6 +104,8 @@ export interface Realtime {
   questionDeleted(question: Pick<Question, '_id' | 'speakerId'>): void;
   speakerDeleted(id: string): void;
   memoryCreated(memory: Memory): void;
+  /** A memory changed (a video's rendition is ready): to everyone. */
+  memoryUpdated(memory: Memory): void;
   memoryDeleted(id: string): void;
   speakerCreated(speaker: Speaker): void;
   close(): Promise<void>;
@@ -295,6 +301,7 @@ export async function createRealtime(
     },
     speakerDeleted: (id) => toEveryone({ event: 'speakerDeleted', payload: { id } }),
     memoryCreated: (memory) => toEveryone({ event: 'memoryCreated', payload: { memory } }),
+    memoryUpdated: (memory) => toEveryone({ event: 'memoryUpdated', payload: { memory } }),
     memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
     speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
     close: () =>

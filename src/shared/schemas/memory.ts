@@ -14,6 +14,13 @@ export const memorySchema = z.object({
   createdAt: z.iso.datetime(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  /** A video's still frame (JPEG), for the player and link previews; null for a photo. */
+  poster: z.string().nullable(),
+  /**
+   * True while a video's playable rendition is being made: `media` is then the video as sent,
+   * its metadata stripped, which may not play everywhere; a `memoryUpdated` follows.
+   */
+  processing: z.boolean(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 
