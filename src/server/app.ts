@@ -235,7 +235,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // ffmpeg's words go to the app's log at debug, never to stdout.
   const videos = createVideoPipeline({
     images,
-    log: ({ stderr, what }) => app.log.debug({ ffmpeg: stderr.slice(-4000), what }, 'ffmpeg failed'),
+    log: ({ stderr, what }) =>
+      app.log.debug({ ffmpeg: stderr.slice(-4000), what }, 'ffmpeg failed'),
   });
   // Every video still processing (here or on an instance that stopped) is rendered, once.
   const renditions = startVideoRenditions(

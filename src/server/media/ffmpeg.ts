@@ -143,9 +143,10 @@ export function parseProbe(stderr: string): VideoProbe | undefined {
   /** The stream whose metadata and side data lines follow. */
   let current: 'video' | 'other' = 'other';
   for (const line of lines) {
-    const stream = /^\s*Stream #0:\d+(?:\[[^\]]*\])?(?:\([^)]*\))?: (Video|Audio|Data|Subtitle|Attachment): (.*)$/.exec(
-      line,
-    );
+    const stream =
+      /^\s*Stream #0:\d+(?:\[[^\]]*\])?(?:\([^)]*\))?: (Video|Audio|Data|Subtitle|Attachment): (.*)$/.exec(
+        line,
+      );
     if (stream) {
       const [, kind, rest = ''] = stream;
       current = 'other';
@@ -195,8 +196,7 @@ export async function probeVideo(file: string, signal?: AbortSignal): Promise<Vi
 }
 
 /** Where a poster is taken: 1 s in (past fades from black), the first frame of a short clip. */
-export const posterTime = (durationSeconds: number): number =>
-  durationSeconds >= 3 ? 1 : 0;
+export const posterTime = (durationSeconds: number): number => (durationSeconds >= 3 ? 1 : 0);
 
 /**
  * One frame of the video as a JPEG, upright (ffmpeg turns it by its rotation), its longest side

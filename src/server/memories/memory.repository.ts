@@ -142,10 +142,8 @@ export async function memoriesVersion(
       eb.fn.sum<number | null>('processing').as('processing'),
     ])
     .executeTakeFirstOrThrow();
-  // PostgreSQL answers counts and sums as text.
-  const count = Number(row.count);
-  const done = count - Number(row.processing ?? 0);
-  return { newestId: row.newest, count, revision: Number(row.stripped ?? 0) + done };
+  const done = row.count - (row.processing ?? 0);
+  return { newestId: row.newest, count: row.count, revision: (row.stripped ?? 0) + done };
 }
 
 /** A video memory whose stored file may still carry metadata (stored before decision 095). */

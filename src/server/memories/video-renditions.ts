@@ -86,7 +86,10 @@ export function startVideoRenditions(
     if (!claimed) return;
     const source = await findRenditionSource(deps.db, id);
     if (!source) return;
-    const input = path.join(options.stagingDir, `${newId()}-source${path.extname(source.sourceKey)}`);
+    const input = path.join(
+      options.stagingDir,
+      `${newId()}-source${path.extname(source.sourceKey)}`,
+    );
     const output = path.join(options.stagingDir, `${newId()}-rendition.mp4`);
     /** Stored and not yet named by the row: deleted unless the row takes them. */
     const stored: string[] = [];
@@ -105,7 +108,11 @@ export function startVideoRenditions(
           poster = { posterKey: `${base}-poster.jpg`, thumbnailKey: `${base}-thumb.webp` };
           stored.push(poster.posterKey, poster.thumbnailKey);
           await deps.media.put(poster.posterKey, read.poster.data, read.poster.contentType);
-          await deps.media.put(poster.thumbnailKey, read.thumbnail.data, read.thumbnail.contentType);
+          await deps.media.put(
+            poster.thumbnailKey,
+            read.thumbnail.data,
+            read.thumbnail.contentType,
+          );
         } catch (error) {
           if (signal.aborted) throw error;
           poster = undefined;
@@ -118,7 +125,10 @@ export function startVideoRenditions(
       } catch (error) {
         if (signal.aborted) throw error;
         // It read at upload, but cannot be rendered: it stays as stored, and stops processing.
-        options.log.warn({ err: error, memory: id }, 'a video could not be rendered; kept as stored');
+        options.log.warn(
+          { err: error, memory: id },
+          'a video could not be rendered; kept as stored',
+        );
       }
       let rendition;
       if (rendered) {
@@ -165,7 +175,10 @@ export function startVideoRenditions(
         });
       } catch (error) {
         if (!stopping.signal.aborted) {
-          options.log.warn({ err: error, memory: id }, 'a video rendition failed; tried again later');
+          options.log.warn(
+            { err: error, memory: id },
+            'a video rendition failed; tried again later',
+          );
         }
       } finally {
         running.delete(id);
