@@ -181,8 +181,10 @@ export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'lists'>) {
   let known: { tag: string; images: Promise<string[]> } | undefined;
   const readNewest = async (): Promise<string[]> => {
     const [newest] = await listMemories(deps.db, { ...DEFAULT_MEMORY_PAGE, limit: 1 });
-    if (!newest || !newest.contentType.startsWith('image/')) return [];
-    const url = newest.thumbnail ?? newest.media;
+    if (!newest) return [];
+    // A video's tile is its poster's small picture (decision 154).
+    const isImage = newest.contentType.startsWith('image/');
+    const url = newest.thumbnail ?? (isImage ? newest.media : null);
     return url ? [url] : [];
   };
   const newestThumbnail = async (): Promise<string[]> => {
@@ -221,7 +223,9 @@ export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
       const description = clip(memory.text.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
       const url = `${origin}${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`;
       const isImage = memory.contentType.startsWith('image/');
-      const image = isImage ? `${origin}${memory.media}` : `${origin}/og-image.png`;
+      // A video's link preview is its poster (decision 154).
+      const picture = isImage ? memory.media : memory.poster;
+      const image = picture ? `${origin}${picture}` : `${origin}/og-image.png`;
       const meta: PageHead['meta'] = [
         { property: 'og:site_name', content: eventName },
         { property: 'og:type', content: isImage ? 'article' : 'video.other' },
@@ -240,6 +244,7 @@ export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
           );
         }
       } else {
+        if (memory.poster) meta.push({ property: 'og:image:type', content: 'image/jpeg' });
         meta.push(
           { property: 'og:video', content: `${origin}${memory.media}` },
           { property: 'og:video:type', content: memory.contentType },

@@ -26,3 +26,16 @@ export function removeMemory(data: Pages | undefined, id: string): Pages | undef
   if (!data || !data.pages.some((page) => page.some((memory) => memory._id === id))) return data;
   return { ...data, pages: data.pages.map((page) => page.filter((memory) => memory._id !== id)) };
 }
+
+/** Puts a changed memory in place of the one with its id, wherever it is; adds nothing. */
+export function replaceMemory(data: Pages | undefined, memory: Memory): Pages | undefined {
+  if (!data || !data.pages.some((page) => page.some((known) => known._id === memory._id))) {
+    return data;
+  }
+  return {
+    ...data,
+    pages: data.pages.map((page) =>
+      page.map((known) => (known._id === memory._id ? memory : known)),
+    ),
+  };
+}

@@ -24,7 +24,7 @@ export const MemoryTile = memo(function MemoryTile({
   return (
     <Card component="article" withBorder padding={0} radius="md" className={classes.tile}>
       <AspectRatio ratio={1}>
-        {isVideo(memory) ? (
+        {isVideo(memory) && !memory.processing ? (
           <MemoryMediaView memory={memory} size="thumb" />
         ) : (
           <UnstyledButton
