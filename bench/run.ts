@@ -11,12 +11,14 @@ import { lighthouseScores } from './suites/lighthouse.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { uploads } from './suites/uploads.ts';
+import { videoRenditions } from './suites/video.ts';
 import { votingRoom } from './suites/voting.ts';
 
 const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
   uploads: { title: 'Uploads (memories)', run: uploads },
+  video: { title: 'Video renditions (memories)', run: videoRenditions },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   voting: { title: 'Voting in the keynote room (Q&A)', run: votingRoom },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
