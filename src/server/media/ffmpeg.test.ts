@@ -1,5 +1,16 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseProbe, renditionPlan, renditionSize } from './ffmpeg.ts';
+import { FIXTURES } from '../../../tests/support/media.ts';
+import {
+  parseProbe,
+  probeVideo,
+  renderVideo,
+  renditionPlan,
+  renditionSize,
+  runFfmpeg,
+} from './ffmpeg.ts';
 
 /** What ffmpeg 4.1 writes for an iPhone's portrait HEVC clip. */
 const IPHONE = `Input #0, mov,mp4,m4a,3gp,3g2,mj2, from 'IMG_0420.MOV':
@@ -56,5 +67,52 @@ describe('reading ffmpeg -i', () => {
     expect(plan(h264('1920x1080', 'yuv420p10le(tv)', 'High 10'))?.video).toBe('encode');
     const big = h264('3840x2160');
     expect(big && renditionSize(big)).toEqual({ width: 1920, height: 1080 });
+  });
+});
+
+describe('renditions of rotated clips', () => {
+  it('keeps the rotation of a copied H.264 clip, and turns an encoded one upright', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-ffmpeg-'));
+    try {
+      // A phone's portrait H.264 clip: coded landscape, turned 90° clockwise when shown. (4.1
+      // writes the `rotate` tag's angle the other way round from how it reads it: 270 is 90.)
+      const rotated = path.join(dir, 'rotated.mp4');
+      const made = await runFfmpeg(
+        [
+          '-i',
+          path.join(FIXTURES, 'clip.mp4'),
+          '-c',
+          'copy',
+          '-metadata:s:v:0',
+          'rotate=270',
+          rotated,
+        ],
+        { timeoutMs: 30_000 },
+      );
+      expect(made.code).toBe(0);
+      const probe = await probeVideo(rotated);
+      expect(probe.video.rotation).toBe(90);
+      expect(renditionPlan(probe).video).toBe('copy');
+      const copied = path.join(dir, 'copied.mp4');
+      await renderVideo(rotated, copied, probe, { timeoutMs: 30_000 });
+      expect((await probeVideo(copied)).video).toMatchObject({
+        codec: 'h264',
+        width: 160,
+        height: 120,
+        rotation: 90,
+      });
+
+      const hevc = path.join(FIXTURES, 'portrait-hevc.mov');
+      const encoded = path.join(dir, 'encoded.mp4');
+      await renderVideo(hevc, encoded, await probeVideo(hevc), { timeoutMs: 60_000 });
+      expect((await probeVideo(encoded)).video).toMatchObject({
+        codec: 'h264',
+        width: 180,
+        height: 320,
+        rotation: 0,
+      });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

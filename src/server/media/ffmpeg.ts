@@ -313,8 +313,10 @@ export async function renderVideo(
   const { width, height } = renditionSize(probe);
   const videoArgs =
     plan.video === 'copy'
-      ? // Copied streams keep their rotation as the track's matrix; players turn it upright.
-        ['-c:v', 'copy', '-metadata:s:v:0', `rotate=${probe.video.rotation}`]
+      ? // A copied stream keeps its display matrix (side data, not metadata: `-map_metadata -1`
+        // leaves it), so players turn it upright. (Setting `rotate` again would not help: 4.1
+        // writes the tag's angle the other way round from how it reads it.)
+        ['-c:v', 'copy']
       : [
           // ffmpeg turns the frames upright itself (autorotate) and writes no rotation then.
           '-vf',
