@@ -6,7 +6,7 @@ import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeOrDeviceTags, startExiftool } from '../../../tests/support/exiftool.ts';
 import { fixture } from '../../../tests/support/media.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { listBoxes } from '../../../tests/support/video-structure.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { memoryUpdatedEventSchema } from '../../shared/events.ts';
@@ -95,14 +95,12 @@ const media = (database: string) =>
 describe.each(
   testDatabases.flatMap((database) => media(database).map((store) => ({ database, store }))),
 )('video posters and renditions on $database with $store media', ({ database, store }) => {
-  let t: TestApp;
+  const t = useTestApp({ database, media: store });
   let dir: string;
   beforeAll(async () => {
-    t = await startTestApp({ database, media: store });
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-renditions-'));
   });
   afterAll(async () => {
-    await t.close();
     await fs.rm(dir, { recursive: true, force: true });
   });
 
@@ -245,13 +243,11 @@ describe.each(
 });
 
 describe.each(testDatabases)('renditions across a restart on %s', (database) => {
-  let t: TestApp;
+  const t = useTestApp({ database });
   beforeAll(async () => {
-    t = await startTestApp({ database });
     // This instance "stopped": what it was given is left processing for the next one.
     await t.app.deps.renditions.stop();
   });
-  afterAll(() => t.close());
 
   it('a video left processing is picked up at the next start, by one instance of several', async () => {
     const left = await postOk(t, 'clip.mov', await fixture('clip.mov'));
