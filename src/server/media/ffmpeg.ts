@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The ffmpeg that ships inside the npm package `@ffmpeg-installer/linux-x64` (4.1, static, with
@@ -10,7 +10,7 @@ import path from 'node:path';
  * stderr captured (never the server's own), and killed when it overruns or the app closes.
  */
 export const FFMPEG_PATH = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('@ffmpeg-installer/linux-x64/package.json')),
+  path.dirname(fileURLToPath(import.meta.resolve('@ffmpeg-installer/linux-x64/package.json'))),
   'ffmpeg',
 );
 
