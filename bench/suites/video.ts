@@ -128,6 +128,12 @@ export async function videoRenditions(): Promise<Row[]> {
         const postedMs = performance.now() - start;
         for (;;) {
           const answer = await fetch(`${server.url}/api/memory/${memory._id}`);
+          // A busy machine sheds a poll now and then (503): the next one is answered.
+          if (answer.status === 503) {
+            await answer.body?.cancel();
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+            continue;
+          }
           if (answer.status !== 200) throw new Error(`polling answered ${answer.status}`);
           const current = memorySchema.parse(await answer.json());
           if (!current.processing) {
