@@ -13,6 +13,7 @@ import { photos } from './suites/photos.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { uploads } from './suites/uploads.ts';
+import { videoRenditions } from './suites/video.ts';
 import { votingRoom } from './suites/voting.ts';
 import { wallMemory } from './suites/wall.ts';
 
@@ -21,6 +22,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
   uploads: { title: 'Uploads (memories)', run: uploads },
   photos: { title: 'Phone photos (HEIC) through the image pipeline', run: photos },
+  video: { title: 'Video renditions (memories)', run: videoRenditions },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   voting: { title: 'Voting in the keynote room (Q&A)', run: votingRoom },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import http from 'node:http';
 import { Readable } from 'node:stream';
 
@@ -50,21 +52,24 @@ export async function postMultipart(
   });
 }
 
+/** The committed one-second H.264 clip. */
+const CLIP = path.resolve(import.meta.dirname, '../../tests/fixtures/clip.mp4');
+
 /**
- * An MP4 of `size` bytes: a real `ftyp` box, an empty `moov` and an `mdat` of filler. Its box
- * tree is whole, as the upload checks while it blanks a video's metadata (decision 095).
+ * An MP4 of `size` bytes: a real one-second clip (the committed fixture, `moov` first) followed
+ * by a top-level `free` box of filler. Its box tree is whole, as the upload checks while it
+ * blanks a video's metadata (decision 095), and ffmpeg reads it as the clip it is, as the upload
+ * does to take its poster (decision 154).
  */
 export function mp4Chunks(size: number): () => AsyncIterable<Buffer> {
-  const ftyp = Buffer.from('000000186674797069736f6d0000020069736f6d6d703431', 'hex');
-  const moov = Buffer.from('000000086d6f6f76', 'hex');
-  const mdat = Buffer.alloc(8);
-  mdat.writeUInt32BE(size - ftyp.length - moov.length, 0);
-  mdat.write('mdat', 4, 'latin1');
-  const head = Buffer.concat([ftyp, moov, mdat]);
   return async function* () {
-    yield head;
+    const clip = await fs.readFile(CLIP);
+    const free = Buffer.alloc(8);
+    free.writeUInt32BE(size - clip.length, 0);
+    free.write('free', 4, 'latin1');
+    yield Buffer.concat([clip, free]);
     const block = Buffer.alloc(1024 * 1024, 0);
-    let left = size - head.length;
+    let left = size - clip.length - free.length;
     while (left > 0) {
       const n = Math.min(left, block.length);
       yield n === block.length ? block : block.subarray(0, n);

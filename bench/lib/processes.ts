@@ -13,6 +13,8 @@ export interface BenchServer {
   rss(): Promise<number>;
   /** CPU seconds (user + system) the server process has used so far. */
   cpuSeconds(): Promise<number>;
+  /** CPU seconds its finished child processes (ffmpeg) have used so far. */
+  childrenCpuSeconds(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -32,13 +34,15 @@ async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
 
 const CLOCK_TICKS = 100;
 
-async function procStats(pid: number): Promise<{ rss: number; cpu: number }> {
+async function procStats(pid: number): Promise<{ rss: number; cpu: number; childrenCpu: number }> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
   const rssPages = Number(fields[21]);
-  return { rss: rssPages * 4096, cpu: (utime + stime) / CLOCK_TICKS };
+  // The children it has waited for (ffmpeg), apart.
+  const childrenCpu = (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  return { rss: rssPages * 4096, cpu: (utime + stime) / CLOCK_TICKS, childrenCpu };
 }
 
 function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolean): BenchServer {
@@ -49,6 +53,7 @@ function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolea
     dataDir,
     rss: async () => (await procStats(pid)).rss,
     cpuSeconds: async () => (await procStats(pid)).cpu,
+    childrenCpuSeconds: async () => (await procStats(pid)).childrenCpu,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -41,6 +41,7 @@ import {
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
 import { createImagePipeline } from './media/image-pipeline.ts';
+import { createVideoPipeline } from './media/video-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { ListCache } from './lists/list-cache.ts';
@@ -50,6 +51,7 @@ import { galleryPageImages, memoryPageHead, memoryRoutes } from './memories/memo
 import { startOrphanSweeper } from './memories/orphan-media.ts';
 import { DataDirProcesses } from './lib/data-dir-processes.ts';
 import { stripStoredVideos } from './memories/video-metadata-sweep.ts';
+import { startVideoRenditions } from './memories/video-renditions.ts';
 import { questionsVersion } from './questions/question.repository.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { localChangeFeed, postgresChangeFeed } from './realtime/change-feed.ts';
@@ -229,16 +231,35 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.log.warn({ err: error }, 'stored videos could not be cleaned of their metadata');
   }
 
+  const images = createImagePipeline({
+    maxWaitMs: config.maxImageQueueWaitMs,
+    // What the HEIF decoder prints, as one JSON log line (never plain text on stdout).
+    log: (said) => app.log.warn({ decoder: 'libheif', said }, 'HEIF decoder output'),
+  });
+  // ffmpeg's words go to the app's log at debug, never to stdout.
+  const videos = createVideoPipeline({
+    images,
+    log: ({ stderr, what }) =>
+      app.log.debug({ ffmpeg: stderr.slice(-4000), what }, 'ffmpeg failed'),
+  });
+  // Every video still processing (here or on an instance that stopped) is rendered, once.
+  const renditions = startVideoRenditions(
+    { db: database.db, media, realtime, lists, clock, videos },
+    { stagingDir, log: app.log },
+  );
+  app.addHook('preClose', () => renditions.stop());
+  renditions.scan().catch((error: unknown) => {
+    app.log.warn({ err: error }, 'videos still processing could not be looked up');
+  });
+
   const deps: AppDeps = {
     config,
     database,
     db: database.db,
     media,
-    images: createImagePipeline({
-      maxWaitMs: config.maxImageQueueWaitMs,
-      // What the HEIF decoder prints, as one JSON log line (never plain text on stdout).
-      log: (said) => app.log.warn({ decoder: 'libheif', said }, 'HEIF decoder output'),
-    }),
+    images,
+    videos,
+    renditions,
     realtime,
     clock,
     lists,

@@ -5,6 +5,8 @@ import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { ImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
+import type { VideoPipeline } from './media/video-pipeline.ts';
+import type { VideoRenditions } from './memories/video-renditions.ts';
 import type { ListCache } from './lists/list-cache.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { SettingsStore } from './settings/settings.service.ts';
@@ -17,6 +19,10 @@ export interface AppDeps {
   media: MediaStore;
   /** Renders uploaded pictures (memories, speakers): decoded whole, upright, no metadata. */
   images: ImagePipeline;
+  /** Reads uploaded videos and takes their posters; makes playable renditions (ffmpeg). */
+  videos: VideoPipeline;
+  /** Makes every stored video's playable rendition in the background, once across instances. */
+  renditions: VideoRenditions;
   realtime: Realtime;
   clock: Clock;
   /** Every polled list's version and answers; write paths tell it what they changed. */

@@ -80,6 +80,8 @@ export const MEMORY_TEXTS = {
   sharedTitle: 'Memory Shared',
   downloadTitle: 'Download Memory',
   noMedia: 'No media available',
+  /** Over a video's poster while its playable copy is being made. */
+  videoProcessing: 'Processing video…',
   loading: 'Loading . . . .',
   postFailed: (reason: string) => `Error submitting memory: ${reason}`,
   postFailedFallback: 'Error submitting memory.',

@@ -7,9 +7,9 @@ import { speakerSchema } from './schemas/speaker.ts';
 /** Socket payloads: typed here, and still parsed on arrival. */
 export const newQuestionEventSchema = z.object({ speakerId: idSchema, question: questionSchema });
 export const memoryCreatedEventSchema = z.object({ memory: memorySchema });
-export const memoryDeletedEventSchema = z.object({ id: idSchema });
-/** A memory changed: approved (now published), or its playable rendition is ready. */
+/** A memory changed: approved, or its video's playable rendition is ready. To everyone. */
 export const memoryUpdatedEventSchema = z.object({ memory: memorySchema });
+export const memoryDeletedEventSchema = z.object({ id: idSchema });
 export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
 export const questionUpdatedEventSchema = z.object({ question: questionSchema });
 export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: idSchema });
@@ -31,8 +31,8 @@ export type WatchRequest = z.infer<typeof watchRequestSchema>;
 export const serverEventSchemas = {
   newQuestion: newQuestionEventSchema,
   memoryCreated: memoryCreatedEventSchema,
-  memoryDeleted: memoryDeletedEventSchema,
   memoryUpdated: memoryUpdatedEventSchema,
+  memoryDeleted: memoryDeletedEventSchema,
   speakerCreated: speakerCreatedEventSchema,
   questionUpdated: questionUpdatedEventSchema,
   questionDeleted: questionDeletedEventSchema,

@@ -15,10 +15,21 @@ export const FIXTURE_VIDEO = path.resolve(
   '../fixtures/admin/clip.mp4',
 );
 
+/** A portrait HEVC clip as an iPhone sends it, committed as a fixture. */
+const FIXTURE_HEVC = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../fixtures/portrait-hevc.mov',
+);
+
 export interface MemorySeed {
   username: string;
   text: string;
   kind?: 'image' | 'video';
+  /**
+   * A video (the portrait HEVC clip) whose playable copy another instance is still making: it
+   * has its poster, and stays `processing` (this server leaves it to that instance).
+   */
+  processing?: boolean;
   /** Colour of the generated image, so tiles can be told apart. */
   color?: string;
   /** `pending`: awaiting the admin's approval. Published by default. */
@@ -32,6 +43,29 @@ async function storeVideo(media: MediaStore, id: string) {
   await media.put(mediaKey, bytes, 'video/mp4');
   const size = { width: 160, height: 120, sizeBytes: bytes.length };
   return { contentType: 'video/mp4', mediaKey, thumbnailKey: null, ...size };
+}
+
+/** The HEVC clip with a poster and tile picture, as an upload leaves a video being processed. */
+async function storeProcessingVideo(media: MediaStore, id: string, color = '#f08c00') {
+  const bytes = await fs.readFile(FIXTURE_HEVC);
+  const mediaKey = `memories/${id}.mov`;
+  const posterKey = `memories/${id}-poster.jpg`;
+  const thumbnailKey = `memories/${id}-thumb.webp`;
+  const poster = sharp({ create: { width: 180, height: 320, channels: 3, background: color } });
+  await media.put(mediaKey, bytes, 'video/quicktime');
+  await media.put(posterKey, await poster.clone().jpeg().toBuffer(), 'image/jpeg');
+  await media.put(thumbnailKey, await poster.clone().webp().toBuffer(), 'image/webp');
+  return {
+    contentType: 'video/quicktime',
+    mediaKey,
+    thumbnailKey,
+    posterKey,
+    originalKey: mediaKey,
+    processing: true,
+    width: 180,
+    height: 320,
+    sizeBytes: bytes.length,
+  };
 }
 
 /** A plain-coloured picture and its WebP thumbnail, stored as an upload leaves a photo. */
@@ -62,7 +96,9 @@ export async function seedMemories(
     const id = newId();
     const file =
       seed.kind === 'video'
-        ? await storeVideo(deps.media, id)
+        ? seed.processing
+          ? await storeProcessingVideo(deps.media, id, seed.color)
+          : await storeVideo(deps.media, id)
         : await storeImage(deps.media, id, seed.color);
     stored.push(
       ...(await insertMemories(deps.db, [
@@ -79,6 +115,18 @@ export async function seedMemories(
         },
       ])),
     );
+  }
+  // The processing ones are held by another instance for the next hour.
+  const held = seeds.flatMap((seed, index) => (seed.processing ? [stored[index]?._id ?? ''] : []));
+  if (held.length > 0) {
+    await deps.db
+      .updateTable('memories')
+      .set({
+        render_owner: 'another-instance',
+        render_lease_until: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+      .where('id', 'in', held)
+      .execute();
   }
   await deps.lists?.changed('memories');
   return stored;

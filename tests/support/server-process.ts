@@ -8,7 +8,7 @@ export async function startServer(
   dataDir: string,
   port: number,
   env: Record<string, string> = {},
-  options: { openFiles?: number } = {},
+  options: { openFiles?: number; captureOutput?: boolean } = {},
 ): Promise<ChildProcess> {
   const command = [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
   // With a lower open-file limit (`ulimit -n`), as on a small server.
@@ -28,7 +28,8 @@ export async function startServer(
       MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // Captured: its stdout and stderr are the child's `stdout` and `stderr` streams.
+    stdio: options.captureOutput ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30_000;
   for (;;) {

@@ -47,6 +47,11 @@ describe.each(testDatabases)('database on %s', (database) => {
         size_bytes: 5_000_000_000,
         created_at: now,
         metadata_stripped: 1,
+        original_key: null,
+        poster_key: null,
+        processing: 0,
+        render_owner: null,
+        render_lease_until: null,
       })
       .execute();
     const memory = await db.selectFrom('memories').selectAll().executeTakeFirstOrThrow();

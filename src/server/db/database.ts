@@ -23,6 +23,13 @@ export interface MemoriesTable {
   owner_id: string | null;
   /** The full-resolution, metadata-free master (decision 149); null only in rows not migrated. */
   original_key: string | null;
+  /** A video's poster: a still frame (JPEG) for link previews and the player. */
+  poster_key: string | null;
+  /** 1 while a video's playable rendition is being made (decision 154), else 0. */
+  processing: number;
+  /** The instance making the rendition, and until when its lease holds (ISO time). */
+  render_owner: string | null;
+  render_lease_until: string | null;
 }
 
 export interface SpeakersTable {

@@ -13,6 +13,7 @@ import type { MediaStore } from '../media/media-store.ts';
 import { MalformedVideoError, stripVideoMetadata } from '../media/video-metadata.ts';
 import type { ImagePipeline, ImagePlan } from '../media/image-pipeline.ts';
 import { damaged, imageRefusal } from '../media/image-refusal.ts';
+import { UnreadableVideoError, type VideoPipeline } from '../media/video-pipeline.ts';
 
 /** One stored file of a post, ready to become a memory row. */
 export interface StoredFile {
@@ -26,6 +27,10 @@ export interface StoredFile {
   sizeBytes: number;
   /** Whether the stored file is free of location and camera metadata (always, for new uploads). */
   metadataStripped: boolean;
+  /** A video's poster (JPEG). */
+  posterKey?: string;
+  /** A video whose playable rendition is still to be made. */
+  processing?: boolean;
 }
 
 export interface ReceivedPost {
@@ -42,6 +47,7 @@ export interface UploadContext {
   /** Local folder for images and videos being processed; emptied at start. */
   stagingDir: string;
   images: ImagePipeline;
+  videos: VideoPipeline;
 }
 
 /**
@@ -107,25 +113,39 @@ async function storeImage({ file, type, name, context, stored }: Staged): Promis
 }
 
 /**
- * A video: its metadata blanked in place, never re-encoded, no media byte moved (decision 095),
- * then streamed from the staged file into the store.
+ * A video: its metadata blanked in place, never re-encoded, no media byte moved (decision 095);
+ * read by ffmpeg, which takes its poster (a video ffmpeg cannot read is refused as damaged);
+ * then streamed from the staged file into the store, with its poster and tile picture. It is
+ * its own media, and its original, until its playable rendition is made (decision 154).
  */
 async function storeVideo({ file, type, name, context, stored }: Staged): Promise<StoredFile> {
   await stripVideoMetadata(file).catch((error: unknown) => {
     throw error instanceof MalformedVideoError ? damaged(name, 'video') : error;
   });
-  const mediaKey = `memories/${newId()}.${type.ext}`;
+  const video = await context.videos.read(file).catch((error: unknown) => {
+    throw error instanceof UnreadableVideoError ? damaged(name, 'video') : error;
+  });
+  const id = newId();
+  const mediaKey = `memories/${id}.${type.ext}`;
+  const posterKey = `memories/${id}-poster.${video.poster.ext}`;
+  const thumbnailKey = `memories/${id}-thumb.${video.thumbnail.ext}`;
   stored.push(mediaKey);
   const { size } = await context.media.put(mediaKey, fs.createReadStream(file), type.mime);
+  stored.push(posterKey);
+  await context.media.put(posterKey, video.poster.data, video.poster.contentType);
+  stored.push(thumbnailKey);
+  await context.media.put(thumbnailKey, video.thumbnail.data, video.thumbnail.contentType);
   return {
     mediaKey,
-    thumbnailKey: null,
-    originalKey: mediaKey,
+    thumbnailKey,
     contentType: type.mime,
-    width: null,
-    height: null,
+    width: video.width,
+    height: video.height,
     sizeBytes: size,
     metadataStripped: true,
+    originalKey: mediaKey,
+    posterKey,
+    processing: true,
   };
 }
 

@@ -26,6 +26,10 @@ export interface NewMemory {
   status: MemoryStatus;
   /** The attendee who posted it (their token's id), or null when no token came with the post. */
   ownerId?: string | null;
+  /** A video's poster (JPEG). */
+  posterKey?: string | null;
+  /** Whether a video's playable rendition is still to be made (decision 154). */
+  processing?: boolean;
 }
 
 /** A stored memory with the keys of its files (for deletion). */
@@ -51,10 +55,17 @@ const toMemory = (row: MemoryRow): Memory => ({
   width: row.width,
   height: row.height,
   status: row.status === 'pending' ? 'pending' : 'published',
+  poster: row.poster_key ? mediaUrl(row.poster_key) : null,
+  processing: row.processing === 1,
 });
 
+/** Every file of a memory, each once (a video's original is its media until it is rendered). */
 const keysOf = (row: MemoryRow): string[] => [
-  ...new Set([row.media_key, row.thumbnail_key, row.original_key].filter((key) => key !== null)),
+  ...new Set(
+    [row.media_key, row.thumbnail_key, row.poster_key, row.original_key].filter(
+      (key): key is string => key !== null,
+    ),
+  ),
 ];
 
 const toStored = (row: MemoryRow): StoredMemory => ({
@@ -82,6 +93,10 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     revision: 0,
     owner_id: m.ownerId ?? null,
     original_key: m.originalKey,
+    poster_key: m.posterKey ?? null,
+    processing: m.processing ? 1 : 0,
+    render_owner: null,
+    render_lease_until: null,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);
@@ -251,10 +266,11 @@ export async function deleteMemoryRow(db: Executor, id: string): Promise<StoredM
 }
 
 /**
- * The newest id, the row count, and the number of memories whose file is free of metadata plus
- * the sum of the rows' revisions: enough to tell whether a list changed (ETag), including when
- * the start-up sweep replaced a video's file with its cleaned copy (decision 095) and when a
- * memory was approved (decision 137).
+ * The newest id, the row count, the number of memories whose file is free of metadata, the sum
+ * of the rows' revisions and the number of those not processing: enough to tell whether a list
+ * changed (ETag), including when the start-up sweep replaced a video's file with its cleaned copy
+ * (decision 095), a memory was approved (decision 137) or a video's rendition replaced its file
+ * (decision 154).
  */
 export async function memoriesVersion(
   db: Executor,
@@ -267,12 +283,14 @@ export async function memoriesVersion(
       // PostgreSQL answers sums as text.
       eb.fn.sum<number | string | null>('metadata_stripped').as('stripped'),
       eb.fn.sum<number | string | null>('revision').as('revisions'),
+      eb.fn.sum<number | string | null>('processing').as('processing'),
     ])
     .executeTakeFirstOrThrow();
+  const done = row.count - Number(row.processing ?? 0);
   return {
     newestId: row.newest,
     count: row.count,
-    revision: Number(row.stripped ?? 0) + Number(row.revisions ?? 0),
+    revision: Number(row.stripped ?? 0) + Number(row.revisions ?? 0) + done,
   };
 }
 
@@ -315,15 +333,169 @@ export async function markMetadataStripped(
 ): Promise<boolean> {
   const result = await db
     .updateTable('memories')
-    .set({
+    .set((eb) => ({
       media_key: change.mediaKey,
       size_bytes: change.sizeBytes,
       metadata_stripped: 1,
-      // A video's master is its stored file: it follows the cleaned copy.
-      original_key: sql<string>`case when original_key = ${change.previousKey} or original_key is null then ${change.mediaKey} else original_key end`,
-    })
+      // The cleaned copy is the video's original too (decision 154).
+      original_key: eb
+        .case()
+        .when('original_key', '=', change.previousKey)
+        .then(change.mediaKey)
+        .else(eb.ref('original_key'))
+        .end(),
+    }))
     .where('id', '=', change.id)
     .where('media_key', '=', change.previousKey)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Video renditions (decision 154)
+
+/** A video whose playable rendition is still to be made. */
+export interface PendingRendition {
+  id: string;
+  username: string;
+}
+
+/**
+ * Videos still processing that no instance holds (no lease, or one run out at `now`), oldest
+ * first, `limit` at a time after `after`.
+ */
+export async function listPendingRenditions(
+  db: Executor,
+  query: { now: string; after: string | undefined; limit: number },
+): Promise<PendingRendition[]> {
+  let q = db
+    .selectFrom('memories')
+    .select(['id', 'username'])
+    .where('processing', '=', 1)
+    .where((eb) =>
+      eb.or([eb('render_lease_until', 'is', null), eb('render_lease_until', '<', query.now)]),
+    )
+    .orderBy('id')
+    .limit(query.limit);
+  if (query.after) q = q.where('id', '>', query.after);
+  return q.execute();
+}
+
+/**
+ * Takes the making of a video's rendition for `owner` until `until`, when no other instance
+ * holds it (its lease run out at `now`). Answers false when another holds it, or it is done or
+ * gone: then this instance leaves it.
+ */
+export async function claimRendition(
+  db: Executor,
+  claim: { id: string; owner: string; now: string; until: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('memories')
+    .set({ render_owner: claim.owner, render_lease_until: claim.until })
+    .where('id', '=', claim.id)
+    .where('processing', '=', 1)
+    .where((eb) =>
+      eb.or([
+        eb('render_lease_until', 'is', null),
+        eb('render_lease_until', '<', claim.now),
+        eb('render_owner', '=', claim.owner),
+      ]),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Extends the leases `owner` holds on `ids` until `until`. */
+export async function renewRenditionLeases(
+  db: Executor,
+  lease: { owner: string; ids: string[]; until: string },
+): Promise<void> {
+  if (lease.ids.length === 0) return;
+  await db
+    .updateTable('memories')
+    .set({ render_lease_until: lease.until })
+    .where('id', 'in', lease.ids)
+    .where('render_owner', '=', lease.owner)
+    .where('processing', '=', 1)
+    .execute();
+}
+
+/** Lets go of the renditions `owner` holds (it is stopping): another instance, or the next start, takes them. */
+export async function releaseRenditions(
+  db: Executor,
+  release: { owner: string; ids: string[] },
+): Promise<void> {
+  if (release.ids.length === 0) return;
+  await db
+    .updateTable('memories')
+    .set({ render_owner: null, render_lease_until: null })
+    .where('id', 'in', release.ids)
+    .where('render_owner', '=', release.owner)
+    .where('processing', '=', 1)
+    .execute();
+}
+
+/** What a rendition is made from: the stored original. */
+export async function findRenditionSource(
+  db: Executor,
+  id: string,
+): Promise<{ sourceKey: string; hasPoster: boolean } | undefined> {
+  const row = await db
+    .selectFrom('memories')
+    .select(['media_key', 'original_key', 'poster_key'])
+    .where('id', '=', id)
+    .where('processing', '=', 1)
+    .executeTakeFirst();
+  return row
+    ? { sourceKey: row.original_key ?? row.media_key, hasPoster: row.poster_key !== null }
+    : undefined;
+}
+
+/**
+ * Ends the processing of a video held by `owner`: with a rendition, `media` now names it (the
+ * original stays); without one (ffmpeg failed), the original stays its media. Answers the memory
+ * as it is now, or undefined when it is gone or no longer held by `owner` (the rendition is then
+ * not needed).
+ */
+export async function finishRendition(
+  db: Executor,
+  done: {
+    id: string;
+    owner: string;
+    rendition?: {
+      mediaKey: string;
+      contentType: string;
+      sizeBytes: number;
+      width: number;
+      height: number;
+    };
+    /** A poster made now, for a video stored before posters were. */
+    poster?: { posterKey: string; thumbnailKey: string };
+  },
+): Promise<Memory | undefined> {
+  const { rendition, poster } = done;
+  const result = await db
+    .updateTable('memories')
+    .set({
+      processing: 0,
+      render_owner: null,
+      render_lease_until: null,
+      ...(rendition
+        ? {
+            media_key: rendition.mediaKey,
+            content_type: rendition.contentType,
+            size_bytes: rendition.sizeBytes,
+            width: rendition.width,
+            height: rendition.height,
+          }
+        : {}),
+      ...(poster ? { poster_key: poster.posterKey, thumbnail_key: poster.thumbnailKey } : {}),
+    })
+    .where('id', '=', done.id)
+    .where('processing', '=', 1)
+    .where('render_owner', '=', done.owner)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return undefined;
+  return (await findMemory(db, done.id))?.memory;
 }

@@ -136,6 +136,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     media: deps.media,
     stagingDir,
     images: deps.images,
+    videos: deps.videos,
   };
 
   const { callers } = deps;
@@ -277,8 +278,10 @@ export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'lists'>) {
       limit: 1,
       status: 'published',
     });
-    if (!newest || !newest.contentType.startsWith('image/')) return [];
-    const url = newest.thumbnail ?? newest.media;
+    if (!newest) return [];
+    // A video's tile is its poster's small picture (decision 154).
+    const isImage = newest.contentType.startsWith('image/');
+    const url = newest.thumbnail ?? (isImage ? newest.media : null);
     return url ? [url] : [];
   };
   const newestThumbnail = async (): Promise<string[]> => {
@@ -311,6 +314,8 @@ export const previewImageOf = (
       ...(memory.width && memory.height ? { width: memory.width, height: memory.height } : {}),
     };
   }
+  // A video's link preview is its poster (decision 154).
+  if (memory.poster) return { url: memory.poster, type: 'image/jpeg' };
   return memory.thumbnail ? { url: memory.thumbnail } : undefined;
 };
 

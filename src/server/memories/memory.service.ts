@@ -43,7 +43,7 @@ export function postedMessage(
  * cannot be written, the files just stored go too.
  */
 export async function createMemories(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
   post: ReceivedPost,
   owner: Attendee | null = null,
 ): Promise<Memory[]> {
@@ -74,6 +74,10 @@ export async function createMemories(
   }
   await deps.lists.changed('memories');
   for (const memory of [...memories].reverse()) deps.realtime.memoryCreated(memory);
+  // Videos get their playable rendition in the background (decision 154).
+  for (const memory of memories) {
+    if (memory.processing) deps.renditions.enqueue(memory._id, memory.username);
+  }
   // In the order of the post, which is newest first, as the list answers them.
   return memories;
 }

@@ -22,11 +22,12 @@ async function referencedKeys(db: Db, keys: string[]): Promise<Set<string>> {
   const [memories, speakers] = await Promise.all([
     db
       .selectFrom('memories')
-      .select(['media_key', 'thumbnail_key', 'original_key'])
+      .select(['media_key', 'thumbnail_key', 'poster_key', 'original_key'])
       .where((eb) =>
         eb.or([
           eb('media_key', 'in', keys),
           eb('thumbnail_key', 'in', keys),
+          eb('poster_key', 'in', keys),
           eb('original_key', 'in', keys),
         ]),
       )
@@ -41,6 +42,7 @@ async function referencedKeys(db: Db, keys: string[]): Promise<Set<string>> {
   for (const row of memories) {
     found.add(row.media_key);
     if (row.thumbnail_key) found.add(row.thumbnail_key);
+    if (row.poster_key) found.add(row.poster_key);
     if (row.original_key) found.add(row.original_key);
   }
   for (const row of speakers) {

@@ -20,8 +20,8 @@ import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 /** An event for every client, as it travels from the instance that sends it to the others. */
 type ForEveryone =
   | { event: 'memoryCreated'; payload: Parameters<ServerToClientEvents['memoryCreated']>[0] }
-  | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
   | { event: 'memoryUpdated'; payload: Parameters<ServerToClientEvents['memoryUpdated']>[0] }
+  | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
   | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] }
   | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] };
 
@@ -37,11 +37,11 @@ function emit(to: Broadcast, message: ForEveryone): void {
     case 'memoryCreated':
       to.emit('memoryCreated', message.payload);
       break;
-    case 'memoryDeleted':
-      to.emit('memoryDeleted', message.payload);
-      break;
     case 'memoryUpdated':
       to.emit('memoryUpdated', message.payload);
+      break;
+    case 'memoryDeleted':
+      to.emit('memoryDeleted', message.payload);
       break;
     case 'speakerCreated':
       to.emit('speakerCreated', message.payload);
@@ -105,7 +105,7 @@ export interface Realtime {
   speakerDeleted(id: string): void;
   /** A new memory: to everyone when published; when pending, to the admin's moderation room. */
   memoryCreated(memory: Memory): void;
-  /** A published memory changed (approved, or a new rendition): to everyone. */
+  /** A published memory changed (approved, or a video's rendition is ready): to everyone. */
   memoryUpdated(memory: Memory): void;
   memoryDeleted(id: string): void;
   speakerCreated(speaker: Speaker): void;

@@ -27,6 +27,13 @@ export const memorySchema = z.object({
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   status: memoryStatusSchema,
+  /** A video's still frame (JPEG), for the player and link previews; null for a photo. */
+  poster: z.string().nullable(),
+  /**
+   * True while a video's playable rendition is being made: `media` is then the video as sent,
+   * its metadata stripped, which may not play everywhere; a `memoryUpdated` follows.
+   */
+  processing: z.boolean(),
 });
 export type Memory = z.infer<typeof memorySchema>;
 

@@ -24,7 +24,7 @@ function MemoryMedia({ memory }: { memory: Memory }) {
         src={memory.media}
         poster={memory.thumbnail ?? undefined}
         controls
-        preload="metadata"
+        preload={memory.thumbnail ? 'none' : 'metadata'}
         playsInline
         muted
         aria-label={`Video by ${memory.username}`}

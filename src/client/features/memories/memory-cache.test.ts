@@ -15,6 +15,8 @@ const memory = (id: string): Memory => ({
   width: 10,
   height: 10,
   status: 'published',
+  poster: null,
+  processing: false,
 });
 
 // Ids sort by time; these stand for UUIDv7s, oldest "a" to newest "f".

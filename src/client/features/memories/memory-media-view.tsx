@@ -1,4 +1,4 @@
-import { Button, Center, Stack, Text } from '@mantine/core';
+import { Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { IconDownload, IconPhotoOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
@@ -110,13 +110,45 @@ export function MemoryMediaView({
     );
   }
   if (isVideo(memory)) {
+    const thumb = size === 'thumb';
+    // The tile shows the small picture, the opened memory the large one (decision 154).
+    const poster = (thumb ? (memory.thumbnail ?? memory.poster) : memory.poster) ?? undefined;
+    if (memory.processing) {
+      // Until its playable copy is ready: the poster, and what is happening.
+      return (
+        <div className={classes.processing}>
+          {poster ? (
+            <ImageWithFallback
+              src={poster}
+              alt={mediaLabel(memory)}
+              className={thumb ? classes.tileMedia : classes.fullMedia}
+              loading={thumb && !priority ? 'lazy' : 'eager'}
+              width={memory.width}
+              height={memory.height}
+            />
+          ) : (
+            <div className={thumb ? classes.tileMedia : classes.fullMedia} />
+          )}
+          <Center className={classes.processingBadge} role="status">
+            <Loader size="xs" color="white" aria-hidden />
+            <Text size="xs" fw={700} c="white">
+              {MEMORY_TEXTS.videoProcessing}
+            </Text>
+          </Center>
+        </div>
+      );
+    }
     return (
       <video
         src={memory.media}
-        className={size === 'thumb' ? classes.tileMedia : classes.fullMedia}
+        poster={poster}
+        className={thumb ? classes.tileMedia : classes.fullMedia}
         controls
         playsInline
-        preload="metadata"
+        // With a poster, nothing is fetched until it is played.
+        preload={poster ? 'none' : 'metadata'}
+        width={memory.width ?? undefined}
+        height={memory.height ?? undefined}
         aria-label={mediaLabel(memory)}
       />
     );

@@ -7,6 +7,8 @@ const memory = (id: string, postId: string): Memory => ({
   media: `/media/memories/${id}.jpg`,
   original: `/media/memories/${id}.jpg`,
   thumbnail: null,
+  poster: null,
+  processing: false,
   contentType: 'image/jpeg',
   username: 'ada',
   text: 'hi',

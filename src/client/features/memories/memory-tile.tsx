@@ -41,7 +41,7 @@ export const MemoryTile = memo(function MemoryTile({
     <Card component="article" withBorder padding={0} radius="md" className={classes.tile}>
       <div className={classes.tileMediaBox}>
         <AspectRatio ratio={1}>
-          {isVideo(memory) ? (
+          {isVideo(memory) && !memory.processing ? (
             <MemoryMediaView memory={memory} size="thumb" />
           ) : (
             <UnstyledButton

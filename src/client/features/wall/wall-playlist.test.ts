@@ -18,6 +18,8 @@ const memory = (n: number, status: Memory['status'] = 'published'): Memory => {
     media: `/media/memories/${id}.jpg`,
     original: `/media/memories/${id}.jpg`,
     thumbnail: null,
+    poster: null,
+    processing: false,
     contentType: 'image/jpeg',
     username: `u${n}`,
     text: `memory ${n}`,

@@ -4,6 +4,7 @@ import * as metadataStripped from './0002-metadata-stripped.ts';
 import * as liveQa from './0003-live-qa.ts';
 import * as memoryStatus from './0004-memory-status.ts';
 import * as originalKey from './0005-original-key.ts';
+import * as videoRenditions from './0006-video-renditions.ts';
 import * as memoryOwner from './0008-memory-owner.ts';
 
 /**
@@ -16,5 +17,6 @@ export const migrations: Record<string, Migration> = {
   '0003-live-qa': liveQa,
   '0004-memory-status': memoryStatus,
   '0005-original-key': originalKey,
+  '0006-video-renditions': videoRenditions,
   '0008-memory-owner': memoryOwner,
 };

@@ -25,6 +25,8 @@ const memory = (username: string, text: string): Memory => {
     width: null,
     height: null,
     status: 'published',
+    poster: null,
+    processing: false,
   };
 };
 
