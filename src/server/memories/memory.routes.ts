@@ -204,7 +204,7 @@ export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'lists'>) {
  * The Open Graph and `twitter:card` tags of `/memory?id=…`, so a shared link shows the photo,
  * the caption and the author. Undefined (the page as it is) for a missing or unknown id.
  */
-export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
+export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config' | 'settings'>) {
   return {
     [CLIENT_PATHS.memory]: async (request: FastifyRequest): Promise<PageHead | undefined> => {
       const query = request.query as Record<string, unknown> | undefined;
@@ -215,7 +215,7 @@ export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
       const { memory } = found;
       // The configured address, never the request's Host header (which a client chooses).
       const origin = deps.config.publicUrl ?? '';
-      const eventName = deps.config.eventName;
+      const eventName = deps.settings.publicBranding().eventName;
       const title = `${memory.username}'s memory at ${eventName}`;
       const description = clip(memory.text.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
       const url = `${origin}${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`;

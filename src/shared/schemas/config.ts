@@ -7,6 +7,8 @@ export const publicConfigSchema = z.object({
   primaryColor: z.string(),
   /** The event's logo; null: the app's own. */
   logoUrl: z.string().nullable(),
+  /** Seconds each memory stays on the wall. */
+  wallIntervalSeconds: z.number(),
   maxUploadMb: z.number(),
   maxUploadBytes: z.number(),
   acceptedTypes: z.object({
