@@ -31,7 +31,13 @@ const parse = (hex: string): Rgb => {
   return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
 };
 const format = (rgb: Rgb) =>
-  `#${rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, '0')).join('')}`;
+  `#${rgb
+    .map((c) =>
+      Math.round(Math.min(255, Math.max(0, c)))
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 const mix = (rgb: Rgb, to: number, amount: number): Rgb =>
   rgb.map((c) => c + (to - c) * amount) as Rgb;
 

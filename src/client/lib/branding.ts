@@ -1,9 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import {
-  BRAND_STYLE_ID,
-  DEFAULT_PRIMARY_COLOR,
-  brandCss,
-} from '../../shared/brand-palette.ts';
+import { BRAND_STYLE_ID, DEFAULT_PRIMARY_COLOR, brandCss } from '../../shared/brand-palette.ts';
 import {
   DEFAULT_LOGO_URL,
   EVENT_NAME_SLOT,
@@ -45,7 +41,11 @@ function applyColor(color: string): void {
  */
 function fromPage(): Branding {
   if (typeof document === 'undefined') {
-    return { eventName: EVENT_NAME_SLOT, primaryColor: DEFAULT_PRIMARY_COLOR, logoUrl: LOGO_URL_SLOT };
+    return {
+      eventName: EVENT_NAME_SLOT,
+      primaryColor: DEFAULT_PRIMARY_COLOR,
+      logoUrl: LOGO_URL_SLOT,
+    };
   }
   const color = metaOf('theme-color')?.content.trim() ?? '';
   const branding = {

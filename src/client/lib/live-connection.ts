@@ -169,4 +169,3 @@ export const live = createLive(async () => {
     timeout: SOCKET_CONNECT_TIMEOUT,
   });
 });
-

@@ -28,12 +28,7 @@ import {
 } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
-import {
-  LOGO_MAX_MB,
-  publicPart,
-  removeLogo,
-  replaceLogo,
-} from '../settings/settings.service.ts';
+import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import {
   adminStats,
   statsCsv,
@@ -301,7 +296,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       {
         schema: {
           tags: ['Admin'],
-          summary: 'Figures: memories, questions, speakers, attendees, votes, per speaker and per hour',
+          summary:
+            'Figures: memories, questions, speakers, attendees, votes, per speaker and per hour',
           security: ADMIN_TOKEN,
           response: { 200: adminStatsSchema },
         },

@@ -33,7 +33,6 @@ export interface PublicBranding extends PublicSettings {
   version: string;
 }
 
-
 /** Settings as the server starts without any stored: the environment's, else the product's. */
 export const defaultSettings = (config: Config): Settings => ({
   moderateQuestions: false,
@@ -121,7 +120,7 @@ export class SettingsStore {
     const merged = settingsSchema.safeParse({ ...this.#defaults, ...(saved as object) });
     this.#current = merged.success ? merged.data : this.#defaults;
     const logo = await readSetting(this.#db, LOGO_KEY);
-    let parsedLogo: unknown = null;
+    let parsedLogo: unknown;
     try {
       parsedLogo = logo ? JSON.parse(logo) : null;
     } catch {
@@ -186,7 +185,11 @@ export async function replaceLogo(
 ): Promise<PublicBranding> {
   const type = await sniffType(picture.subarray(0, 4100));
   if (type?.kind !== 'image') {
-    throw new HttpError(415, `The logo must be an image (${LOGO_FORMATS})`, 'UNSUPPORTED_MEDIA_TYPE');
+    throw new HttpError(
+      415,
+      `The logo must be an image (${LOGO_FORMATS})`,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   }
   let rendition: Rendition;
   try {

@@ -20,7 +20,10 @@ import { HttpError } from '../http/errors.ts';
 
 /** Health and public configuration. */
 export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const publicConfig: Omit<PublicConfig, 'eventName' | 'primaryColor' | 'logoUrl' | 'wallIntervalSeconds'> = {
+  const publicConfig: Omit<
+    PublicConfig,
+    'eventName' | 'primaryColor' | 'logoUrl' | 'wallIntervalSeconds'
+  > = {
     maxUploadMb: deps.config.maxUploadMb,
     maxUploadBytes: Math.floor(deps.config.maxUploadMb * 1024 * 1024),
     acceptedTypes: { images: [...ACCEPTED_IMAGE_TYPES], videos: [...ACCEPTED_VIDEO_TYPES] },

@@ -27,7 +27,8 @@ import { ADMIN_LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { saveAdminDownload } from './api/admin-download.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
   ADMIN_QUESTIONS_KEY,
@@ -192,13 +193,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
     );
   const exportCsv = async () => {
     try {
-      const blob = await apiDownload(API_PATHS.adminQuestionsCsv, token);
-      const url = URL.createObjectURL(blob);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = 'questions.csv';
-      anchor.click();
-      URL.revokeObjectURL(url);
+      await saveAdminDownload(API_PATHS.adminQuestionsCsv, token, 'questions.csv');
     } catch (error) {
       notifications.show({
         color: 'red',

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
@@ -7,6 +7,7 @@ import type { Memory } from '../../../shared/schemas/memory.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import classes from './memories.module.css';
+import { ModalActions } from '../../components/modal-actions.tsx';
 
 /** "Download Memory": a larger preview, the caption and author, and a Download button. */
 export function DownloadMemoryModal({
@@ -30,7 +31,7 @@ export function DownloadMemoryModal({
             <TimeAgo iso={memory.createdAt} long size="sm" c="dimmed" />
           </Stack>
           <Text className={classes.caption}>{memory.text}</Text>
-          <Group justify="flex-end" gap="sm">
+          <ModalActions>
             <Button
               variant="default"
               component={Link}
@@ -40,7 +41,7 @@ export function DownloadMemoryModal({
               Open page
             </Button>
             <DownloadButton memory={memory} />
-          </Group>
+          </ModalActions>
         </Stack>
       )}
     </Modal>
