@@ -177,8 +177,9 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       const before = await fetch(`${t.url}/api/config`);
       const etag = before.headers.get('etag') ?? '';
       expect(before.headers.get('cache-control')).toBe('no-cache');
-      expect((await fetch(`${t.url}/api/config`, { headers: { 'if-none-match': etag } })).status)
-        .toBe(304);
+      expect(
+        (await fetch(`${t.url}/api/config`, { headers: { 'if-none-match': etag } })).status,
+      ).toBe(304);
       expect(await pageOf(t, '/')).toContain('Join the Fun at Confab!');
 
       const name = 'DevConf <2026> & "Friends"';
@@ -269,15 +270,23 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       expect(await t.storedMediaKeys('settings/')).toEqual([]);
       expect(await pageOf(t, '/')).toContain('<img src="/logo.svg"/>');
       // Removing no logo is not an error.
-      expect((await call(t.url, 'DELETE', '/api/admin/settings/logo', { token: admin })).status)
-        .toBe(200);
+      expect(
+        (await call(t.url, 'DELETE', '/api/admin/settings/logo', { token: admin })).status,
+      ).toBe(200);
     });
 
     it('refuses what is not an image (415), a damaged image (400) and too large a file (413)', async () => {
       const png = await pngImage(200, 200);
       const cases: [FormData, number][] = [
         [logoForm(Buffer.from('just some text, not a picture'), 'logo.png'), 415],
-        [logoForm(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'l.svg', 'image/svg+xml'), 415],
+        [
+          logoForm(
+            Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+            'l.svg',
+            'image/svg+xml',
+          ),
+          415,
+        ],
         [logoForm(png.subarray(0, Math.floor(png.length / 2))), 400],
         [logoForm(Buffer.alloc(6 * 1024 * 1024, 1)), 413],
         [logoForm(Buffer.alloc(0)), 400],

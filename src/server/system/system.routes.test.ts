@@ -86,7 +86,9 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     ]) {
       const response = await fetch(`${t.url}${route}`);
       expect(response.status, route).toBe(200);
-      expect(await response.text(), route).toContain('<title>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</title>');
+      expect(await response.text(), route).toContain(
+        '<title>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</title>',
+      );
       expect(response.headers.get('cache-control'), route).not.toMatch(/immutable/);
     }
   });

@@ -83,8 +83,10 @@ export function AppHeader() {
               rightSection={<IconLogout size={18} />}
               size="sm"
               px="xs"
+              classNames={{ section: classes.logoutIcon }}
             >
-              {TEXTS.logout}
+              {/* On a narrow phone the icon alone, so the username fits; still named Logout. */}
+              <span className={classes.logoutLabel}>{TEXTS.logout}</span>
             </Button>
           )}
         </Group>
