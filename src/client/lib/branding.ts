@@ -114,9 +114,6 @@ export const useBranding = (): Branding => useSyncExternalStore(subscribe, snaps
 /** The event's logo to show: the organiser's, else the app's own. */
 export const useLogoUrl = (): string => useBranding().logoUrl ?? DEFAULT_LOGO_URL;
 
-/** The branding outside React. */
-export const currentBranding = (): Branding => current;
-
 /**
  * Keeps the branding live on every screen, the join page included: the `settingsUpdated` event
  * of the live connection, and `GET /api/config` again at every connect and every minute (the
