@@ -9,16 +9,13 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
+import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useMemo } from 'react';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { AdminStats } from '../../../shared/schemas/settings.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ExportButton } from '../../components/export-button.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
-import { useAdminDownload } from './api/admin-download.ts';
 import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
 import { isUnauthorized } from './api/errors.ts';
 
@@ -60,24 +57,7 @@ function useLiveStats(): void {
 }
 
 /** The exports for the end of the day: questions, the figures, and every memory. */
-function Exports({ token, onExpired }: { token: string; onExpired: () => void }) {
-  const download = useAdminDownload(token);
-  const save = (path: string, filename: string) =>
-    download.mutate(
-      { path, filename },
-      {
-        onError: (error) => {
-          if (isUnauthorized(error)) onExpired();
-          else
-            notifications.show({
-              color: 'red',
-              message: errorMessage(error, 'The export did not work; try again.'),
-              autoClose: TOAST_AUTO_CLOSE,
-            });
-        },
-      },
-    );
-  const busy = (path: string) => download.isPending && download.variables.path === path;
+function Exports({ token }: { token: string }) {
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="sm">
@@ -89,22 +69,12 @@ function Exports({ token, onExpired }: { token: string; onExpired: () => void })
           neutralised.
         </Text>
         <Group gap="sm">
-          <Button
-            variant="default"
-            leftSection={<IconDownload size={18} />}
-            loading={busy(API_PATHS.adminQuestionsCsv)}
-            onClick={() => save(API_PATHS.adminQuestionsCsv, 'questions.csv')}
-          >
+          <ExportButton path={API_PATHS.adminQuestionsCsv} token={token} filename="questions.csv">
             Questions CSV
-          </Button>
-          <Button
-            variant="default"
-            leftSection={<IconDownload size={18} />}
-            loading={busy(API_PATHS.adminStatsCsv)}
-            onClick={() => save(API_PATHS.adminStatsCsv, 'stats.csv')}
-          >
+          </ExportButton>
+          <ExportButton path={API_PATHS.adminStatsCsv} token={token} filename="stats.csv">
             Figures CSV
-          </Button>
+          </ExportButton>
           {/* MERGE: the memories ZIP ("Download all", with its progress) goes here. */}
         </Group>
       </Stack>
@@ -151,7 +121,7 @@ export function AdminOverview({ token, onExpired }: { token: string; onExpired: 
       ) : (
         <Skeleton h={260} radius="md" />
       )}
-      <Exports token={token} onExpired={onExpired} />
+      <Exports token={token} />
     </Stack>
   );
 }

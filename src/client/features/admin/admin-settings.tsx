@@ -17,15 +17,14 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { IconPhotoUp, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { DEFAULT_PRIMARY_COLOR } from '../../../shared/brand-palette.ts';
-import { ACCEPTED_IMAGE_TYPES, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
 import { type Settings, settingsSchema } from '../../../shared/schemas/settings.ts';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 
 /** The check of one field, the shared schema's: its message, or null. */
 const fieldCheck =
@@ -85,22 +84,13 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
   }
   const failed = (fallback: string) => (error: Error) => {
     if (isUnauthorized(error)) onExpired();
-    else
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, fallback),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
+    else toastFailed(error, fallback);
   };
   const submit = form.onSubmit((values) =>
     save.mutate(values, {
       onSuccess: () => {
         resetDirty(values);
-        notifications.show({
-          color: 'green',
-          message: 'Settings saved. Every open screen shows them now.',
-          autoClose: TOAST_AUTO_CLOSE,
-        });
+        toastDone('Settings saved. Every open screen shows them now.');
       },
       onError: failed('The settings could not be saved.'),
     }),
@@ -108,12 +98,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
   const changeLogo = (file: File | null) => {
     if (file === null && !loaded.logoUrl) return;
     logo.mutate(file, {
-      onSuccess: () =>
-        notifications.show({
-          color: 'green',
-          message: file ? 'Logo saved.' : 'Logo removed.',
-          autoClose: TOAST_AUTO_CLOSE,
-        }),
+      onSuccess: () => toastDone(file ? 'Logo saved.' : 'Logo removed.'),
       onError: failed('The logo could not be saved.'),
     });
   };
