@@ -17,7 +17,7 @@ function ChartCard({
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="sm">
-        <Title order={3} fz="md">
+        <Title order={2} fz="md">
           {title}
         </Title>
         {empty ? (
@@ -25,7 +25,9 @@ function ChartCard({
             {empty}
           </Text>
         ) : (
-          children
+          <figure aria-label={title} style={{ margin: 0 }}>
+            {children}
+          </figure>
         )}
       </Stack>
     </Paper>
@@ -59,7 +61,6 @@ export default function AdminCharts({ stats }: { stats: AdminStats }) {
             { name: 'votes', label: 'Votes', color: 'teal.7' },
           ]}
           withLegend
-          aria-label="Questions and votes per speaker"
         />
       </ChartCard>
       <ChartCard title="Memories per hour" empty={hours.length === 0 ? 'No memories yet.' : null}>
@@ -68,7 +69,6 @@ export default function AdminCharts({ stats }: { stats: AdminStats }) {
           data={hours}
           dataKey="hour"
           series={[{ name: 'memories', label: 'Memories', color: 'brand.6' }]}
-          aria-label="Memories per hour, the last 24 hours with any"
         />
       </ChartCard>
     </SimpleGrid>

@@ -51,7 +51,7 @@ function Exports({ token }: { token: string }) {
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="sm">
-        <Title order={3} fz="md">
+        <Title order={2} fz="md">
           Exports
         </Title>
         <Text c="dimmed" fz="sm">
