@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
 import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
-import { clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
+import { CLIENT_ROUTES, clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
@@ -24,8 +24,11 @@ export interface PageHead {
   meta: ({ property: string; content: string } | { name: string; content: string })[];
 }
 
-/** Head tags for one client route, from its query; undefined keeps the page as built. */
-export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | undefined>;
+/**
+ * Head tags for one client route, from its address; undefined keeps the page as built, null
+ * answers it with a 404 (the thing the address names is not there).
+ */
+export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | null | undefined>;
 
 /** What every page shows of the event, and a version that changes whenever it does. */
 export interface PageBranding {
@@ -42,7 +45,7 @@ export interface ClientAppOptions {
    * shell and the prerendered join page). Pages are made once per version.
    */
   branding?: () => PageBranding;
-  /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
+  /** Server-rendered head tags, by client route path (e.g. `/memory`, `/m/:id`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
   /**
    * Images a page shows first, by exact client path, preloaded from the page (decision 072):
@@ -296,9 +299,10 @@ export async function registerClientApp(
             : inScheme.plain;
       // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
       reply.header('vary', 'Cookie');
-      const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
+      const routeName = clientRouteAt(pathname);
+      const renderHead = routeName && options.pageHead?.[CLIENT_ROUTES[routeName].path];
       if (renderHead && request.method === 'GET') {
-        let head: PageHead | undefined;
+        let head: PageHead | null | undefined;
         try {
           head = await renderHead(request);
         } catch (error) {
@@ -310,6 +314,11 @@ export async function registerClientApp(
             request,
             reply,
           );
+        }
+        if (head === null) {
+          // The app shows "Memory not found"; a preview of the link shows nothing.
+          reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+          return base.compressed.send(request, reply);
         }
       }
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');

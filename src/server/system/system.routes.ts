@@ -31,6 +31,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     pollIntervals: { ...POLL_INTERVALS },
     speakersStaleTime: SPEAKERS_STALE_TIME,
     toastAutoClose: TOAST_AUTO_CLOSE,
+    publicUrl: deps.config.publicUrl ?? null,
   };
 
   app.get(

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Badge,
   Button,
   CloseButton,
   Group,
@@ -17,6 +18,7 @@ import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
   IconChartBar,
+  IconClockHour4,
   IconMessages,
   IconMicrophone,
   IconPhoto,
@@ -26,7 +28,12 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ADMIN_LIMITS, ADMIN_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import {
+  ADMIN_LIMITS,
+  ADMIN_TEXTS,
+  TOAST_AUTO_CLOSE,
+  WALL_TEXTS,
+} from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { VirtualGrid } from '../../components/virtual-grid.tsx';
@@ -37,6 +44,9 @@ import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
 import { AdminOverview } from './admin-overview.tsx';
+import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
+import { DownloadAllButton } from './download-all-button.tsx';
+import { OpenWallLink } from './open-wall-link.tsx';
 import { AdminQuestions } from './admin-questions.tsx';
 import { AdminSettings } from './admin-settings.tsx';
 import { AdminSpeakers } from './admin-speakers.tsx';
@@ -47,7 +57,14 @@ import classes from './admin-screen.module.css';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
 /** The console's tabs, as `?tab=` names them. */
-const CONSOLE_TABS = ['overview', 'memories', 'questions', 'speakers', 'settings'] as const;
+const CONSOLE_TABS = [
+  'overview',
+  'memories',
+  'pending',
+  'questions',
+  'speakers',
+  'settings',
+] as const;
 const memoryKey = (memory: Memory) => memory._id;
 
 function GridSkeleton() {
@@ -94,6 +111,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   }, []);
 
   useAdminLiveUpdates(hide);
+  const pendingCount = usePendingCount(token);
 
   const expired = isUnauthorized(media.error);
   useEffect(() => {
@@ -170,6 +188,19 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
         <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
           Memories
         </Tabs.Tab>
+        <Tabs.Tab
+          value="pending"
+          leftSection={<IconClockHour4 size={18} />}
+          rightSection={
+            pendingCount && (
+              <Badge size="sm" circle={pendingCount.length < 3}>
+                {pendingCount}
+              </Badge>
+            )
+          }
+        >
+          {WALL_TEXTS.awaitingApproval}
+        </Tabs.Tab>
         <Tabs.Tab value="questions" leftSection={<IconMessages size={18} />}>
           Questions
         </Tabs.Tab>
@@ -187,7 +218,10 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
 
       <Tabs.Panel value="memories">
         <Stack gap="sm">
-          {/* MERGE: the approval queue ("Awaiting approval": approve or delete pending memories) goes here, above the published grid. */}
+          <Group gap="sm">
+            <DownloadAllButton token={token} onExpired={onExpired} />
+            <OpenWallLink />
+          </Group>
           <div className={classes.toolbar}>
             <TextInput
               type="search"
@@ -254,6 +288,10 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
           </Title>
           <AdminDeletions token={token} onExpired={onExpired} />
         </Stack>
+      </Tabs.Panel>
+
+      <Tabs.Panel value="pending">
+        <AdminPendingMemories token={token} onExpired={onExpired} />
       </Tabs.Panel>
 
       <Tabs.Panel value="questions">

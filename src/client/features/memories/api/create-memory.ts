@@ -6,6 +6,7 @@ import {
 } from '../../../../shared/schemas/memory.ts';
 import { uploadForm } from '../../../lib/upload.ts';
 import { mergeMemories } from '../memory-cache.ts';
+import { keepOwnPending } from '../own-pending.ts';
 import { type GalleryData, galleryQueryKey } from './get-memories.ts';
 
 export interface NewMemoryPost {
@@ -32,15 +33,20 @@ export async function postMemory({
   return uploadForm(memoryPostResponseSchema, API_PATHS.memoryCreate, body, { onProgress });
 }
 
-/** Posts a memory and shows it in the gallery at once (the socket may bring it too: no twins). */
+/**
+ * Posts a memory and shows it in the gallery at once (the socket may bring it too: no twins);
+ * one awaiting approval is shown to its poster alone, as waiting.
+ */
 export function useCreateMemory() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: postMemory,
     onSuccess: ({ memories }) => {
+      const published = memories.filter((memory) => memory.status === 'published');
       queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
-        mergeMemories(data, memories),
+        mergeMemories(data, published),
       );
+      keepOwnPending(memories);
     },
   });
 }
