@@ -291,7 +291,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });
   await app.register(apiDocsRoutes, { pageRateLimit: config.pageRateLimit });
   await registerClientApp(app, config.clientDir, {
-    applicationName: config.eventName,
+    branding: () => settings.publicBranding(),
     pageHead: memoryPageHead(deps),
     pageImages: galleryPageImages(deps),
     pageRateLimit: config.pageRateLimit,

@@ -52,6 +52,48 @@ describe('main', () => {
     expect(run.output()).toContain('DATABASE_URL');
   });
 
+  it('with no ADMIN_PASSWORD, prints one plain line: the console URL, username and password', async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-main-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const run = runMain({ PORT: String(port), DATA_DIR: dataDir, ADMIN_USERNAME: 'organiser' });
+    try {
+      await waitFor(() => run.output().includes('Admin console:'), 'the first-run line');
+      const line = run
+        .output()
+        .split('\n')
+        .find((text) => text.startsWith('Admin console:'));
+      const match = new RegExp(
+        `^Admin console: http://127\\.0\\.0\\.1:${port}/borderlessadmin  username: organiser  password: (\\S{24})$`,
+      ).exec(line ?? '');
+      expect(match, line).not.toBeNull();
+      expect(run.output()).toContain('set ADMIN_PASSWORD');
+      // The password printed is the one that logs in.
+      const login = await fetch(`http://127.0.0.1:${port}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'organiser', password: match?.[1] }),
+      });
+      expect(login.status).toBe(200);
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+
+  it('with ADMIN_PASSWORD set, prints no password', async () => {
+    dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-main-'));
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const run = runMain({ PORT: String(port), DATA_DIR: dataDir, ADMIN_PASSWORD: 'a chosen one' });
+    try {
+      await waitFor(() => run.output().includes('Confab is ready'), 'the server');
+      expect(run.output()).not.toContain('Admin console:');
+      expect(run.output()).not.toContain('a chosen one');
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  });
+
   it('serves, then on SIGTERM finishes in-flight work, closes the database and exits 0', async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-main-'));
     const port = 20_000 + Math.floor(Math.random() * 20_000);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CLIENT_PATHS } from '../shared/routes.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 /** The oldest Node.js line the server runs on: supported, with `node:sqlite` (decision 096). */
@@ -64,6 +65,17 @@ async function main(): Promise<void> {
     },
     `Confab is ready on Node.js ${process.version}`,
   );
+  const { generatedPassword, username } = app.deps.callers.admin.firstRun;
+  if (generatedPassword) {
+    // One plain line for the person at the terminal, whatever the log's format (decision 163).
+    const origin =
+      config.publicUrl ??
+      `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${config.port}`;
+    process.stdout.write(
+      `\nAdmin console: ${origin}${CLIENT_PATHS.admin}  username: ${username}  password: ${generatedPassword}\n` +
+        'This password changes at every start; set ADMIN_PASSWORD (at least 8 characters) to keep one.\n\n',
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -69,6 +69,12 @@ export const MAX_FILES_PER_POST = 10;
  * name in force (escaped) in its place.
  */
 export const EVENT_NAME_SLOT = '%EVENT_NAME%';
+/** The same for the logo's address (the event's, else the app's own). */
+export const LOGO_URL_SLOT = '%LOGO_URL%';
+/** The app's own logo, shown while the organiser has not set one. */
+export const DEFAULT_LOGO_URL = '/logo.svg';
+/** `<meta name>` of the page carrying the event's logo address (empty: the app's own). */
+export const LOGO_META = 'confab-logo';
 
 /** Texts of the memories screens (spec sections 2 and 8). */
 export const MEMORY_TEXTS = {
@@ -180,6 +186,7 @@ export const TEXTS = {
   joinButton: 'Join Now',
   joinEmptyUsername: 'Enter your username!!',
   qaRoom: 'Q&A Room',
+  imASpeaker: "I'm a speaker",
   logout: 'Logout',
 } as const;
 

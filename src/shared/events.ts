@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './schemas/common.ts';
 import { memorySchema } from './schemas/memory.ts';
 import { questionSchema } from './schemas/question.ts';
+import { publicSettingsSchema } from './schemas/settings.ts';
 import { speakerSchema } from './schemas/speaker.ts';
 
 /** Socket payloads: typed here, and still parsed on arrival. */
@@ -14,6 +15,8 @@ export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
 export const questionUpdatedEventSchema = z.object({ question: questionSchema });
 export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: idSchema });
 export const speakerDeletedEventSchema = z.object({ id: idSchema });
+/** The event's public settings changed (name, colour, logo, the wall's pace): every page. */
+export const settingsUpdatedEventSchema = z.object({ settings: publicSettingsSchema });
 
 /** What a client may ask to watch: one speaker's questions, or every question. */
 export const watchRequestSchema = z.discriminatedUnion('room', [
@@ -37,6 +40,7 @@ export const serverEventSchemas = {
   questionUpdated: questionUpdatedEventSchema,
   questionDeleted: questionDeletedEventSchema,
   speakerDeleted: speakerDeletedEventSchema,
+  settingsUpdated: settingsUpdatedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;

@@ -32,6 +32,8 @@ export const API_PATHS = {
   speakerSecret: (id: string) => `/api/speakers/${encodeURIComponent(id)}/secret`,
   adminSettings: '/api/admin/settings',
   adminStats: '/api/admin/stats',
+  adminStatsCsv: '/api/admin/stats.csv',
+  adminSettingsLogo: '/api/admin/settings/logo',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
 } as const;

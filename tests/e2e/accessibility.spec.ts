@@ -343,9 +343,12 @@ for (const mode of ['light', 'dark'] as const) {
       await holdToast(page, `Deleted the memory by grace-${tag}.`);
       await expectAccessible(page, 'moderation with its toast', mode);
 
-      await page.getByRole('tab', { name: 'Recent deletions' }).click();
       await expect(page.getByRole('list', { name: 'Recent deletions' })).toBeVisible();
-      await expectAccessible(page, 'the recent deletions', mode);
+
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      await expect(page.getByText('Questions and votes per speaker')).toBeVisible();
+      await expect(page.locator('.recharts-surface').first()).toBeVisible();
+      await expectAccessible(page, 'the overview', mode);
 
       await page.getByRole('tab', { name: 'Questions' }).click();
       await expect(page.getByRole('searchbox', { name: 'Search questions' })).toBeVisible();

@@ -4,9 +4,16 @@ import { expect } from './fixtures.ts';
 /** The admin password the browser specs start their servers with (`ADMIN_PASSWORD`). */
 export const ADMIN_PASSWORD = 'e2e moderator password';
 
-/** Logs in on /borderlessadmin as a moderator would (a wrong password shows the error). */
-export async function logInAsAdmin(page: Page, password = ADMIN_PASSWORD): Promise<void> {
-  await page.goto('/borderlessadmin');
+/**
+ * Logs in on /borderlessadmin as a moderator would (a wrong password shows the error), on the
+ * console's Memories tab (`tab`: another one).
+ */
+export async function logInAsAdmin(
+  page: Page,
+  password = ADMIN_PASSWORD,
+  tab = 'memories',
+): Promise<void> {
+  await page.goto(`/borderlessadmin?tab=${tab}`);
   await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Username' }).fill('admin');
   await page.getByRole('textbox', { name: 'Password' }).fill(password);

@@ -177,7 +177,7 @@ test.describe('typed texts are shown as text on every screen', () => {
 
   test('the admin screen', async ({ page }) => {
     const dialogs = watchDialogs(page);
-    await page.goto('/borderlessadmin');
+    await page.goto('/borderlessadmin?tab=memories');
     await page.getByRole('textbox', { name: 'Username' }).fill('admin');
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Login' }).click();

@@ -189,6 +189,8 @@ export const fuzzPath = (ids: {
         '/api/admin/questions.csv',
         '/api/admin/settings',
         '/api/admin/stats',
+        '/api/admin/stats.csv',
+        '/api/admin/settings/logo',
         '/api/admin/memories.zip',
         '/wall',
         '/api/openapi.json',
@@ -248,6 +250,8 @@ const jsonValue = (ids: string[]) =>
 
 const MEMORY_FIELDS = ['caption', 'username', 'files'];
 const SPEAKER_FIELDS = ['name', 'stack', 'bio', 'picture'];
+/** The logo's form has one file; a second name makes the nearly right forms vary. */
+const LOGO_FIELDS = ['name', 'logo'];
 
 interface Part {
   name: string;
@@ -331,6 +335,7 @@ const multipartBody = (images: Buffer[]) =>
                 'stack',
                 'bio',
                 'picture',
+                'logo',
               ),
               nastyText.map((text) => text.slice(0, 50)),
             ),
@@ -569,6 +574,23 @@ export const targetedRequest = (
         headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
         body: Buffer.from(JSON.stringify(value)),
       })),
+    // The event's logo, with the admin's token: nearly right forms, cut off or not.
+    fc
+      .tuple(fc.boolean(), fc.boolean(), fc.constantFrom('PUT', 'PUT', 'DELETE'))
+      .chain(([truncate, withText, method]) =>
+        nearlyRightParts(images, LOGO_FIELDS).map((all) => {
+          const parts = withText ? all : all.filter((part) => part.filename !== null);
+          return {
+            method,
+            path: '/api/admin/settings/logo',
+            headers: {
+              'content-type': 'multipart/form-data; boundary=targeted',
+              authorization: `Bearer ${adminToken}`,
+            },
+            body: encodeMultipart('targeted', parts, truncate && parts.length > 3),
+          };
+        }),
+      ),
     fc
       .tuple(
         fc.constantFrom('PUT', 'DELETE'),

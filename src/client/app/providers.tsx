@@ -1,5 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { useLiveBranding } from '../lib/branding.ts';
 import { createColorSchemeManager } from './color-scheme.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -10,6 +11,8 @@ const colorSchemeManager = createColorSchemeManager();
  * TanStack Query (`screen-providers.tsx`) and the toasts (`layout/with-toasts.tsx`) as they load.
  */
 export function AppProviders({ children }: { children: ReactNode }) {
+  // The event's name, colour and logo follow the admin's settings on every screen.
+  useLiveBranding();
   return (
     <MantineProvider
       theme={theme}

@@ -6,7 +6,24 @@ import { type CSSVariablesResolver, createTheme } from '@mantine/core';
  * checks every screen with axe.
  */
 export const theme = createTheme({
-  primaryColor: 'indigo',
+  // The event's colour, set by the organiser (decision 162): its ten shades are CSS variables
+  // the server writes into the page (`src/shared/brand-palette.ts`), so it changes without a
+  // new theme. With the default colour they are the UI kit's indigo.
+  colors: {
+    brand: Array.from({ length: 10 }, (_, shade) => `var(--confab-brand-${shade})`) as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ],
+  },
+  primaryColor: 'brand',
   // White on indigo 8 is 5.7:1 (on 6 it was 4.3:1), and red 8 still carries white text (4.5:1)
   // on the Delete button. Text in the primary colour uses --mantine-color-anchor (indigo 8 on
   // light backgrounds, indigo 4 on dark ones), never the filled background colour.

@@ -1,5 +1,6 @@
-import { Button, Group, Loader, Modal, type ModalProps, Stack } from '@mantine/core';
+import { Button, Loader, Modal, type ModalProps, Stack } from '@mantine/core';
 import type { ReactNode, SubmitEvent } from 'react';
+import { ModalActions } from './modal-actions.tsx';
 
 /** The row under a dialog's fields: the way out, then the submit button. */
 export interface FormDialogActions {
@@ -40,7 +41,7 @@ export function FormDialog({
         <Stack gap="md">
           {children}
           {actions && (
-            <Group justify="flex-end" gap="sm">
+            <ModalActions>
               <Button variant="default" onClick={close} disabled={busy}>
                 {actions.cancel}
               </Button>
@@ -52,7 +53,7 @@ export function FormDialog({
               >
                 {busy ? actions.submitting : actions.submit}
               </Button>
-            </Group>
+            </ModalActions>
           )}
         </Stack>
       </form>

@@ -43,3 +43,15 @@ export function formatTimeAgo(
   if (Math.abs(days) < 365) return format.format(round(days / 30), 'month');
   return format.format(round(days / 365), 'year');
 }
+
+const hourOfDay = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** The start of an hour, e.g. "Tue 14:00" (a chart's axis); '' for a time that is not one. */
+export function formatHour(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? '' : hourOfDay.format(time);
+}

@@ -49,6 +49,8 @@ export interface AdminAuth {
   login(credentials: { username: string; password: string }, client: string): Promise<LoginResult>;
   /** Checks an `Authorization` header value. */
   authenticate(header: string | undefined): Promise<AuthCheck>;
+  /** The username, and the password generated for this run when ADMIN_PASSWORD is not set. */
+  readonly firstRun: { username: string; generatedPassword: string | undefined };
 }
 
 /**
@@ -85,6 +87,10 @@ export function createAdminAuth(
   });
 
   return {
+    firstRun: {
+      username,
+      generatedPassword: config.adminPassword ? undefined : password,
+    },
     login: async (credentials, client) => {
       // The one admin account, or any other name: two counters at most, so a flood of made-up
       // names can neither fill memory nor push the real account's count out of it.

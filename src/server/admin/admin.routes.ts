@@ -28,13 +28,17 @@ import { listRoute } from '../lists/list-route.ts';
 import type { AdminSession } from './admin-token.ts';
 import {
   adminStatsSchema,
-  settingsSchema,
+  settingsResponseSchema,
   settingsUpdateSchema,
 } from '../../shared/schemas/settings.ts';
+import { errorResponseSchema } from '../../shared/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
+import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesArchive } from './memories-archive.ts';
 import {
   adminStats,
+  statsCsv,
   approveMemoryAsAdmin,
   deleteMemoryAsAdmin,
   listForModeration,
@@ -291,12 +295,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           tags: ['Admin'],
           summary: 'The settings',
           security: ADMIN_TOKEN,
-          response: { 200: settingsSchema },
+          response: { 200: settingsResponseSchema },
         },
       },
       async (_request, reply) => {
         reply.header('cache-control', 'no-store');
-        return deps.settings.current;
+        return deps.settings.withLogo;
       },
     );
 
@@ -310,17 +314,78 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           summary: 'Change any of the settings',
           security: ADMIN_TOKEN,
           body: settingsUpdateSchema,
-          response: { 200: settingsSchema },
+          response: { 200: settingsResponseSchema },
         },
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        const settings = await deps.settings.update(request.body);
+        await deps.settings.update(request.body);
         request.log.info(
           { admin: sessionOf(request).username, change: request.body },
           'settings changed',
         );
-        return settings;
+        // Every open page takes the new name, colour and the wall's pace at once.
+        deps.realtime.settingsUpdated(publicPart(deps.settings.publicBranding()));
+        return deps.settings.withLogo;
+      },
+    );
+
+    secured.put(
+      API_PATHS.adminSettingsLogo,
+      {
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+        schema: {
+          tags: ['Admin'],
+          summary: "Set the event's logo (multipart, one image in `logo`)",
+          security: ADMIN_TOKEN,
+          response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const chunks: Buffer[] = [];
+        await readMultipart(
+          request,
+          {
+            fileBytes: LOGO_MAX_MB * 1024 * 1024,
+            fileFields: ['logo'],
+            maxFiles: 1,
+            maxFields: 0,
+            fieldBytes: 1024,
+            messages: {
+              tooLarge: () => `The logo is larger than ${LOGO_MAX_MB} MB`,
+              tooManyFiles: 'Send one logo only',
+            },
+          },
+          async (file) => {
+            for await (const chunk of file.body) chunks.push(chunk);
+          },
+        );
+        const picture = Buffer.concat(chunks);
+        if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
+        await replaceLogo(deps, picture);
+        request.log.info({ admin: sessionOf(request).username }, 'logo changed');
+        return deps.settings.withLogo;
+      },
+    );
+
+    secured.delete(
+      API_PATHS.adminSettingsLogo,
+      {
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+        schema: {
+          tags: ['Admin'],
+          summary: "Remove the event's logo (the app's own shows again)",
+          security: ADMIN_TOKEN,
+          response: { 200: settingsResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        if (await removeLogo(deps)) {
+          request.log.info({ admin: sessionOf(request).username }, 'logo removed');
+        }
+        return deps.settings.withLogo;
       },
     );
 
@@ -329,7 +394,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       {
         schema: {
           tags: ['Admin'],
-          summary: 'Counts: memories, questions, speakers, attendees, votes',
+          summary:
+            'Figures: memories, questions, speakers, attendees, votes, per speaker and per hour',
           security: ADMIN_TOKEN,
           response: { 200: adminStatsSchema },
         },
@@ -337,6 +403,25 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       async (_request, reply) => {
         reply.header('cache-control', 'no-store');
         return adminStats(deps);
+      },
+    );
+
+    secured.get(
+      API_PATHS.adminStatsCsv,
+      {
+        schema: {
+          tags: ['Admin'],
+          summary: 'The overview as CSV: totals, per speaker, memories per hour',
+          security: ADMIN_TOKEN,
+          response: { 200: z.string() },
+        },
+      },
+      async (_request, reply) => {
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="stats.csv"')
+          .header('cache-control', 'no-store');
+        return statsCsv(await adminStats(deps));
       },
     );
 

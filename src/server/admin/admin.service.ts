@@ -1,10 +1,12 @@
 import type { AdminAuditEntry, AdminMediaQuery } from '../../shared/schemas/admin.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
+import type { AdminStats } from '../../shared/schemas/settings.ts';
 import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
 import { attendeeCount } from '../attendees/attendee.repository.ts';
-import { listMemories, memoriesVersion } from '../memories/memory.repository.ts';
-import { questionCounts } from '../questions/question.repository.ts';
+import { listMemories, memoriesPerHour, memoriesVersion } from '../memories/memory.repository.ts';
+import { questionCounts, questionsPerSpeaker } from '../questions/question.repository.ts';
+import { csvCell } from '../questions/question.service.ts';
 import { speakerCount } from '../speakers/speaker.repository.ts';
 import { approveMemory, deleteMemory } from '../memories/memory.service.ts';
 import { insertAuditEntry, listAuditEntries } from './admin.repository.ts';
@@ -108,20 +110,15 @@ export function recentDeletions(
   return listAuditEntries(db, query);
 }
 
-/** The admin's overview: how much there is of everything. */
-export async function adminStats(deps: Pick<AppDeps, 'db'>): Promise<{
-  memories: number;
-  questions: number;
-  pendingQuestions: number;
-  speakers: number;
-  attendees: number;
-  votes: number;
-}> {
-  const [memories, questions, speakers, attendees] = await Promise.all([
+/** The organiser's overview: how much there is of everything, per speaker and per hour. */
+export async function adminStats(deps: Pick<AppDeps, 'db'>): Promise<AdminStats> {
+  const [memories, questions, speakers, attendees, perSpeaker, perHour] = await Promise.all([
     memoriesVersion(deps.db),
     questionCounts(deps.db),
     speakerCount(deps.db),
     attendeeCount(deps.db),
+    questionsPerSpeaker(deps.db),
+    memoriesPerHour(deps.db),
   ]);
   return {
     memories: memories.count,
@@ -130,5 +127,27 @@ export async function adminStats(deps: Pick<AppDeps, 'db'>): Promise<{
     speakers,
     attendees,
     votes: questions.votes,
+    perSpeaker,
+    memoriesPerHour: perHour,
   };
+}
+
+/**
+ * The overview as CSV for a sponsor report: one `section,name,value` table with the totals,
+ * then per speaker their questions and votes, then memories per hour. Names are typed by
+ * speakers, so every cell goes through the questions export's neutralising of formulas.
+ */
+export function statsCsv(stats: AdminStats): string {
+  const rows: (string | number)[][] = [
+    ['section', 'name', 'questions', 'votes', 'value'],
+    ['total', 'memories', '', '', stats.memories],
+    ['total', 'questions', '', '', stats.questions],
+    ['total', 'pending questions', '', '', stats.pendingQuestions],
+    ['total', 'speakers', '', '', stats.speakers],
+    ['total', 'attendees who joined', '', '', stats.attendees],
+    ['total', 'votes', '', '', stats.votes],
+    ...stats.perSpeaker.map((s) => ['speaker', s.name, s.questions, s.votes, '']),
+    ...stats.memoriesPerHour.map((h) => ['memories per hour', h.hour, '', '', h.memories]),
+  ];
+  return `\uFEFF${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }

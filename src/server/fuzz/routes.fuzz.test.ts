@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryListSchema, memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
 import { speakerCreatedResponseSchema, speakerListSchema } from '../../shared/schemas/speaker.ts';
 import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import {
   type FuzzRequest,
   fuzzBody,
@@ -69,6 +70,8 @@ async function allMediaUrls(t: TestApp, token: string): Promise<Set<string>> {
     urls.add(speaker.picture);
     if (speaker.avatar) urls.add(speaker.avatar);
   }
+  const { logoUrl } = publicConfigSchema.parse(await (await fetch(`${t.url}/api/config`)).json());
+  if (logoUrl) urls.add(logoUrl);
   return urls;
 }
 
@@ -202,7 +205,7 @@ describe.each(testDatabases)('fuzzing every route over HTTP (%s)', (database) =>
     expect(changed).toEqual([]);
     expect(await fs.readFile(path.join(t.dataDir, 'secret.txt'), 'utf8')).toBe(secret);
 
-    // No temporary file left, and every stored file belongs to a memory or a speaker.
+    // No temporary file left, and every stored file belongs to a memory, a speaker or the logo.
     expect(await fs.readdir(path.join(t.dataDir, 'uploads'))).toEqual([]);
     const tmp = path.join(t.dataDir, 'media', '.tmp');
     expect(await fs.readdir(tmp).catch(() => [])).toEqual([]);
@@ -210,6 +213,7 @@ describe.each(testDatabases)('fuzzing every route over HTTP (%s)', (database) =>
     const stored = [
       ...(await t.storedMediaKeys('memories/')),
       ...(await t.storedMediaKeys('speakers/')),
+      ...(await t.storedMediaKeys('settings/')),
     ];
     expect(stored.filter((key) => !referenced.has(`/media/${key}`))).toEqual([]);
   }, 900_000);

@@ -1,4 +1,4 @@
-import { EVENT_NAME_SLOT } from '../../shared/constants.ts';
+import { DEFAULT_LOGO_URL, EVENT_NAME_SLOT, LOGO_URL_SLOT } from '../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
@@ -13,14 +13,15 @@ const ARROW_LEFT =
  * the page's stylesheet is in, before any script; React's first render replaces it. Its links
  * work without the code.
  */
-export function appShell(eventName: string): string {
+export function appShell(eventName: string, logoUrl: string | null = null): string {
   const name = escapeHtml(eventName);
+  const logo = escapeHtml(logoUrl ?? DEFAULT_LOGO_URL);
   return [
     '<header class="app-header">',
     '<div class="app-header-bar"><div class="app-header-start">',
     `<a class="app-header-back" aria-label="Back" href="${CLIENT_PATHS.home}">${ARROW_LEFT}</a>`,
     `<a class="app-header-logo" aria-label="${name} home" href="${CLIENT_PATHS.home}">`,
-    '<img class="app-header-logo-image" alt="" src="/logo.svg" width="32" height="32" />',
+    `<img class="app-header-logo-image" alt="" src="${logo}" width="32" height="32" />`,
     `<p class="app-header-name">${name}</p>`,
     '</a></div></div></header>',
   ].join('');
@@ -35,12 +36,19 @@ export const withAppShell = (html: string, shell: string) =>
  * event's name written where the markup holds its slot. `data-prerendered` tells the client to
  * hydrate the markup rather than draw the screen again.
  */
-export const withPrerendered = (html: string, markup: string, eventName: string) =>
+export const withPrerendered = (
+  html: string,
+  markup: string,
+  eventName: string,
+  logoUrl: string | null = null,
+) =>
   html
     .replace(
       /<div id="root"><\/div>/,
       () =>
-        `<div id="root" data-prerendered="">${markup.replaceAll(EVENT_NAME_SLOT, escapeHtml(eventName))}</div>`,
+        `<div id="root" data-prerendered="">${markup
+          .replaceAll(EVENT_NAME_SLOT, escapeHtml(eventName))
+          .replaceAll(LOGO_URL_SLOT, escapeHtml(logoUrl ?? DEFAULT_LOGO_URL))}</div>`,
     )
     // The screen is in the page: its code only makes it interactive, so it loads behind the
     // page instead of before its first paint.

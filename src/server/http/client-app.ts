@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { COLOR_SCHEME_STORAGE_KEY } from '../../shared/constants.ts';
+import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
+import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
 import { CLIENT_ROUTES, clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
@@ -29,9 +30,21 @@ export interface PageHead {
  */
 export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | null | undefined>;
 
+/** What every page shows of the event, and a version that changes whenever it does. */
+export interface PageBranding {
+  eventName: string;
+  primaryColor: string;
+  logoUrl: string | null;
+  version: string;
+}
+
 export interface ClientAppOptions {
-  /** The event's name, written into every page as `<meta name="application-name">`. */
-  applicationName?: string;
+  /**
+   * The event's name, colour and logo as they are now (the admin's settings): written into every
+   * page (title, `<meta name="application-name">`, `theme-color`, the colour's shades, the
+   * shell and the prerendered join page). Pages are made once per version.
+   */
+  branding?: () => PageBranding;
   /** Server-rendered head tags, by client route path (e.g. `/memory`, `/m/:id`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
   /**
@@ -75,16 +88,48 @@ export function withPageHead(html: string, head: PageHead): string {
   return page.replace('</head>', () => `    ${tags}\n  </head>`);
 }
 
-/**
- * The built page naming the event: `<meta name="application-name">` carries `EVENT_NAME`, so the
- * client shows it at its first render without a call (decision 070). The value is escaped.
- */
-export function withApplicationName(html: string, name: string): string {
-  const tag = `<meta name="application-name" content="${escapeHtml(name)}" />`;
-  const existing = /<meta\s+name="application-name"[^>]*>/;
+/** The page with `<meta name="…">` set to `content` (added when the page has none). */
+function withMeta(html: string, name: string, content: string): string {
+  const tag = `<meta name="${name}" content="${escapeHtml(content)}" />`;
+  const existing = new RegExp(`<meta\\s+name="${name}"[^>]*>`);
   return existing.test(html)
     ? html.replace(existing, () => tag)
     : html.replace('</head>', () => `  ${tag}\n  </head>`);
+}
+
+/**
+ * The built page naming the event: `<meta name="application-name">` carries its name, so the
+ * client shows it at its first render without a call (decision 070), and the title says it.
+ * The value is escaped.
+ */
+export function withApplicationName(html: string, name: string): string {
+  return withMeta(html, 'application-name', name).replace(
+    /<title>[^<]*<\/title>/,
+    () => `<title>${escapeHtml(name)}</title>`,
+  );
+}
+
+/**
+ * The page in the event's branding (decision 162): name and title, `theme-color`, the logo
+ * (`<meta name="confab-logo">` for the client, and the icon), and the primary colour's shades
+ * in `<style id="confab-brand">`, which the theme refers to; the client reads them from here at
+ * its first render and replaces them when the settings change.
+ */
+export function withBranding(html: string, branding: Omit<PageBranding, 'version'>): string {
+  let page = withApplicationName(html, branding.eventName);
+  page = withMeta(page, 'theme-color', branding.primaryColor);
+  page = withMeta(page, LOGO_META, branding.logoUrl ?? '');
+  if (branding.logoUrl) {
+    page = page.replace(
+      /<link rel="icon"[^>]*>/,
+      () => `<link rel="icon" href="${escapeHtml(branding.logoUrl ?? '')}" />`,
+    );
+  }
+  const style = `<style id="${BRAND_STYLE_ID}">${brandCss(branding.primaryColor)}</style>`;
+  const existing = new RegExp(`<style id="${BRAND_STYLE_ID}">[^<]*</style>`);
+  return existing.test(page)
+    ? page.replace(existing, () => style)
+    : page.replace('</head>', () => `  ${style}\n  </head>`);
 }
 
 type ColorScheme = 'light' | 'dark';
@@ -144,7 +189,6 @@ export async function registerClientApp(
   // The page as built, the same with the header's shell for the screens that have it, and with
   // the join page's first screen prerendered (decision 106); each in both colour schemes.
   type Pages = { plain: Page; shell: Page; join: Page };
-  let pages: Record<ColorScheme, Pages> | undefined;
   let hints: RouteHints | undefined;
   // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
   // with the speaker asked for, so the map is emptied when it grows).
@@ -161,32 +205,53 @@ export async function registerClientApp(
     return variant;
   };
 
+  // The pages of the branding in force, made at its first use after a change (decision 162).
+  let pagesFor: ((branding: PageBranding) => Record<ColorScheme, Pages>) | undefined;
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
-    const html =
-      options.applicationName === undefined
-        ? built
-        : withApplicationName(built, options.applicationName);
     const joinMarkup = await fs.promises
       .readFile(path.join(clientDir, '.prerendered', 'join.html'), 'utf8')
       .catch(() => undefined);
-    const name = options.applicationName;
-    const joinPage =
-      name === undefined || joinMarkup === undefined
-        ? html
-        : withPrerendered(await withInlineStyles(html, clientDir), joinMarkup, name);
-    const pagesIn = (scheme: ColorScheme): Pages => {
-      const plain = pageOf(withColorScheme(html, scheme));
-      return {
-        plain,
-        shell:
-          name === undefined
-            ? plain
-            : pageOf(withColorScheme(withAppShell(html, appShell(name)), scheme)),
-        join: pageOf(withColorScheme(joinPage, scheme)),
+    const inlineStyled = await withInlineStyles(built, clientDir);
+    const make = (branding: PageBranding | undefined): Record<ColorScheme, Pages> => {
+      const html = branding === undefined ? built : withBranding(built, branding);
+      const joinPage =
+        branding === undefined || joinMarkup === undefined
+          ? html
+          : withPrerendered(
+              withBranding(inlineStyled, branding),
+              joinMarkup,
+              branding.eventName,
+              branding.logoUrl,
+            );
+      const pagesIn = (scheme: ColorScheme): Pages => {
+        const plain = pageOf(withColorScheme(html, scheme));
+        return {
+          plain,
+          shell:
+            branding === undefined
+              ? plain
+              : pageOf(
+                  withColorScheme(
+                    withAppShell(html, appShell(branding.eventName, branding.logoUrl)),
+                    scheme,
+                  ),
+                ),
+          join: pageOf(withColorScheme(joinPage, scheme)),
+        };
       };
+      return { light: pagesIn('light'), dark: pagesIn('dark') };
     };
-    pages = { light: pagesIn('light'), dark: pagesIn('dark') };
+    const unbranded = options.branding ? undefined : make(undefined);
+    let made: { version: string; pages: Record<ColorScheme, Pages> } | undefined;
+    pagesFor = (branding) => {
+      if (unbranded) return unbranded;
+      if (made?.version !== branding.version) {
+        made = { version: branding.version, pages: make(branding) };
+        hinted.clear();
+      }
+      return made.pages;
+    };
     hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -221,7 +286,10 @@ export async function registerClientApp(
       if (!isPage && !(hasClient && isClientRoute && isRead)) {
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
-      if (!pages) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      if (!pagesFor) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      const pages = pagesFor(
+        options.branding?.() ?? { eventName: '', primaryColor: '', logoUrl: null, version: '' },
+      );
       const inScheme = pages[colorSchemeOf(request)];
       const base =
         clientRouteAt(pathname) === 'join'

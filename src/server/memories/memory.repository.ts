@@ -294,6 +294,19 @@ export async function memoriesVersion(
   };
 }
 
+/** Memories per hour (UTC), oldest first; hours without any are left out. */
+export async function memoriesPerHour(db: Executor): Promise<{ hour: string; memories: number }[]> {
+  // created_at is an ISO 8601 text in both dialects: its first 13 characters name the hour.
+  const hour = sql<string>`substr(created_at, 1, 13)`;
+  const rows = await db
+    .selectFrom('memories')
+    .select((eb) => [hour.as('hour'), eb.fn.countAll<number | string>().as('count')])
+    .groupBy(hour)
+    .orderBy(hour)
+    .execute();
+  return rows.map((row) => ({ hour: `${row.hour}:00:00.000Z`, memories: Number(row.count) }));
+}
+
 /** A video memory whose stored file may still carry metadata (stored before decision 095). */
 export interface UnstrippedVideo {
   id: string;

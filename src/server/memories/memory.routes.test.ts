@@ -763,7 +763,7 @@ describe('the /memory page', () => {
       const response = await fetch(`${t.url}${url}`);
       expect(response.status, url).toBe(200);
       const html = await response.text();
-      expect(html, url).toContain('<title>Confab</title>');
+      expect(html, url).toContain('<title>DevFest</title>');
       expect(html, url).not.toContain('og:image');
     }
   });

@@ -568,9 +568,10 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         moderateQuestions: false,
         moderateMemories: false,
         eventName: 'Confab',
-        primaryColor: '#1971c2',
+        primaryColor: '#4c6ef5',
         wallIntervalSeconds: 8,
         questionsPerMinute: 600,
+        logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {
         token: admin,
@@ -611,7 +612,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       expect(after.eventName).toBe('DevConf 2026');
       await call(t.url, 'PUT', '/api/admin/settings', {
         token: admin,
-        body: { eventName: 'Confab', primaryColor: '#1971c2', wallIntervalSeconds: 8 },
+        body: { eventName: 'Confab', primaryColor: '#4c6ef5', wallIntervalSeconds: 8 },
       });
     });
 

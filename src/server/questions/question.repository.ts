@@ -298,6 +298,31 @@ export async function* allQuestions(
 }
 
 /** Counts for the admin's overview. */
+/** Every speaker with their questions (every status) and the votes on them, most asked first. */
+export async function questionsPerSpeaker(
+  db: Executor,
+): Promise<{ speakerId: string; name: string; questions: number; votes: number }[]> {
+  const rows = await db
+    .selectFrom('speakers')
+    .leftJoin('questions', 'questions.speaker_id', 'speakers.id')
+    .select((eb) => [
+      'speakers.id as id',
+      'speakers.name as name',
+      eb.fn.count<number | string>('questions.id').as('questions'),
+      eb.fn.sum<number | string | null>('questions.votes').as('votes'),
+    ])
+    .groupBy(['speakers.id', 'speakers.name'])
+    .execute();
+  return rows
+    .map((row) => ({
+      speakerId: row.id,
+      name: row.name,
+      questions: Number(row.questions),
+      votes: Number(row.votes ?? 0),
+    }))
+    .sort((a, b) => b.questions - a.questions || b.votes - a.votes || a.name.localeCompare(b.name));
+}
+
 export async function questionCounts(
   db: Executor,
 ): Promise<{ questions: number; pending: number; votes: number }> {

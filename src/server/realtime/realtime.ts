@@ -13,6 +13,7 @@ import {
 } from '../../shared/events.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Question } from '../../shared/schemas/question.ts';
+import type { PublicSettings } from '../../shared/schemas/settings.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
 import type { ListenConnections } from '../db/connect.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
@@ -23,7 +24,8 @@ type ForEveryone =
   | { event: 'memoryUpdated'; payload: Parameters<ServerToClientEvents['memoryUpdated']>[0] }
   | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
   | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] }
-  | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] };
+  | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] }
+  | { event: 'settingsUpdated'; payload: Parameters<ServerToClientEvents['settingsUpdated']>[0] };
 
 interface InterServerEvents {
   everyone: (message: ForEveryone) => void;
@@ -48,6 +50,9 @@ function emit(to: Broadcast, message: ForEveryone): void {
       break;
     case 'speakerDeleted':
       to.emit('speakerDeleted', message.payload);
+      break;
+    case 'settingsUpdated':
+      to.emit('settingsUpdated', message.payload);
       break;
   }
 }
@@ -109,6 +114,8 @@ export interface Realtime {
   memoryUpdated(memory: Memory): void;
   memoryDeleted(id: string): void;
   speakerCreated(speaker: Speaker): void;
+  /** The event's public settings changed: every open page takes the new name, colour, logo. */
+  settingsUpdated(settings: PublicSettings): void;
   close(): Promise<void>;
 }
 
@@ -318,6 +325,7 @@ export async function createRealtime(
     },
     memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
     speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
+    settingsUpdated: (settings) => toEveryone({ event: 'settingsUpdated', payload: { settings } }),
     close: () =>
       new Promise<void>((resolve) => {
         everyone.stop();

@@ -1,9 +1,19 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { DEFAULT_PRIMARY_COLOR } from '../../shared/brand-palette.ts';
 import {
+  type PublicSettings,
   type Settings,
+  type SettingsResponse,
   type SettingsUpdate,
   settingsSchema,
 } from '../../shared/schemas/settings.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+import { newId } from '../lib/ids.ts';
+import type { ImagePlan } from '../media/image-pipeline.ts';
+import { type Rendition, sniffType } from '../media/images.ts';
+import { mediaUrl } from '../media/media-url.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { ChangeFeed } from '../realtime/change-feed.ts';
@@ -11,9 +21,17 @@ import { readSetting, settingOnce, writeSetting } from './settings.repository.ts
 
 const SETTINGS_KEY = 'app';
 const TOKEN_SECRET_KEY = 'token-secret';
+/** The event's logo: the key of its rendition in the media store. */
+const LOGO_KEY = 'logo';
+const storedLogoSchema = z.object({ key: z.string().regex(/^settings\/[\w.-]+$/) });
 
-/** The theme's default accent (Mantine's blue 8, readable on white and on dark). */
-export const DEFAULT_PRIMARY_COLOR = '#1971c2';
+/**
+ * What every screen shows of the event (name, colour, logo), the wall's pace, and a version that
+ * changes whenever one of them does: pages and answers made from them are cached per version.
+ */
+export interface PublicBranding extends PublicSettings {
+  version: string;
+}
 
 /** Settings as the server starts without any stored: the environment's, else the product's. */
 export const defaultSettings = (config: Config): Settings => ({
@@ -32,6 +50,8 @@ export const defaultSettings = (config: Config): Settings => ({
  */
 export class SettingsStore {
   #current: Settings;
+  #logoKey: string | null = null;
+  #public!: PublicBranding;
   readonly #db: Db;
   readonly #feed: ChangeFeed;
   readonly #defaults: Settings;
@@ -41,6 +61,22 @@ export class SettingsStore {
     this.#feed = feed;
     this.#defaults = defaults;
     this.#current = defaults;
+    this.#refreshPublic();
+  }
+
+  #refreshPublic(): void {
+    const { eventName, primaryColor, wallIntervalSeconds } = this.#current;
+    const settings: PublicSettings = {
+      eventName,
+      primaryColor,
+      logoUrl: this.#logoKey ? mediaUrl(this.#logoKey) : null,
+      wallIntervalSeconds,
+    };
+    const version = createHash('sha256')
+      .update(JSON.stringify(settings))
+      .digest('base64url')
+      .slice(0, 16);
+    this.#public = { ...settings, version };
   }
 
   static async open(db: Db, feed: ChangeFeed, config: Config): Promise<SettingsStore> {
@@ -54,6 +90,25 @@ export class SettingsStore {
     return this.#current;
   }
 
+  /**
+   * The event's public branding as it is now: name, colour, logo URL (null: the app's own), the
+   * wall's pace, and their version. The one source for every page, link preview, the page
+   * title and the web app manifest.
+   */
+  publicBranding(): PublicBranding {
+    return this.#public;
+  }
+
+  /** The settings and the logo, as the admin sees them. */
+  get withLogo(): SettingsResponse {
+    return { ...this.#current, logoUrl: this.#public.logoUrl };
+  }
+
+  /** The media key of the logo in use, if any. */
+  get logoKey(): string | null {
+    return this.#logoKey;
+  }
+
   async reload(): Promise<void> {
     const stored = await readSetting(this.#db, SETTINGS_KEY);
     let saved: unknown;
@@ -64,6 +119,29 @@ export class SettingsStore {
     }
     const merged = settingsSchema.safeParse({ ...this.#defaults, ...(saved as object) });
     this.#current = merged.success ? merged.data : this.#defaults;
+    const logo = await readSetting(this.#db, LOGO_KEY);
+    let parsedLogo: unknown;
+    try {
+      parsedLogo = logo ? JSON.parse(logo) : null;
+    } catch {
+      parsedLogo = null;
+    }
+    const storedLogo = storedLogoSchema.safeParse(parsedLogo);
+    this.#logoKey = storedLogo.success ? storedLogo.data.key : null;
+    this.#refreshPublic();
+  }
+
+  /**
+   * Puts a new logo (already in the media store under `key`) in place, or removes it (null);
+   * answers the key of the one it replaced, for the caller to delete.
+   */
+  async setLogo(key: string | null): Promise<string | null> {
+    const previous = this.#logoKey;
+    await writeSetting(this.#db, LOGO_KEY, JSON.stringify(key ? { key } : null));
+    this.#logoKey = key;
+    this.#refreshPublic();
+    await this.#feed.publish('settings');
+    return previous;
   }
 
   async update(update: SettingsUpdate): Promise<Settings> {
@@ -71,6 +149,7 @@ export class SettingsStore {
     next.primaryColor = next.primaryColor.toLowerCase();
     await writeSetting(this.#db, SETTINGS_KEY, JSON.stringify(next));
     this.#current = next;
+    this.#refreshPublic();
     await this.#feed.publish('settings');
     return next;
   }
@@ -84,3 +163,67 @@ export async function tokenSecret(db: Db, config: Config): Promise<string> {
   if (config.sessionSecret) return config.sessionSecret;
   return settingOnce(db, TOKEN_SECRET_KEY, randomBytes(32).toString('base64url'));
 }
+
+/** The logo's rendition: sharp in the header and on the wall, transparency kept (WebP). */
+const LOGO_PLAN: ImagePlan = {
+  large: { maxSide: 512, format: 'webp', quality: 90 },
+  small: { maxSide: 64, quality: 80 },
+  keepAnimation: false,
+};
+/** The largest logo file taken, in MB (a logo is small; the limit bounds the decoding work). */
+export const LOGO_MAX_MB = 5;
+const LOGO_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
+
+/**
+ * Makes `picture` the event's logo: checked by its bytes (not an image: 415), decoded whole
+ * through the image pipeline (damaged: 400), stored without metadata, then put in place; the
+ * logo it replaces is deleted. All or nothing: a failure leaves the old logo and no new file.
+ */
+export async function replaceLogo(
+  deps: Pick<AppDeps, 'images' | 'media' | 'settings' | 'realtime'>,
+  picture: Buffer,
+): Promise<PublicBranding> {
+  const type = await sniffType(picture.subarray(0, 4100));
+  if (type?.kind !== 'image') {
+    throw new HttpError(
+      415,
+      `The logo must be an image (${LOGO_FORMATS})`,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+  }
+  let rendition: Rendition;
+  try {
+    rendition = (await deps.images.render(picture, type, LOGO_PLAN)).large;
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, 'The logo could not be read as an image; the file may be damaged');
+  }
+  const key = `settings/logo-${newId()}.${rendition.ext}`;
+  await deps.media.put(key, rendition.data, rendition.contentType);
+  let previous: string | null;
+  try {
+    previous = await deps.settings.setLogo(key);
+  } catch (error) {
+    await deps.media.delete(key).catch(() => undefined);
+    throw error;
+  }
+  if (previous) await deps.media.delete(previous).catch(() => undefined);
+  const branding = deps.settings.publicBranding();
+  deps.realtime.settingsUpdated(publicPart(branding));
+  return branding;
+}
+
+/** Removes the event's logo (the app's own shows again); answers whether there was one. */
+export async function removeLogo(
+  deps: Pick<AppDeps, 'media' | 'settings' | 'realtime'>,
+): Promise<boolean> {
+  if (!deps.settings.logoKey) return false;
+  const previous = await deps.settings.setLogo(null);
+  if (previous) await deps.media.delete(previous).catch(() => undefined);
+  deps.realtime.settingsUpdated(publicPart(deps.settings.publicBranding()));
+  return true;
+}
+
+/** The branding without its version: the public settings as the API and events carry them. */
+export const publicPart = ({ version: _version, ...settings }: PublicBranding): PublicSettings =>
+  settings;

@@ -71,7 +71,10 @@ async function renderPicture(
  * from the name. All or nothing: on any failure the stored files are removed again.
  */
 export async function createSpeaker(
-  deps: Pick<AppDeps, 'db' | 'media' | 'images' | 'realtime' | 'clock' | 'config' | 'lists'>,
+  deps: Pick<
+    AppDeps,
+    'db' | 'media' | 'images' | 'realtime' | 'clock' | 'config' | 'lists' | 'settings'
+  >,
   fields: SpeakerFields,
   picture: Buffer,
 ): Promise<{ speaker: Speaker; secret: string }> {
@@ -105,7 +108,7 @@ export async function createSpeaker(
           bio: fields.bio,
           pictureKey,
           avatarKey,
-          message: welcomeMessage(deps.config.eventName, fields.name),
+          message: welcomeMessage(deps.settings.publicBranding().eventName, fields.name),
           createdAt: deps.clock.now().toISOString(),
           nameKey,
           secretHash: hashSecret(secret),

@@ -86,7 +86,9 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     ]) {
       const response = await fetch(`${t.url}${route}`);
       expect(response.status, route).toBe(200);
-      expect(await response.text(), route).toContain('<title>app</title>');
+      expect(await response.text(), route).toContain(
+        '<title>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</title>',
+      );
       expect(response.headers.get('cache-control'), route).not.toMatch(/immutable/);
     }
   });
@@ -141,7 +143,7 @@ describe.each(testDatabases)('system routes on %s', (database) => {
   it('an unknown page gets the app with a 404 status; an unknown asset a JSON 404', async () => {
     const page = await fetch(`${t.url}/no-such-page`, { headers: { accept: 'text/html' } });
     expect(page.status).toBe(404);
-    expect(await page.text()).toContain('<title>app</title>');
+    expect(await page.text()).toContain('<title>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</title>');
     const asset = await fetch(`${t.url}/assets/missing.js`);
     expect(asset.status).toBe(404);
     expect(asset.headers.get('content-type')).toMatch(/application\/json/);

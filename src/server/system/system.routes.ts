@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   ACCEPTED_FORMAT_NAMES,
   ACCEPTED_IMAGE_TYPES,
@@ -14,6 +15,7 @@ import {
   publicConfigSchema,
 } from '../../shared/schemas/config.ts';
 import type { AppDeps } from '../deps.ts';
+import { matchesIfNoneMatch } from '../http/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 
 /** Health and public configuration. */
@@ -65,14 +67,17 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       schema: {
         tags: ['System'],
         summary: 'The public configuration',
-        response: { 200: publicConfigSchema },
+        response: { 200: publicConfigSchema, 304: z.null() },
       },
     },
-    async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=60');
-      // The admin's public settings, as they are now.
-      const { eventName, primaryColor, wallIntervalSeconds } = deps.settings.current;
-      return { ...publicConfig, eventName, primaryColor, wallIntervalSeconds, logoUrl: null };
+    async (request, reply) => {
+      // The admin's public settings, as they are now: revalidated at every use (a 304 while
+      // they have not changed), so a changed name or colour is never kept by a cache.
+      const { version, ...settings } = deps.settings.publicBranding();
+      const etag = `W/"config-${version}"`;
+      reply.header('cache-control', 'no-cache').header('etag', etag);
+      if (matchesIfNoneMatch(request, etag)) return reply.code(304).send(null);
+      return { ...publicConfig, ...settings };
     },
   );
 };

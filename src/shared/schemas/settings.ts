@@ -30,12 +30,46 @@ export const settingsUpdateSchema = settingsSchema
   .refine((update) => Object.keys(update).length > 0, { error: 'Send at least one setting' });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
-/** GET /api/admin/stats: counts for the admin's overview. */
+/** GET and PUT /api/admin/settings answer the settings and the event's logo, if any. */
+export const settingsResponseSchema = settingsSchema.extend({
+  /** The event's logo (PUT /api/admin/settings/logo); null: the app's own. */
+  logoUrl: z.string().nullable(),
+});
+export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+
+/**
+ * The public part of the settings: what every screen shows (name, colour, logo) and the wall's
+ * pace. In GET /api/config, and sent to every open page as `settingsUpdated` when it changes.
+ */
+export const publicSettingsSchema = z.object({
+  eventName: z.string(),
+  /** The admin's accent colour (`#rrggbb`). */
+  primaryColor: z.string().regex(/^#[0-9a-f]{6}$/i),
+  /** The event's logo; null: the app's own. */
+  logoUrl: z.string().nullable(),
+  wallIntervalSeconds: z.number(),
+});
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+/** GET /api/admin/stats: figures for the organiser's overview. */
 export const adminStatsSchema = z.object({
   memories: z.number(),
   questions: z.number(),
   pendingQuestions: z.number(),
   speakers: z.number(),
+  /** Attendees who joined (took a name in the app). */
   attendees: z.number(),
   votes: z.number(),
+  /** Every speaker, most questions first: their questions (every status) and the votes on them. */
+  perSpeaker: z.array(
+    z.object({
+      speakerId: z.string(),
+      name: z.string(),
+      questions: z.number(),
+      votes: z.number(),
+    }),
+  ),
+  /** Memories posted per hour (UTC, `YYYY-MM-DDTHH:00:00.000Z`), oldest first, hours with none left out. */
+  memoriesPerHour: z.array(z.object({ hour: z.string(), memories: z.number() })),
 });
+export type AdminStats = z.infer<typeof adminStatsSchema>;

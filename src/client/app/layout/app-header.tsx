@@ -1,8 +1,9 @@
-import { Anchor, Button, Group } from '@mantine/core';
+import { Anchor, Button, Group, Text, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
@@ -10,10 +11,14 @@ import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
 import './app-header.css';
 import classes from './app-header.module.css';
 
-/** The header bar: logo and back arrow to /home, the Q&A room, colour mode and Logout. */
+/**
+ * The header bar: logo and back arrow to /home, the Q&A Room, colour mode, the signed-in
+ * username and Logout.
+ */
 export function AppHeader() {
   const navigate = useNavigate();
   const eventName = useEventName();
+  const logoUrl = useLogoUrl();
   const [username, , removeUsername] = useStoredUsername();
   const [, , removeAttendeeToken] = useAttendeeToken();
 
@@ -33,7 +38,7 @@ export function AppHeader() {
             <IconArrowLeft size={22} aria-hidden />
           </Link>
           <Link to={CLIENT_PATHS.home} className="app-header-logo" aria-label={`${eventName} home`}>
-            <img src="/logo.svg" alt="" width={32} height={32} className="app-header-logo-image" />
+            <img src={logoUrl} alt="" width={32} height={32} className="app-header-logo-image" />
             <p className="app-header-name">{eventName}</p>
           </Link>
         </div>
@@ -45,7 +50,7 @@ export function AppHeader() {
             leftSection={<IconMessages size={18} />}
             visibleFrom="sm"
           >
-            Q&amp;A room
+            {TEXTS.qaRoom}
           </Button>
           <Anchor
             component={Link}
@@ -59,14 +64,29 @@ export function AppHeader() {
           </Anchor>
           <ColorSchemeToggle />
           {username && (
+            <Text
+              fz="sm"
+              fw={600}
+              truncate
+              maw={{ base: 72, xs: 140, sm: 200 }}
+              className={classes.username}
+              title={`Signed in as ${username}`}
+            >
+              <VisuallyHidden>Signed in as </VisuallyHidden>
+              {username}
+            </Text>
+          )}
+          {username && (
             <Button
               variant="default"
               onClick={logout}
               rightSection={<IconLogout size={18} />}
               size="sm"
               px="xs"
+              classNames={{ section: classes.logoutIcon }}
             >
-              {TEXTS.logout}
+              {/* On a narrow phone the icon alone, so the username fits; still named Logout. */}
+              <span className={classes.logoutLabel}>{TEXTS.logout}</span>
             </Button>
           )}
         </Group>

@@ -2,8 +2,12 @@ import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/notifications/styles.layer.css';
 import { Notifications } from '@mantine/notifications';
 import { TOAST_DEFAULT_AUTO_CLOSE } from '../../../shared/constants.ts';
+import classes from './toasts.module.css';
 
-/** Mantine's toasts, top-right; loaded beside the screens that show them (`WithToasts`). */
+/**
+ * Mantine's toasts, top-right; loaded beside the screens that show them (`WithToasts`). While a
+ * dialog is open they show at the bottom instead, clear of its close button (decision 165).
+ */
 export default function Toasts() {
   return (
     <Notifications
@@ -11,6 +15,7 @@ export default function Toasts() {
       autoClose={TOAST_DEFAULT_AUTO_CLOSE}
       containerWidth={440}
       zIndex={1000}
+      className={classes.toasts}
     />
   );
 }

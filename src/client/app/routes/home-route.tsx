@@ -1,6 +1,7 @@
 import { Group, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
+import { AppFooter } from '../../components/app-footer.tsx';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
 import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
@@ -40,6 +41,7 @@ export default function HomeRoute() {
       </Group>
 
       <GallerySection />
+      <AppFooter />
     </Stack>
   );
 }

@@ -11,13 +11,14 @@ import {
   Tabs,
   Text,
   TextInput,
+  Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
+  IconChartBar,
   IconClockHour4,
-  IconHistory,
   IconMessages,
   IconMicrophone,
   IconPhoto,
@@ -26,6 +27,7 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   ADMIN_LIMITS,
   ADMIN_TEXTS,
@@ -41,6 +43,7 @@ import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
+import { AdminOverview } from './admin-overview.tsx';
 import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
 import { DownloadAllButton } from './download-all-button.tsx';
 import { OpenWallLink } from './open-wall-link.tsx';
@@ -53,6 +56,15 @@ import { useAdminLiveUpdates } from './use-admin-live-updates.ts';
 import classes from './admin-screen.module.css';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
+/** The console's tabs, as `?tab=` names them. */
+const CONSOLE_TABS = [
+  'overview',
+  'memories',
+  'pending',
+  'questions',
+  'speakers',
+  'settings',
+] as const;
 const memoryKey = (memory: Memory) => memory._id;
 
 function GridSkeleton() {
@@ -66,11 +78,18 @@ function GridSkeleton() {
 }
 
 /**
- * Search, the grid of memories with Delete, and the moderation log. The grid keeps only the rows
- * near the viewport in the DOM: "Load more" can page through every memory of the event.
+ * The organiser's console (decision 160): Overview (live figures, charts, exports), Memories
+ * (search, the grid with Delete, the moderation log), Questions, Speakers and Settings. The grid
+ * keeps only the rows near the viewport in the DOM: "Load more" can page through every memory.
  */
 export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
   const queryClient = useQueryClient();
+  // The open tab is in the address (`?tab=`), so a reload or a shared link keeps it.
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab');
+  const tab = asked && (CONSOLE_TABS as readonly string[]).includes(asked) ? asked : 'overview';
+  const setTab = (value: string | null) =>
+    setParams(value && value !== 'overview' ? { tab: value } : {}, { replace: true });
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, ADMIN_LIMITS.searchDebounceMs);
   const media = useAdminMedia(token, debouncedSearch);
@@ -155,9 +174,17 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   const query = debouncedSearch.trim();
 
   return (
-    <Tabs defaultValue="memories" keepMounted={false}>
-      <HiddenPageHeading>Moderation</HiddenPageHeading>
+    <Tabs
+      value={tab}
+      onChange={(value) => setTab(value)}
+      keepMounted={false}
+      activateTabWithKeyboard={false}
+    >
+      <HiddenPageHeading>Organiser's console</HiddenPageHeading>
       <Tabs.List mb="sm">
+        <Tabs.Tab value="overview" leftSection={<IconChartBar size={18} />}>
+          Overview
+        </Tabs.Tab>
         <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
           Memories
         </Tabs.Tab>
@@ -183,10 +210,11 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
         <Tabs.Tab value="settings" leftSection={<IconSettings size={18} />}>
           Settings
         </Tabs.Tab>
-        <Tabs.Tab value="deletions" leftSection={<IconHistory size={18} />}>
-          Recent deletions
-        </Tabs.Tab>
       </Tabs.List>
+
+      <Tabs.Panel value="overview">
+        <AdminOverview token={token} onExpired={onExpired} />
+      </Tabs.Panel>
 
       <Tabs.Panel value="memories">
         <Stack gap="sm">
@@ -255,6 +283,10 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
               )}
             </>
           )}
+          <Title order={2} fz="lg" mt="lg">
+            Recent deletions
+          </Title>
+          <AdminDeletions token={token} onExpired={onExpired} />
         </Stack>
       </Tabs.Panel>
 
@@ -272,10 +304,6 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
 
       <Tabs.Panel value="settings">
         <AdminSettings token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="deletions">
-        <AdminDeletions token={token} onExpired={onExpired} />
       </Tabs.Panel>
 
       <DeleteMemoryModal

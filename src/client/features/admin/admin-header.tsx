@@ -2,6 +2,7 @@ import { Badge, Box, Button, Group, Image, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { TEXTS } from '../../../shared/constants.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
+import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import '../../app/layout/app-header.css';
 import classes from './admin-screen.module.css';
@@ -12,11 +13,12 @@ import classes from './admin-screen.module.css';
  */
 export function AdminHeader({ onLogout }: { onLogout?: (() => void) | undefined }) {
   const eventName = useEventName();
+  const logoUrl = useLogoUrl();
   return (
     <Box component="header" className="app-header">
       <Group justify="space-between" wrap="nowrap" h="100%" px="sm" maw={1200} mx="auto">
         <div className={classes.brand}>
-          <Image src="/logo.svg" alt="" w={32} h={32} />
+          <Image src={logoUrl} alt="" w={32} h={32} fit="contain" />
           <Text fw={800} fz="lg" truncate visibleFrom="xs">
             {eventName}
           </Text>

@@ -3,40 +3,69 @@ import {
   Button,
   Center,
   ColorInput,
+  FileButton,
+  Group,
+  Image,
   Loader,
   NumberInput,
+  Paper,
+  SimpleGrid,
   Stack,
   Switch,
+  Text,
   TextInput,
+  Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { IconPhotoUp, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import type { Settings } from '../../../shared/schemas/settings.ts';
-import { useAdminSettings, useSaveSettings } from './api/admin-settings.ts';
+import { DEFAULT_PRIMARY_COLOR } from '../../../shared/brand-palette.ts';
+import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
+import { type Settings, settingsSchema } from '../../../shared/schemas/settings.ts';
+import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 
-/** The admin's settings: pre-moderation, the asking limit, the event's name and colour. */
+/** The check of one field, the shared schema's: its message, or null. */
+const fieldCheck =
+  <K extends keyof Settings>(key: K) =>
+  (value: Settings[K]) => {
+    const parsed = settingsSchema.shape[key].safeParse(value);
+    return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'Invalid value');
+  };
+
+/**
+ * The organiser's settings: the event's name, colour and logo (every screen shows them at once),
+ * moderation, the wall's pace and the asking limit.
+ */
 export function AdminSettings({ token, onExpired }: { token: string; onExpired: () => void }) {
   const settings = useAdminSettings(token);
   const save = useSaveSettings(token);
+  const logo = useSaveLogo(token);
   const form = useForm<Settings>({
     mode: 'controlled',
     initialValues: {
       moderateQuestions: false,
       moderateMemories: false,
       eventName: '',
-      primaryColor: '#1971c2',
+      primaryColor: DEFAULT_PRIMARY_COLOR,
       wallIntervalSeconds: 8,
       questionsPerMinute: 5,
+    },
+    validate: {
+      eventName: fieldCheck('eventName'),
+      primaryColor: fieldCheck('primaryColor'),
+      wallIntervalSeconds: fieldCheck('wallIntervalSeconds'),
+      questionsPerMinute: fieldCheck('questionsPerMinute'),
     },
   });
   const { setValues, resetDirty } = form;
   const loaded = settings.data;
   useEffect(() => {
     if (loaded) {
-      setValues(loaded);
-      resetDirty(loaded);
+      const { logoUrl: _logo, ...values } = loaded;
+      setValues(values);
+      resetDirty(values);
     }
   }, [loaded, setValues, resetDirty]);
   const expired = isUnauthorized(settings.error);
@@ -53,54 +82,145 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       </Center>
     );
   }
+  const failed = (fallback: string) => (error: Error) => {
+    if (isUnauthorized(error)) onExpired();
+    else toastFailed(error, fallback);
+  };
   const submit = form.onSubmit((values) =>
     save.mutate(values, {
-      onSuccess: () => toastDone('Settings saved.'),
-      onError: (error) => {
-        if (isUnauthorized(error)) onExpired();
-        else toastFailed(error, 'The settings could not be saved.');
+      onSuccess: () => {
+        resetDirty(values);
+        toastDone('Settings saved. Every open screen shows them now.');
       },
+      onError: failed('The settings could not be saved.'),
     }),
   );
+  const changeLogo = (file: File | null) => {
+    if (file === null && !loaded.logoUrl) return;
+    logo.mutate(file, {
+      onSuccess: () => toastDone(file ? 'Logo saved.' : 'Logo removed.'),
+      onError: failed('The logo could not be saved.'),
+    });
+  };
+
   return (
     <form onSubmit={submit} noValidate>
-      <Stack gap="md" maw={520}>
-        <Switch
-          label="Moderate questions"
-          description="New questions wait for your approval (or their speaker's) before anyone else sees them."
-          {...form.getInputProps('moderateQuestions', { type: 'checkbox' })}
-        />
-        <Switch
-          label="Moderate memories"
-          description="New memories wait for your approval."
-          {...form.getInputProps('moderateMemories', { type: 'checkbox' })}
-        />
-        <NumberInput
-          label="Questions per minute"
-          description="How many questions one attendee may ask a minute."
-          min={1}
-          max={600}
-          allowDecimal={false}
-          {...form.getInputProps('questionsPerMinute')}
-        />
-        <TextInput label="Event name" maxLength={60} {...form.getInputProps('eventName')} />
-        <ColorInput
-          label="Primary colour"
-          format="hex"
-          withEyeDropper={false}
-          {...form.getInputProps('primaryColor')}
-        />
-        <NumberInput
-          label="Wall: seconds per memory"
-          min={3}
-          max={600}
-          allowDecimal={false}
-          {...form.getInputProps('wallIntervalSeconds')}
-        />
-        <Button type="submit" loading={save.isPending} w="fit-content">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" maw={1000}>
+        <Paper withBorder p="md" radius="md">
+          <Stack gap="md">
+            <Title order={2} fz="lg">
+              The event
+            </Title>
+            <TextInput
+              label="Event name"
+              description="Shown on every screen, the wall, link previews and the page title."
+              maxLength={60}
+              required
+              {...form.getInputProps('eventName')}
+            />
+            <ColorInput
+              label="Primary colour"
+              description="Buttons, links and highlights. Shades are adjusted so text stays readable."
+              format="hex"
+              withEyeDropper={false}
+              swatches={[
+                '#4c6ef5',
+                '#1971c2',
+                '#0c8599',
+                '#2f9e44',
+                '#e8590c',
+                '#c2255c',
+                '#7048e8',
+              ]}
+              {...form.getInputProps('primaryColor')}
+            />
+            <Stack gap={6}>
+              <Text fw={500} fz="sm">
+                Logo
+              </Text>
+              <Group gap="sm" wrap="wrap">
+                <Image
+                  src={loaded.logoUrl ?? '/logo.svg'}
+                  alt={loaded.logoUrl ? 'The event’s logo' : 'The app’s own logo'}
+                  w={48}
+                  h={48}
+                  fit="contain"
+                />
+                <FileButton onChange={changeLogo} accept={ACCEPTED_IMAGE_TYPES.join(',')}>
+                  {(props) => (
+                    <Button
+                      {...props}
+                      variant="default"
+                      leftSection={<IconPhotoUp size={18} />}
+                      loading={logo.isPending && logo.variables !== null}
+                    >
+                      {loaded.logoUrl ? 'Change logo' : 'Upload logo'}
+                    </Button>
+                  )}
+                </FileButton>
+                {loaded.logoUrl && (
+                  <Button
+                    variant="subtle"
+                    color="red"
+                    leftSection={<IconTrash size={18} />}
+                    loading={logo.isPending && logo.variables === null}
+                    onClick={() => changeLogo(null)}
+                  >
+                    Remove logo
+                  </Button>
+                )}
+              </Group>
+              <Text c="dimmed" fz="xs">
+                A square image works best (JPEG, PNG, WebP, GIF or HEIC, up to 5 MB); it is saved at
+                once.
+              </Text>
+            </Stack>
+          </Stack>
+        </Paper>
+        <Paper withBorder p="md" radius="md">
+          <Stack gap="md">
+            <Title order={2} fz="lg">
+              Moderation and pace
+            </Title>
+            <Switch
+              label="Moderate questions"
+              description="New questions wait for your approval (or their speaker's) before anyone else sees them."
+              {...form.getInputProps('moderateQuestions', { type: 'checkbox' })}
+            />
+            <Switch
+              label="Moderate memories"
+              description="New memories wait for your approval."
+              {...form.getInputProps('moderateMemories', { type: 'checkbox' })}
+            />
+            <NumberInput
+              label="Questions per minute"
+              description="How many questions one attendee may ask a minute."
+              min={1}
+              max={600}
+              allowDecimal={false}
+              {...form.getInputProps('questionsPerMinute')}
+            />
+            <NumberInput
+              label="Wall: seconds per memory"
+              description="How long each memory stays on the projected wall."
+              min={3}
+              max={600}
+              allowDecimal={false}
+              {...form.getInputProps('wallIntervalSeconds')}
+            />
+          </Stack>
+        </Paper>
+      </SimpleGrid>
+      <Group mt="md">
+        <Button type="submit" loading={save.isPending}>
           Save settings
         </Button>
-      </Stack>
+        {form.isDirty() && (
+          <Text c="dimmed" fz="sm">
+            Unsaved changes
+          </Text>
+        )}
+      </Group>
     </form>
   );
 }

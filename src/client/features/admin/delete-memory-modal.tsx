@@ -1,6 +1,7 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Stack, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { ModalActions } from '../../components/modal-actions.tsx';
 
 /** Asks before a memory is deleted for everyone. */
 export function DeleteMemoryModal({
@@ -25,7 +26,7 @@ export function DeleteMemoryModal({
               “{memory.text}”
             </Text>
           )}
-          <Group justify="flex-end" gap="sm">
+          <ModalActions>
             <Button variant="default" onClick={onCancel}>
               Cancel
             </Button>
@@ -37,7 +38,7 @@ export function DeleteMemoryModal({
             >
               Delete
             </Button>
-          </Group>
+          </ModalActions>
         </Stack>
       )}
     </Modal>

@@ -5,6 +5,8 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
+import { AppFooter } from '../../components/app-footer.tsx';
+import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ensureAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
@@ -23,12 +25,18 @@ async function validateUsername(username: string): Promise<string | null> {
 export default function JoinScreen() {
   const navigate = useNavigate();
   const eventName = useEventName();
+  const logoUrl = useLogoUrl();
   const [stored, setStored] = useStoredUsername();
   const [, setToken] = useAttendeeToken();
   const [params] = useSearchParams();
   // `/?ask=<speaker username>` (the presenter view's QR code): the ask form opens after joining.
   const ask = params.get('ask');
-  const next = ask ? `${CLIENT_PATHS.home}?ask=${encodeURIComponent(ask)}` : CLIENT_PATHS.home;
+  // `/?next=<path>`: a screen that needs a joined attendee sent the visitor here; back after.
+  const back = params.get('next');
+  const safeBack = back && /^\/(?![/\\])/.test(back) ? back : null;
+  const next = ask
+    ? `${CLIENT_PATHS.home}?ask=${encodeURIComponent(ask)}`
+    : (safeBack ?? CLIENT_PATHS.home);
   // One field: Mantine's single-field form hook, a fraction of `useForm` in the entry's weight.
   const field = useField({ mode: 'uncontrolled', initialValue: '' });
 
@@ -60,7 +68,7 @@ export default function JoinScreen() {
         <Paper component="section" withBorder shadow="md" radius="lg" p="xl" w="100%" maw={420}>
           <Stack gap="lg">
             <Stack gap={6} align="center">
-              <Image src="/logo.svg" alt="" w={56} h={56} />
+              <Image src={logoUrl} alt="" w={56} h={56} fit="contain" />
               <Title order={1} ta="center" fz={28}>
                 {TEXTS.heroJoin(eventName)}
               </Title>
@@ -89,6 +97,7 @@ export default function JoinScreen() {
           </Stack>
         </Paper>
       </Center>
+      <AppFooter />
     </main>
   );
 }

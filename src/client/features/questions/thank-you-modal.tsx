@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconHeartHandshake } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { ModalActions } from '../../components/modal-actions.tsx';
 
 /** Shown after a question was stored; leads to the attendee's own questions. */
 export function ThankYouModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -13,7 +14,7 @@ export function ThankYouModal({ opened, onClose }: { opened: boolean; onClose: (
           <IconHeartHandshake size={36} />
         </ThemeIcon>
         <Text>{QA_TEXTS.thankYouText}</Text>
-        <Group justify="center" gap="sm">
+        <ModalActions justify="center">
           <Button
             component={Link}
             to={`${CLIENT_PATHS.questions}?show=mine`}
@@ -23,7 +24,7 @@ export function ThankYouModal({ opened, onClose }: { opened: boolean; onClose: (
             See my questions
           </Button>
           <Button onClick={onClose}>Done</Button>
-        </Group>
+        </ModalActions>
       </Stack>
     </Modal>
   );

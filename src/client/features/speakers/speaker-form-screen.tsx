@@ -26,7 +26,7 @@ export default function SpeakerFormScreen() {
             Speaking at {eventName}?
           </Title>
           <Text c="dimmed">
-            Add your bio and photo so attendees find you in the Q&amp;A room and can send you their
+            Add your bio and photo so attendees find you in the Q&amp;A Room and can send you their
             questions. You will get a username to follow them on your dashboard.
           </Text>
           <Button size="lg" leftSection={<IconUserPlus size={20} />} onClick={join.open}>

@@ -18,6 +18,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { signInLink } from './api/speaker-session.ts';
+import { ModalActions } from '../../components/modal-actions.tsx';
 
 /** "Uploaded Succesfully" (the product's spelling): the username to log in with, and the way on. */
 export function UploadedModal({
@@ -97,7 +98,7 @@ export function UploadedModal({
               one.
             </Text>
           </Stack>
-          <Group justify="center" gap="sm">
+          <ModalActions justify="center">
             <Button
               component={Link}
               to={`${CLIENT_PATHS.speakerLogin}#${new URL(link).hash.slice(1)}`}
@@ -109,7 +110,7 @@ export function UploadedModal({
             <Button component={Link} to={CLIENT_PATHS.home} onClick={onClose}>
               {QA_TEXTS.viewMemories}
             </Button>
-          </Group>
+          </ModalActions>
         </Stack>
       )}
     </Modal>

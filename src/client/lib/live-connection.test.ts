@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchRequest } from '../../shared/events.ts';
-import { type LiveSocket, createLive } from './live.ts';
+import { type LiveSocket, createLive } from './live-connection.ts';
 
 type Handler = (...args: unknown[]) => void;
 

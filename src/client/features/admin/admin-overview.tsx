@@ -1,0 +1,117 @@
+import { Alert, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, lazy, useEffect, useMemo } from 'react';
+import { API_PATHS } from '../../../shared/routes.ts';
+import type { AdminStats } from '../../../shared/schemas/settings.ts';
+import { ExportButton } from '../../components/export-button.tsx';
+import { useLiveUpdates } from '../../lib/live.ts';
+import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
+import { isUnauthorized } from './api/errors.ts';
+
+const AdminCharts = lazy(() => import('./admin-charts.tsx'));
+
+/** The figures of the overview, in the order a sponsor report names them. */
+const FIGURES: { key: keyof AdminStats; label: string }[] = [
+  { key: 'attendees', label: 'Attendees joined' },
+  { key: 'memories', label: 'Memories' },
+  { key: 'questions', label: 'Questions' },
+  { key: 'votes', label: 'Votes' },
+  { key: 'speakers', label: 'Speakers' },
+  { key: 'pendingQuestions', label: 'Questions awaiting approval' },
+];
+
+const numbers = new Intl.NumberFormat();
+
+/** Refreshes the figures when something is posted or removed, at most once a second. */
+function useLiveStats(): void {
+  const client = useQueryClient();
+  const refresh = useMemo(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void client.invalidateQueries({ queryKey: ADMIN_STATS_KEY });
+      }, 1_000);
+    };
+  }, [client]);
+  useLiveUpdates({
+    on: {
+      memoryCreated: refresh,
+      memoryDeleted: refresh,
+      speakerCreated: refresh,
+      speakerDeleted: refresh,
+    },
+    refetchOnConnect: [ADMIN_STATS_KEY],
+  });
+}
+
+/** The exports for the end of the day: questions, the figures, and every memory. */
+function Exports({ token }: { token: string }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Title order={2} fz="md">
+          Exports
+        </Title>
+        <Text c="dimmed" fz="sm">
+          For the sponsor report and the archive. Spreadsheet formulas in typed text are
+          neutralised.
+        </Text>
+        <Group gap="sm">
+          <ExportButton path={API_PATHS.adminQuestionsCsv} token={token} filename="questions.csv">
+            Questions CSV
+          </ExportButton>
+          <ExportButton path={API_PATHS.adminStatsCsv} token={token} filename="stats.csv">
+            Figures CSV
+          </ExportButton>
+          {/* MERGE: the memories ZIP ("Download all", with its progress) goes here. */}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The console's first tab: live figures, charts and the exports. */
+export function AdminOverview({ token, onExpired }: { token: string; onExpired: () => void }) {
+  const stats = useAdminStats(token);
+  useLiveStats();
+  const expired = isUnauthorized(stats.error);
+  useEffect(() => {
+    if (expired) onExpired();
+  }, [expired, onExpired]);
+
+  return (
+    <Stack gap="md">
+      {stats.isError && !expired && !stats.data && (
+        <Alert color="red" icon={<IconAlertCircle />} role="alert">
+          The figures could not load; trying again.
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
+        {FIGURES.map(({ key, label }) => (
+          <Paper key={key} withBorder radius="md" p="md">
+            <Text c="dimmed" fz="sm" fw={600}>
+              {label}
+            </Text>
+            {stats.data ? (
+              <Text fz={28} fw={800} lh={1.2} aria-live="polite">
+                {numbers.format(stats.data[key] as number)}
+              </Text>
+            ) : (
+              <Skeleton h={34} mt={2} w="60%" />
+            )}
+          </Paper>
+        ))}
+      </SimpleGrid>
+      {stats.data ? (
+        <Suspense fallback={<Skeleton h={260} radius="md" />}>
+          <AdminCharts stats={stats.data} />
+        </Suspense>
+      ) : (
+        <Skeleton h={260} radius="md" />
+      )}
+      <Exports token={token} />
+    </Stack>
+  );
+}

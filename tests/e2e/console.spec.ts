@@ -1,0 +1,268 @@
+import type { Page } from '@playwright/test';
+import { brandPalette } from '../../src/shared/brand-palette.ts';
+import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
+import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
+import { png } from './memory-helpers.ts';
+import { askViaApi, createSpeaker, expectNoHorizontalScroll, uniqueName } from './qa-helpers.ts';
+
+/** The console specs change the event's settings: they run against a server of their own. */
+const test = base.extend<object, { consoleServer: RunningServer }>({
+  consoleServer: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await startServer({ ADMIN_PASSWORD });
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ consoleServer }, use) => {
+    await use(consoleServer.url);
+  },
+});
+
+/** The colour a page's primary shade resolves to, as the browser computes it. */
+const brandShade = (page: Page, shade: number) =>
+  page.evaluate(
+    (index) =>
+      getComputedStyle(document.documentElement).getPropertyValue(`--confab-brand-${index}`).trim(),
+    shade,
+  );
+
+/** `#rrggbb` as the browser writes a computed colour. */
+const rgb = (hex: string) => {
+  const value = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${(value >> 16) & 255}, ${(value >> 8) & 255}, ${value & 255})`;
+};
+
+test.describe('the organiser console', () => {
+  test('the name and colour saved in Settings reach open pages elsewhere without a reload', async ({
+    browser,
+    baseURL,
+    page,
+    request,
+  }) => {
+    test.slow();
+    const speaker = await createSpeaker(request, uniqueName('Hedy'));
+    // Someone about to join, and the speaker's presenter view on a projector.
+    const visitorContext = await browser.newContext({ baseURL });
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/');
+    await expect(visitor.getByRole('heading', { name: 'Join the Fun at Confab!' })).toBeVisible();
+    const projectorContext = await browser.newContext({ baseURL });
+    const projector = await projectorContext.newPage();
+    await projector.goto(`/speakers/${speaker.username}/present`);
+    await expect(projector.getByText(speaker.name).first()).toBeVisible();
+    // The socket is up (the join page connects once it is idle).
+    await visitor.waitForLoadState('networkidle');
+
+    await logInAsAdmin(page, ADMIN_PASSWORD, 'settings');
+    const name = uniqueName('DevFest');
+    await page.getByRole('textbox', { name: 'Event name' }).fill(name);
+    await page.getByRole('textbox', { name: 'Primary colour' }).fill('#c2255c');
+    await page.getByRole('textbox', { name: 'Event name' }).click();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+    const shades = brandPalette('#c2255c');
+
+    try {
+      // The visitor's join page: the new name and colour, without a reload.
+      await expect(visitor.getByRole('heading', { name: `Join the Fun at ${name}!` })).toBeVisible({
+        timeout: 10_000,
+      });
+      expect(await brandShade(visitor, 6)).toBe(shades[6]);
+      await expect(visitor.getByRole('button', { name: 'Join Now' })).toHaveCSS(
+        'background-color',
+        rgb(shades[8] ?? ''),
+      );
+      await expect(visitor).toHaveTitle(name);
+      // The projector too.
+      await expect.poll(() => brandShade(projector, 6), { timeout: 10_000 }).toBe(shades[6]);
+      await expect(projector).toHaveTitle(name);
+      // A page loaded afresh has them in its first paint, before any script.
+      const fresh = await browser.newContext({ baseURL, javaScriptEnabled: false });
+      const still = await fresh.newPage();
+      await still.goto('/');
+      await expect(still.getByRole('heading', { name: `Join the Fun at ${name}!` })).toBeVisible();
+      expect(await brandShade(still, 6)).toBe(shades[6]);
+      await fresh.close();
+      // The console itself took them at once.
+      await expect(page).toHaveTitle(`Admin · ${name}`);
+    } finally {
+      await page.getByRole('textbox', { name: 'Event name' }).fill('Confab');
+      await page.getByRole('textbox', { name: 'Primary colour' }).fill('#4c6ef5');
+      await page.getByRole('textbox', { name: 'Event name' }).click();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect(visitor.getByRole('heading', { name: 'Join the Fun at Confab!' })).toBeVisible({
+        timeout: 10_000,
+      });
+      await visitorContext.close();
+      await projectorContext.close();
+    }
+  });
+
+  test('a logo uploaded in Settings shows in the headers, and can be removed', async ({
+    browser,
+    baseURL,
+    page,
+  }) => {
+    const attendeeContext = await browser.newContext({ baseURL });
+    const attendee = await attendeeContext.newPage();
+    await join(attendee, 'logo-watcher');
+    const headerLogo = attendee.getByRole('banner').locator('img').first();
+    await expect(headerLogo).toHaveAttribute('src', '/logo.svg');
+
+    await logInAsAdmin(page, ADMIN_PASSWORD, 'settings');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    await (
+      await chooser
+    ).setFiles({
+      name: 'logo.png',
+      mimeType: 'image/png',
+      buffer: await png('#f08c00', 300, 300),
+    });
+    await expect(page.getByText('Logo saved.')).toBeVisible();
+    await expect(page.getByRole('img', { name: 'The event’s logo' })).toHaveAttribute(
+      'src',
+      /^\/media\/settings\/logo-.+\.webp$/,
+    );
+    await expect(headerLogo).toHaveAttribute('src', /^\/media\/settings\/logo-.+\.webp$/, {
+      timeout: 10_000,
+    });
+
+    await page.getByRole('button', { name: 'Remove logo' }).click();
+    await expect(page.getByText('Logo removed.')).toBeVisible();
+    await expect(headerLogo).toHaveAttribute('src', '/logo.svg', { timeout: 10_000 });
+    await attendeeContext.close();
+  });
+
+  test('the overview shows live figures and charts; the figures download as CSV', async ({
+    page,
+    request,
+  }) => {
+    const speaker = await createSpeaker(request, uniqueName('Radia'));
+    await askViaApi(request, speaker, 'How do bridges learn?', 'ann');
+    await logInAsAdmin(page, ADMIN_PASSWORD, 'overview');
+    await expect(page.getByRole('tab', { name: 'Overview' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    const figure = (label: string) =>
+      page.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]');
+    await expect(figure('Speakers')).not.toHaveText('0');
+    const before = Number(await figure('Questions').textContent());
+    await askViaApi(request, speaker, 'And tunnels?', 'ann');
+    // Polled: the figure moves without a reload.
+    await expect(figure('Questions')).toHaveText(String(before + 1), { timeout: 15_000 });
+    await expect(page.getByText('Questions and votes per speaker')).toBeVisible();
+    await expect(page.locator('.recharts-surface').first()).toBeVisible();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Figures CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('stats.csv');
+    const text = await (await file.createReadStream()).toArray();
+    expect(Buffer.concat(text).toString()).toContain(`speaker,${speaker.name},2,0,`);
+  });
+
+  test('the console on a desktop and on a phone', async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await logInAsAdmin(page, ADMIN_PASSWORD, 'overview');
+    await expect(page.locator('.recharts-surface').first()).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('console-desktop.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    await page.screenshot({ path: testInfo.outputPath('console-phone.png'), fullPage: true });
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await expect(page.getByRole('textbox', { name: 'Event name' })).toBeVisible();
+    await expectNoHorizontalScroll(page);
+    await page.screenshot({
+      path: testInfo.outputPath('console-settings-phone.png'),
+      fullPage: true,
+    });
+  });
+});
+
+test.describe('finding one’s way', () => {
+  test('the join page and /home lead speakers to sign up or log in; the header names the attendee', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Sign up as a speaker' }).click();
+    await expect(page).toHaveURL(/\/Speakerform$/);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Log in as a speaker' }).click();
+    await expect(page).toHaveURL(/\/SpeakerLogin$/);
+
+    await join(page, 'wayfinder');
+    await expect(page.getByRole('banner').getByText('wayfinder')).toBeVisible();
+    await expect(page.getByRole('banner')).toContainText('Signed in as wayfinder');
+    await expect(page.getByRole('link', { name: 'Sign up as a speaker' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Q&A Room' }).first()).toBeAttached();
+  });
+
+  test('a visitor who has not joined is brought back to the memories after joining', async ({
+    page,
+  }) => {
+    await page.goto('/memories');
+    await expect(page).toHaveURL(/\/\?next=%2Fmemories$/);
+    await page.getByLabel('Username').fill('returning');
+    await page.getByRole('button', { name: 'Join Now' }).click();
+    await expect(page).toHaveURL(/\/memories$/);
+    // Only paths of this site are followed.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/?next=//evil.example/x');
+    await page.getByLabel('Username').fill('careful');
+    await page.getByRole('button', { name: 'Join Now' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('on a 360 px phone, a toast never covers a dialog’s close button and its buttons line up', async ({
+    page,
+    request,
+  }) => {
+    const speaker = await createSpeaker(request, uniqueName('Barbara'));
+    await page.setViewportSize({ width: 360, height: 740 });
+    await join(page, 'phone-user');
+    await page.getByRole('button', { name: 'ASK A QUESTION' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Ask a Question' });
+    await dialog.getByPlaceholder('Type your question here…').fill('Does this fit?');
+    await dialog.getByLabel('Speaker').selectOption({ label: speaker.name });
+    // The server is away for a moment: the error toast shows while the dialog stays open.
+    await page.route('**/questions', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'Service unavailable' }),
+      }),
+    );
+    await dialog.getByRole('button', { name: 'Submit Question' }).click();
+    const toast = page.getByRole('alert').filter({ hasText: /submit/i });
+    await expect(toast).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('toast-over-dialog-phone.png') });
+    // The dialog's close button (its cancel button is called "Close" too, and comes last).
+    const closeBox = await dialog.getByRole('button', { name: 'Close' }).first().boundingBox();
+    const toastBox = await toast.boundingBox();
+    expect(closeBox && toastBox).toBeTruthy();
+    if (closeBox && toastBox) {
+      const apart =
+        toastBox.y >= closeBox.y + closeBox.height ||
+        toastBox.y + toastBox.height <= closeBox.y ||
+        toastBox.x >= closeBox.x + closeBox.width ||
+        toastBox.x + toastBox.width <= closeBox.x;
+      expect(apart).toBe(true);
+    }
+    // Its buttons: full width, one under the other, none cut.
+    const buttons = [
+      dialog.getByRole('button', { name: 'Submit Question' }),
+      dialog.getByRole('button', { name: 'Close' }).last(),
+    ];
+    for (const button of buttons) {
+      const box = await button.boundingBox();
+      expect(box?.width ?? 0).toBeGreaterThan(280);
+    }
+    await expectNoHorizontalScroll(page);
+  });
+});
