@@ -144,3 +144,35 @@ export async function storeMemoryFile(
     await fsp.rm(staged, { force: true });
   }
 }
+
+/** Stores one file of a post as it arrives (see `storeMemoryFile`). */
+export type StoreFile = (file: UploadedFile) => Promise<void>;
+
+/**
+ * Receives one memory post, whichever way its bytes come (a multipart form, a finished resumable
+ * upload): `read` hands each file to `storeFile` as it arrives and answers the post's text
+ * fields. All or nothing: on any refusal, or a post without a file, what was already stored is
+ * removed before the error goes on.
+ */
+export async function receiveMemoryPost(
+  context: UploadContext,
+  read: (storeFile: StoreFile) => Promise<MemoryPostFields>,
+): Promise<ReceivedPost> {
+  const stored: string[] = [];
+  const discard = async () => {
+    await Promise.all(stored.map((key) => context.media.delete(key)));
+  };
+  const files: StoredFile[] = [];
+  try {
+    const fields = await read(async (file) => {
+      files.push(await storeMemoryFile(file, context, stored));
+    });
+    if (files.length === 0) {
+      throw new HttpError(400, 'Add at least one image or video.', 'VALIDATION');
+    }
+    return { fields, files, discard };
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+}

@@ -5,6 +5,7 @@ import { errorResponseSchema } from '../../shared/errors.ts';
 import { API_PATHS, CLIENT_PATHS } from '../../shared/routes.ts';
 import {
   MEMORY_FILE_FIELDS,
+  type MemoryPostResponse,
   type MemoryPostFields,
   memoryListQuerySchema,
   memoryListSchema,
@@ -14,6 +15,11 @@ import {
   memorySchema,
 } from '../../shared/schemas/memory.ts';
 import { idSchema } from '../../shared/schemas/common.ts';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAY_HEADER,
+  idempotencyHeadersSchema,
+} from '../../shared/schemas/upload.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -24,13 +30,10 @@ import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { findMemory, listMemories } from './memory.repository.ts';
-import { createMemories, postedMessage } from './memory.service.ts';
-import {
-  type ReceivedPost,
-  type StoredFile,
-  type UploadContext,
-  storeMemoryFile,
-} from './memory-upload.ts';
+import { AlreadyPostedError, postMemory, postedMessage } from './memory.service.ts';
+import { findIdempotentAnswer, saveIdempotentAnswer } from './idempotency.repository.ts';
+import { ATTENDEE_TOKEN } from '../http/openapi.ts';
+import type { StoreFile, UploadContext } from './memory-upload.ts';
 
 /** The gallery page a poll without a query asks for. */
 const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
@@ -48,22 +51,12 @@ function parseFields(values: Record<string, string>): MemoryPostFields {
 }
 
 /**
- * Reads a memory post: text fields `caption` and `username`, files in `files` or `media`, each
- * stored as it arrives. All or nothing: on any refusal or a cut-off request, what was already
- * stored is removed before the error goes on.
+ * Reads a memory post's form: text fields `caption` and `username`, files in `files` or
+ * `media`, each handed to `storeFile` as it arrives.
  */
-async function readMemoryPost(
-  request: FastifyRequest,
-  upload: UploadContext,
-  config: Pick<Config, 'maxUploadMb'>,
-): Promise<ReceivedPost> {
-  const stored: string[] = [];
-  const discard = async () => {
-    await Promise.all(stored.map((key) => upload.media.delete(key)));
-  };
-  const files: StoredFile[] = [];
-  let fields: MemoryPostFields | undefined;
-  try {
+function readMemoryForm(request: FastifyRequest, config: Pick<Config, 'maxUploadMb'>) {
+  return async (storeFile: StoreFile): Promise<MemoryPostFields> => {
+    let fields: MemoryPostFields | undefined;
     const values = await readMultipart(
       request,
       {
@@ -78,23 +71,14 @@ async function readMemoryPost(
           tooManyFiles: `A memory can carry at most ${MAX_FILES_PER_POST} files.`,
         },
       },
-      async (file) => {
-        files.push(await storeMemoryFile(file, upload, stored));
-      },
+      storeFile,
       // When the text comes first (as the app sends it), refuse bad text before any upload.
       (values) => {
         if (!fields && 'caption' in values && 'username' in values) fields = parseFields(values);
       },
     );
-    fields ??= parseFields(values);
-    if (files.length === 0) {
-      throw new HttpError(400, 'Add at least one image or video.', 'VALIDATION');
-    }
-    return { fields, files, discard };
-  } catch (error) {
-    await discard();
-    throw error;
-  }
+    return fields ?? parseFields(values);
+  };
 }
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
@@ -112,10 +96,18 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   app.post(
     API_PATHS.memoryCreate,
     {
+      // The attendee token is optional here (the spec's call works without one); a token that
+      // is sent must be valid, and scopes the post's `Idempotency-Key`.
+      onRequest: (request, reply) => deps.callers.identifyAttendee(request, reply),
       preHandler: writeRateLimit(app, config.writeRateLimit),
       schema: {
         tags: ['Memories'],
         summary: 'Post a memory: a caption and up to 10 photos or videos',
+        description:
+          'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
+          'repeat with the same key within 24 hours answers the first result and creates nothing.',
+        security: [{}, ...ATTENDEE_TOKEN],
+        headers: idempotencyHeadersSchema,
         response: {
           201: memoryPostResponseSchema,
           400: errorResponseSchema,
@@ -125,9 +117,36 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       },
     },
     async (request, reply) => {
-      const memories = await createMemories(deps, await readMemoryPost(request, upload, config));
       reply.code(201).header('cache-control', 'no-store');
-      return { message: postedMessage(memories.length), memories };
+      const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+      if (typeof key !== 'string') {
+        const memories = await postMemory(deps, upload, readMemoryForm(request, config));
+        return { message: postedMessage(memories.length), memories };
+      }
+      // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
+      const scope = deps.callers.attendeeOf(request)?.id ?? '';
+      const first = (await findIdempotentAnswer(deps.db, scope, key)) as MemoryPostResponse | undefined;
+      if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
+      try {
+        const memories = await postMemory(deps, upload, readMemoryForm(request, config), {
+          alongside: async (trx, inserted) => {
+            const response = { message: postedMessage(inserted.length), memories: inserted };
+            const createdAt = deps.clock.now().toISOString();
+            if (!(await saveIdempotentAnswer(trx, { scope, key, response, createdAt }))) {
+              throw new AlreadyPostedError();
+            }
+          },
+        });
+        return { message: postedMessage(memories.length), memories };
+      } catch (error) {
+        // The same post sent twice at once: the one that committed first is the answer.
+        if (!(error instanceof AlreadyPostedError)) throw error;
+        const answer = (await findIdempotentAnswer(deps.db, scope, key)) as
+          | MemoryPostResponse
+          | undefined;
+        if (!answer) throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
+        return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(answer);
+      }
     },
   );
 

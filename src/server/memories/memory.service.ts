@@ -4,38 +4,68 @@ import { newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { type StoredMemory, deleteMemoryRow, insertMemories } from './memory.repository.ts';
-import type { ReceivedPost } from './memory-upload.ts';
+import {
+  type ReceivedPost,
+  type StoreFile,
+  type UploadContext,
+  receiveMemoryPost,
+} from './memory-upload.ts';
+import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
 
 /** The success message of a post (the server's message is shown as the toast). */
 export const postedMessage = (count: number): string =>
   count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
 
+/** Thrown by a post's `alongside` claim when the same post was already made: nothing is kept. */
+export class AlreadyPostedError extends Error {
+  constructor() {
+    super('This post was made already');
+    this.name = 'AlreadyPostedError';
+  }
+}
+
+/** What a caller of `postMemory` adds to the post's own transaction. */
+export interface PostOptions {
+  /** The post the memories join (a post sent as one resumable upload per file); else a new one. */
+  postId?: string | undefined;
+  /**
+   * Runs in the transaction that inserts the memories, with them: a claim that makes the post
+   * happen once (an upload's id, an `Idempotency-Key`). When it throws, nothing is kept.
+   */
+  alongside?: (trx: Transaction<Database>, memories: Memory[]) => Promise<void>;
+}
+
 /**
- * Receives a post's files and text, stores one memory per file (one post id, one caption, one
- * username), then tells every open gallery. All or nothing: when the rows cannot be written,
- * the files just stored go too.
+ * Stores a post's files and text, one memory per file (one post id, one caption, one username),
+ * then tells every open gallery. All or nothing: when the rows cannot be written, the files just
+ * stored go too.
  */
 export async function createMemories(
   deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
   post: ReceivedPost,
+  options: PostOptions = {},
 ): Promise<Memory[]> {
-  const postId = newId();
+  const postId = options.postId ?? newId();
   const createdAt = deps.clock.now().toISOString();
   // Ids sort by time; the first file gets the newest, so the gallery shows the post in order.
   const ids = post.files.map(() => newId()).reverse();
   let memories: Memory[];
   try {
-    memories = await insertMemories(
-      deps.db,
-      post.files.map((file, index) => ({
-        id: ids[index] ?? newId(),
-        postId,
-        username: post.fields.username,
-        text: post.fields.caption,
-        createdAt,
-        ...file,
-      })),
-    );
+    memories = await deps.db.transaction().execute(async (trx) => {
+      const inserted = await insertMemories(
+        trx,
+        post.files.map((file, index) => ({
+          id: ids[index] ?? newId(),
+          postId,
+          username: post.fields.username,
+          text: post.fields.caption,
+          createdAt,
+          ...file,
+        })),
+      );
+      await options.alongside?.(trx, inserted);
+      return inserted;
+    });
   } catch (error) {
     await post.discard();
     throw error;
@@ -44,6 +74,20 @@ export async function createMemories(
   for (const memory of [...memories].reverse()) deps.realtime.memoryCreated(memory);
   // In the order of the post, which is newest first, as the list answers them.
   return memories;
+}
+
+/**
+ * The one way a memory is posted, whichever way its bytes come (`POST /api/memories`, a finished
+ * resumable upload): each file `read` hands over is checked by its bytes, rendered and stored
+ * without its metadata, then the memories are inserted (with `options.alongside`) and announced.
+ */
+export async function postMemory(
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  context: UploadContext,
+  read: (storeFile: StoreFile) => Promise<MemoryPostFields>,
+  options: PostOptions = {},
+): Promise<Memory[]> {
+  return createMemories(deps, await receiveMemoryPost(context, read), options);
 }
 
 /**
