@@ -4,6 +4,8 @@ export interface UploadOptions {
   /** Called as the body goes out, with the share sent so far (0 to 1). */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** More request headers (an `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -14,7 +16,7 @@ export function uploadForm<T>(
   schema: AnswerSchema<T>,
   path: string,
   body: FormData,
-  { onProgress, signal }: UploadOptions = {},
+  { onProgress, signal, headers = {} }: UploadOptions = {},
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -24,7 +26,9 @@ export function uploadForm<T>(
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.withCredentials = true;
-    for (const [name, value] of Object.entries(baseHeaders())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries({ ...baseHeaders(), ...headers })) {
+      xhr.setRequestHeader(name, value);
+    }
     xhr.setRequestHeader('accept', 'application/json');
     xhr.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);

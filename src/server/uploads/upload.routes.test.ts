@@ -57,7 +57,7 @@ const patch = (t: TestApp, who: Who, location: string, offset: number, bytes: Bu
       'content-type': 'application/offset+octet-stream',
       'upload-offset': String(offset),
     },
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
 
 const head = (t: TestApp, who: Who, location: string) =>
@@ -121,7 +121,7 @@ async function leftovers(t: TestApp): Promise<string[]> {
 async function bigPhoto(): Promise<Buffer> {
   // Noise does not compress: a JPEG of a few hundred kB, sent in pieces.
   const { data, info } = await sharp({
-    create: { width: 900, height: 700, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    create: { width: 900, height: 700, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
   })
     .raw()
     .toBuffer({ resolveWithObject: true });

@@ -39,8 +39,10 @@ export function MemoryFormModal({
   onClose: () => void;
   onShared: (result: MemoryPostResponse) => void;
 }) {
-  const { form, selection, progress, posting, submit } = useMemoryPost('files', ({ result }) =>
-    onShared(result),
+  const { form, selection, progress, posting, waiting, submit } = useMemoryPost(
+    'files',
+    ({ result }) => onShared(result),
+    onClose,
   );
 
   return (
@@ -64,6 +66,11 @@ export function MemoryFormModal({
       />
       <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
       <UploadProgress value={progress} />
+      {waiting && (
+        <Text size="sm" c="dimmed" role="status">
+          Waiting for connection… the upload goes on where it stopped.
+        </Text>
+      )}
       <Button type="submit" size="lg" disabled={posting} leftSection={<IconSend size={20} />}>
         {posting ? MEMORY_TEXTS.submitting : MEMORY_TEXTS.submit}
       </Button>

@@ -8,11 +8,16 @@ import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { enqueue } from '../../lib/offline-queue.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { useSpeakers } from '../speakers/api/get-speakers.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
+
+/** Said when a question is kept for later. */
+export const QUEUED_QUESTION =
+  'You are offline: your question is queued and will be sent when the connection returns.';
 
 export interface AskQuestionModalProps {
   opened: boolean;
@@ -49,13 +54,34 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
   const submit = form.onSubmit((values) => {
     if (submitting || !username) return;
     const speaker = list.find((item) => item._id === values.speakerId);
+    const request = {
+      speakerId: values.speakerId,
+      speakerName: speaker?.name,
+      question: values.question,
+      askerUsername: username,
+    };
+    // Offline, or the network failed on the way: it is queued at once and sent on reconnect,
+    // never left spinning.
+    const queue = () => {
+      void import('./question-outbox.ts');
+      void enqueue({
+        kind: 'question',
+        label: values.question.trim().slice(0, 80),
+        files: [],
+        payload: Object.fromEntries(
+          Object.entries(request).filter((entry): entry is [string, string] => !!entry[1]),
+        ),
+      });
+      notifications.show({ color: 'blue', message: QUEUED_QUESTION, autoClose: TOAST_AUTO_CLOSE });
+      form.reset();
+      onClose();
+    };
+    if (!navigator.onLine) {
+      queue();
+      return;
+    }
     mutation.mutate(
-      {
-        speakerId: values.speakerId,
-        speakerName: speaker?.name,
-        question: values.question,
-        askerUsername: username,
-      },
+      request,
       {
         onSuccess: (question) => {
           notifications.show({
@@ -76,6 +102,10 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           onClose();
         },
         onError: (error) => {
+          if (error instanceof ApiError && error.status === 0) {
+            queue();
+            return;
+          }
           notifications.show({
             color: 'red',
             title: QA_TEXTS.questionFailure,

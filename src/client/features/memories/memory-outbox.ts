@@ -1,0 +1,58 @@
+import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { getAttendeeToken } from '../../lib/attendee-token.ts';
+import { type QueuedItem, registerSender } from '../../lib/offline-queue.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { postMemory } from './api/create-memory.ts';
+import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
+import { mergeMemories } from './memory-cache.ts';
+
+const postedMessage = (count: number): string =>
+  count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
+
+/**
+ * How a queued memory post is sent. With an attendee token, file by file over tus: each file
+ * finished is taken off the stored item, so a page closed midway sends only what is left, and
+ * the file in flight resumes from the server's offset. Without one, the whole post at once with
+ * its id as `Idempotency-Key`, so a repeat after a lost answer makes nothing twice.
+ */
+registerSender('memory', async (item: QueuedItem, { update, progress, signal }) => {
+  const { caption = '', username = '', postId = '' } = item.payload;
+  const token = getAttendeeToken();
+  const show = (memories: MemoryPostResponse['memories']) =>
+    queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) => mergeMemories(data, memories));
+  if (!token) {
+    const result = await postMemory({
+      caption,
+      username,
+      files: item.files,
+      postId,
+      signal,
+      onProgress: progress,
+    });
+    show(result.memories);
+    return result;
+  }
+  const total = item.files.reduce((sum, file) => sum + file.size, 0) || 1;
+  let sent = 0;
+  let remaining = [...item.files];
+  const memories: MemoryPostResponse['memories'] = [];
+  while (remaining.length > 0) {
+    const [file, ...rest] = remaining;
+    if (!file) break;
+    const result = await postMemory({
+      caption,
+      username,
+      files: [file],
+      postId,
+      token,
+      signal,
+      onProgress: (fraction) => progress((sent + fraction * file.size) / total),
+    });
+    sent += file.size;
+    memories.unshift(...result.memories);
+    show(result.memories);
+    remaining = rest;
+    await update({ ...item, files: remaining });
+  }
+  return { message: postedMessage(item.files.length), memories } satisfies MemoryPostResponse;
+});
