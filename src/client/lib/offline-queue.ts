@@ -39,7 +39,10 @@ export type Sender = (
 ) => Promise<unknown>;
 
 const senders = new Map<QueuedItem['kind'], Sender>();
-const settled = new Map<string, { resolve: (value: unknown) => void; reject: (e: unknown) => void }>();
+const settled = new Map<
+  string,
+  { resolve: (value: unknown) => void; reject: (e: unknown) => void }
+>();
 let store: ReturnType<typeof createStore> | undefined;
 let items: QueueEntry[] = [];
 let loaded: Promise<void> | undefined;

@@ -68,9 +68,14 @@ export function uploadResumable({
       // The post is part of it: the same photo in another post is another upload.
       fingerprint: (source) =>
         Promise.resolve(
-          ['confab', metadata.postId, source.name, source.type, source.size, source.lastModified].join(
-            '-',
-          ),
+          [
+            'confab',
+            metadata.postId,
+            source.name,
+            source.type,
+            source.size,
+            source.lastModified,
+          ].join('-'),
         ),
       removeFingerprintOnSuccess: true,
       headers: { ...baseHeaders(), authorization: `Bearer ${token}` },

@@ -68,7 +68,10 @@ describe.each(testDatabases)('POST /api/memories with Idempotency-Key (%s)', (da
   it('keeps keys per attendee: the same key from somebody else is their own post', async () => {
     const bob = await joinAttendee(t.url, 'bob');
     await post('Scoped', { 'idempotency-key': 'shared', authorization: `Bearer ${token}` });
-    const other = await post('Scoped', { 'idempotency-key': 'shared', authorization: `Bearer ${bob}` });
+    const other = await post('Scoped', {
+      'idempotency-key': 'shared',
+      authorization: `Bearer ${bob}`,
+    });
     expect(other.headers.get('idempotent-replayed')).toBeNull();
     expect(await mine('Scoped')).toHaveLength(2);
   });
@@ -77,7 +80,7 @@ describe.each(testDatabases)('POST /api/memories with Idempotency-Key (%s)', (da
     const before = await t.storedMediaKeys('memories/');
     const bad = await post('Bad key', { 'idempotency-key': 'x'.repeat(101) });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: expect.any(String) });
+    expect(typeof ((await bad.json()) as { error?: unknown }).error).toBe('string');
     const forged = await post('Forged', {
       'idempotency-key': 'k',
       authorization: `Bearer ${token.slice(0, -3)}abc`,

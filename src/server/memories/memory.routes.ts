@@ -125,7 +125,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       }
       // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
       const scope = deps.callers.attendeeOf(request)?.id ?? '';
-      const first = (await findIdempotentAnswer(deps.db, scope, key)) as MemoryPostResponse | undefined;
+      const first = (await findIdempotentAnswer(deps.db, scope, key)) as
+        MemoryPostResponse | undefined;
       if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
       try {
         const memories = await postMemory(deps, upload, readMemoryForm(request, config), {
@@ -142,9 +143,9 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         // The same post sent twice at once: the one that committed first is the answer.
         if (!(error instanceof AlreadyPostedError)) throw error;
         const answer = (await findIdempotentAnswer(deps.db, scope, key)) as
-          | MemoryPostResponse
-          | undefined;
-        if (!answer) throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
+          MemoryPostResponse | undefined;
+        if (!answer)
+          throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
         return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(answer);
       }
     },

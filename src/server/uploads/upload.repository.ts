@@ -42,7 +42,7 @@ export async function findResumableUpload(
     ? {
         id: row.id,
         attendeeId: row.attendee_id,
-        sizeBytes: Number(row.size_bytes),
+        sizeBytes: row.size_bytes,
         memoryId: row.memory_id,
       }
     : undefined;

@@ -121,7 +121,13 @@ async function leftovers(t: TestApp): Promise<string[]> {
 async function bigPhoto(): Promise<Buffer> {
   // Noise does not compress: a JPEG of a few hundred kB, sent in pieces.
   const { data, info } = await sharp({
-    create: { width: 900, height: 700, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    create: {
+      width: 900,
+      height: 700,
+      channels: 3,
+      background: '#888',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
   })
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -179,7 +185,7 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
     // A PATCH from the wrong offset is a conflict and changes nothing.
     const wrong = await patch(t, ann, location, offset + 1, photo.subarray(offset + 1));
     expect(wrong.status).toBe(409);
-    expect(await wrong.json()).toMatchObject({ error: expect.any(String) });
+    expect(typeof ((await wrong.json()) as { error?: unknown }).error).toBe('string');
 
     const rest = await patch(t, ann, location, offset, photo.subarray(offset));
     expect(rest.status).toBe(204);
@@ -255,7 +261,9 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
 
   it('groups the files of one post under its postId', async () => {
     const postId = newId();
-    const small = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#f00' } })
+    const small = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#f00' },
+    })
       .png()
       .toBuffer();
     for (const name of ['a.png', 'b.png']) {
@@ -282,18 +290,23 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
 
   it('refuses uploads without a valid attendee token, and leaves nothing', async () => {
     const before = await leftovers(t);
+    const rowsBefore = await t.app.deps.db.selectFrom('resumable_uploads').select('id').execute();
     expect((await create(t, undefined, 10, meta('No token'))).status).toBe(401);
-    const forged = await create(t, { ...ann, token: `${ann.token.slice(0, -4)}AAAA` }, 10, meta('x'));
+    const forged = await create(
+      t,
+      { ...ann, token: `${ann.token.slice(0, -4)}AAAA` },
+      10,
+      meta('x'),
+    );
     expect(forged.status).toBe(401);
-    expect(await forged.json()).toMatchObject({ error: expect.any(String) });
+    expect(typeof ((await forged.json()) as { error?: unknown }).error).toBe('string');
     const wrongKind = await create(t, { ...ann, token: 'not-a-token' }, 10, meta('x'));
     expect(wrongKind.status).toBe(401);
     // Someone else's name.
     expect((await create(t, bob, 10, meta('As ann'))).status).toBe(403);
     expect(await leftovers(t)).toEqual(before);
     const rows = await t.app.deps.db.selectFrom('resumable_uploads').select('id').execute();
-    const mine = await Promise.all(rows.map((r) => r.id));
-    expect(mine.length).toBeLessThan(10);
+    expect(rows).toEqual(rowsBefore);
   });
 
   it("hides one attendee's upload from another", async () => {
@@ -343,7 +356,7 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
     const location = created.headers.get('location') ?? '';
     const refused = await patch(t, ann, location, 0, text);
     expect(refused.status).toBe(415);
-    expect(await refused.json()).toMatchObject({ error: expect.stringContaining('not a supported') });
+    expect(((await refused.json()) as { error: string }).error).toContain('not a supported');
     expect((await gallery(t)).filter((m) => m.text === 'Disguised')).toHaveLength(0);
     expect(await t.storedMediaKeys('memories/')).toEqual(mediaBefore);
     expect(await leftovers(t)).toEqual([]);

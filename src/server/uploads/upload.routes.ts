@@ -121,7 +121,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
       ...(hasBody
         ? { body: Readable.toWeb(request.raw) as ReadableStream<Uint8Array>, duplex: 'half' }
         : {}),
-    } as RequestInit);
+    });
     owners.set(webRequest, attendee);
     const response = await tus.handleWeb(webRequest);
     if (hasBody && !request.raw.complete) {
@@ -131,7 +131,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
       reply.raw.once('finish', () => request.raw.destroy());
     }
     const failure = failures.get(webRequest);
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined)
+      throw failure instanceof Error ? failure : new Error('The upload failed', { cause: failure });
     response.headers.forEach((value, name) => {
       if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
       if (name === 'connection' && value === 'close') reply.header(name, value);
@@ -217,7 +218,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
           if (method === 'PATCH' && request.headers['upload-offset'] === size) {
             return reply.code(204).send();
           }
-          if (method === 'DELETE') throw new HttpError(403, 'A finished upload cannot be abandoned');
+          if (method === 'DELETE')
+            throw new HttpError(403, 'A finished upload cannot be abandoned');
           throw new HttpError(409, 'This upload is finished');
         }
         if (method === 'PATCH') await touchResumableUpload(deps.db, id, now());

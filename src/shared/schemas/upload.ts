@@ -14,7 +14,9 @@ export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 /** One key per post: 1 to 100 visible ASCII characters (the app sends a UUID). */
 export const idempotencyKeySchema = z
   .string()
-  .regex(/^[\x21-\x7e]{1,100}$/, { error: 'Idempotency-Key must be 1 to 100 visible ASCII characters' });
+  .regex(/^[\x21-\x7e]{1,100}$/, {
+    error: 'Idempotency-Key must be 1 to 100 visible ASCII characters',
+  });
 
 /** The headers of `POST /api/memories` that its schema checks (every other header passes). */
 export const idempotencyHeadersSchema = z.looseObject({

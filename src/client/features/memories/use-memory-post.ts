@@ -75,7 +75,11 @@ export function useMemoryPost(
       (answer) => {
         const result = answer as MemoryPostResponse;
         setSending(null);
-        notifications.show({ color: 'green', message: result.message, autoClose: TOAST_AUTO_CLOSE });
+        notifications.show({
+          color: 'green',
+          message: result.message,
+          autoClose: TOAST_AUTO_CLOSE,
+        });
         form.reset();
         selection.clear();
         onPosted({ result, caption: caption.trim(), files });

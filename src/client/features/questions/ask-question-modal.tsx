@@ -80,44 +80,41 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
       queue();
       return;
     }
-    mutation.mutate(
-      request,
-      {
-        onSuccess: (question) => {
+    mutation.mutate(request, {
+      onSuccess: (question) => {
+        notifications.show({
+          color: 'green',
+          message: QA_TEXTS.questionSuccess,
+          autoClose: TOAST_AUTO_CLOSE,
+        });
+        // Pre-moderation: nobody but the admin and the speaker sees it yet.
+        if (question.status === 'pending') {
           notifications.show({
-            color: 'green',
-            message: QA_TEXTS.questionSuccess,
-            autoClose: TOAST_AUTO_CLOSE,
+            color: 'blue',
+            message: QA_TEXTS.awaitingApproval,
+            autoClose: TOAST_AUTO_CLOSE * 2,
           });
-          // Pre-moderation: nobody but the admin and the speaker sees it yet.
-          if (question.status === 'pending') {
-            notifications.show({
-              color: 'blue',
-              message: QA_TEXTS.awaitingApproval,
-              autoClose: TOAST_AUTO_CLOSE * 2,
-            });
-          }
-          form.reset();
-          onAsked();
-          onClose();
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 0) {
-            queue();
-            return;
-          }
-          notifications.show({
-            color: 'red',
-            title: QA_TEXTS.questionFailure,
-            message: errorMessage(
-              error,
-              'Check your connection and try again; your question is still here.',
-            ),
-            autoClose: TOAST_AUTO_CLOSE,
-          });
-        },
+        }
+        form.reset();
+        onAsked();
+        onClose();
       },
-    );
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 0) {
+          queue();
+          return;
+        }
+        notifications.show({
+          color: 'red',
+          title: QA_TEXTS.questionFailure,
+          message: errorMessage(
+            error,
+            'Check your connection and try again; your question is still here.',
+          ),
+          autoClose: TOAST_AUTO_CLOSE,
+        });
+      },
+    });
   });
 
   return (
