@@ -58,6 +58,8 @@ import { speakersVersion } from './speakers/speaker.repository.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { uploadRoutes } from './uploads/upload.routes.ts';
+import { webManifestRoutes } from './http/web-manifest.ts';
+import { publicBranding } from './settings/branding.ts';
 import { openResumableStore, startAbandonedUploadSweeper } from './uploads/upload.service.ts';
 
 /** The media store chosen by the config. */
@@ -275,6 +277,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uploadRoutes, { deps, store: resumable });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
+  await app.register(webManifestRoutes, {
+    branding: () => publicBranding(settings),
+    pageRateLimit: config.pageRateLimit,
+  });
   await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });
   await app.register(apiDocsRoutes, { pageRateLimit: config.pageRateLimit });
   await registerClientApp(app, config.clientDir, {

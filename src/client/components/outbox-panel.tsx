@@ -23,7 +23,7 @@ function Thumbnail({ file }: { file: File }) {
 
 function status(entry: QueueEntry, online: boolean): string {
   if (entry.error) return `Not sent: ${entry.error}`;
-  if (!online) return 'Waiting for connection';
+  if (!online || entry.waiting) return 'Waiting for connection';
   if (entry.sending) return `Sending… ${Math.round(entry.progress * 100)}%`;
   return 'Queued';
 }
@@ -75,7 +75,9 @@ export function OutboxPanel() {
                   ))}
                 </Group>
               )}
-              {entry.sending && online && <Progress value={entry.progress * 100} size="sm" />}
+              {entry.sending && online && !entry.waiting && (
+                <Progress value={entry.progress * 100} size="sm" />
+              )}
             </Stack>
           ))}
         </Stack>

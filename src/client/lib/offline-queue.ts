@@ -26,6 +26,8 @@ export interface QueueEntry extends QueuedItem {
   sending: boolean;
   /** Share of its bytes sent (0 to 1) while sending. */
   progress: number;
+  /** Sending, but the connection is gone: it goes on when it comes back. */
+  waiting?: boolean;
 }
 
 /** Sends one item; `update` keeps what is left of it (a memory's unsent files). */
@@ -34,6 +36,7 @@ export type Sender = (
   context: {
     update: (item: QueuedItem) => Promise<void>;
     progress: (fraction: number) => void;
+    waiting: (waiting: boolean) => void;
     signal: AbortSignal;
   },
 ) => Promise<unknown>;
@@ -105,7 +108,8 @@ async function run(): Promise<void> {
             await set(item.id, item, db());
             patchEntry(item.id, { files: item.files, payload: item.payload });
           },
-          progress: (fraction) => patchEntry(next.id, { progress: fraction }),
+          progress: (fraction) => patchEntry(next.id, { progress: fraction, waiting: false }),
+          waiting: (waiting) => patchEntry(next.id, { waiting }),
           signal: abort.signal,
         });
         await del(next.id, db());
@@ -133,8 +137,12 @@ async function run(): Promise<void> {
   }
 }
 
-const stripEntry = ({ sending: _sending, progress: _progress, ...item }: QueueEntry): QueuedItem =>
-  item;
+const stripEntry = ({
+  sending: _sending,
+  progress: _progress,
+  waiting: _waiting,
+  ...item
+}: QueueEntry): QueuedItem => item;
 
 /**
  * Puts an item in the queue (kept in IndexedDB first) and starts sending when online. Resolves

@@ -18,11 +18,14 @@ export const CHUNK_BYTES = 5 * 1024 * 1024;
 
 const online = () => typeof navigator === 'undefined' || navigator.onLine;
 
-/** Resolves when the browser says it is online again (at once when it is). */
-const backOnline = (signal?: AbortSignal) =>
+/**
+ * Resolves when the connection may be back: when the browser says it is online again, or, when
+ * it says so already (a Wi-Fi that is joined but passes nothing), after `delayMs`.
+ */
+const backOnline = (signal?: AbortSignal, delayMs = 0) =>
   new Promise<void>((resolve) => {
     if (online()) {
-      resolve();
+      setTimeout(resolve, delayMs);
       return;
     }
     const done = () => {
@@ -59,6 +62,8 @@ export function uploadResumable({
   signal,
 }: ResumableFile): Promise<string> {
   return new Promise((resolve, reject) => {
+    /** Failures with no answer in a row: each waits longer, up to 30 s. */
+    let silent = 0;
     const upload = new Upload(file, {
       endpoint: UPLOADS_PATH,
       chunkSize: CHUNK_BYTES,
@@ -86,8 +91,13 @@ export function uploadResumable({
         username: metadata.username,
         postId: metadata.postId,
       },
-      onProgress: (sent, total) => onProgress?.(sent, total),
+      onProgress: (sent, total) => {
+        silent = 0;
+        onProgress?.(sent, total);
+      },
       onShouldRetry: (error) => {
+        // Offline: no retry now; the wait below goes on when the connection is back.
+        if (!online()) return false;
         const status = error.originalResponse?.getStatus() ?? 0;
         // No answer, a conflict (the offset moved), or the server busy: try again.
         return status === 0 || status === 409 || status === 423 || status >= 500;
@@ -101,7 +111,8 @@ export function uploadResumable({
         if (status === 0 && !signal?.aborted) {
           // The network is gone: wait for it, then resume from what the server has.
           onWaiting?.(true);
-          void backOnline(signal).then(() => {
+          silent += 1;
+          void backOnline(signal, Math.min(30_000, 1000 * 2 ** silent)).then(() => {
             onWaiting?.(false);
             if (!signal?.aborted) upload.start();
           });

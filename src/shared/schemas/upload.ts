@@ -37,3 +37,4 @@ export const uploadMetadataSchema = memoryPostFieldsSchema.extend({
   postId: idSchema.optional(),
 });
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
+

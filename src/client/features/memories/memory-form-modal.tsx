@@ -5,6 +5,7 @@ import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { useMemoryPost } from './use-memory-post.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
+import { useSharedFiles } from './use-shared-files.ts';
 
 /** The upload's progress while a post is sent. */
 export function UploadProgress({ value }: { value: number | null }) {
@@ -44,6 +45,7 @@ export function MemoryFormModal({
     ({ result }) => onShared(result),
     onClose,
   );
+  useSharedFiles(opened, selection.add);
 
   return (
     <FormDialog

@@ -15,7 +15,7 @@ const postedMessage = (count: number): string =>
  * the file in flight resumes from the server's offset. Without one, the whole post at once with
  * its id as `Idempotency-Key`, so a repeat after a lost answer makes nothing twice.
  */
-registerSender('memory', async (item: QueuedItem, { update, progress, signal }) => {
+registerSender('memory', async (item: QueuedItem, { update, progress, waiting, signal }) => {
   const { caption = '', username = '', postId = '' } = item.payload;
   const token = getAttendeeToken();
   const show = (memories: MemoryPostResponse['memories']) =>
@@ -46,6 +46,7 @@ registerSender('memory', async (item: QueuedItem, { update, progress, signal }) 
       postId,
       token,
       signal,
+      onWaiting: waiting,
       onProgress: (fraction) => progress((sent + fraction * file.size) / total),
     });
     sent += file.size;

@@ -110,7 +110,7 @@ export function useMemoryPost(
     },
     progress: sending ? (entry?.progress ?? 0) : null,
     /** Sending, but the connection is gone: it goes on when it comes back. */
-    waiting: sending !== null && entry !== undefined && !entry.sending,
+    waiting: sending !== null && entry !== undefined && (entry.waiting === true || !entry.sending),
     posting: sending !== null,
     submit,
   };
