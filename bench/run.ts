@@ -10,13 +10,14 @@ import { galleryPolls } from './suites/gallery.ts';
 import { lighthouseScores } from './suites/lighthouse.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
-import { uploads } from './suites/uploads.ts';
+import { tusVideoUpload, uploads } from './suites/uploads.ts';
 import { votingRoom } from './suites/voting.ts';
 
 const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
   uploads: { title: 'Uploads (memories)', run: uploads },
+  tus: { title: 'Resumable upload of a long video (tus)', run: tusVideoUpload },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   voting: { title: 'Voting in the keynote room (Q&A)', run: votingRoom },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },
