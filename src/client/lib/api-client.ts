@@ -116,3 +116,13 @@ export async function apiDownload(path: string, token: string): Promise<Blob> {
   if (!response.ok) return readResponse({ parse: () => new Blob() }, response);
   return response.blob();
 }
+
+/** Downloads a file the API answers with a token and hands it to the browser as `filename`. */
+export async function saveApiFile(path: string, token: string, filename: string): Promise<void> {
+  const url = URL.createObjectURL(await apiDownload(path, token));
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = filename;
+  anchor.click();
+  URL.revokeObjectURL(url);
+}

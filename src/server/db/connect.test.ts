@@ -29,23 +29,7 @@ describe.each(testDatabases)('database on %s', (database) => {
         created_at: now,
       })
       .execute();
-    await db
-      .insertInto('questions')
-      .values({
-        id: newId(),
-        speaker_id: speakerId,
-        speaker_name: 'Ada Lovelace',
-        asker_username: 'grace',
-        question: 'How do loops work?',
-        created_at: now,
-        votes: 0,
-        answered: 0,
-        pinned: 0,
-        status: 'published',
-        revision: 0,
-        asker_id: null,
-      })
-      .execute();
+    await db.insertInto('questions').values(questionRow(speakerId, now)).execute();
     await db
       .insertInto('memories')
       .values({
@@ -97,23 +81,7 @@ describe.each(testDatabases)('database on %s', (database) => {
         .execute(),
     ).rejects.toThrow();
     await expect(
-      db
-        .insertInto('questions')
-        .values({
-          id: newId(),
-          speaker_id: newId(),
-          speaker_name: 'x',
-          asker_username: 'y',
-          question: 'z',
-          created_at: row.created_at,
-          votes: 0,
-          answered: 0,
-          pinned: 0,
-          status: 'published',
-          revision: 0,
-          asker_id: null,
-        })
-        .execute(),
+      db.insertInto('questions').values(questionRow(newId(), row.created_at)).execute(),
     ).rejects.toThrow();
   });
 
@@ -127,3 +95,21 @@ describe.each(testDatabases)('database on %s', (database) => {
     expect([...ids].sort()).toEqual(ids);
   });
 });
+
+/** A question row as the app writes one, for the speaker given. */
+function questionRow(speakerId: string, createdAt: string) {
+  return {
+    id: newId(),
+    speaker_id: speakerId,
+    speaker_name: 'Ada Lovelace',
+    asker_username: 'grace',
+    question: 'How do loops work?',
+    created_at: createdAt,
+    votes: 0,
+    answered: 0,
+    pinned: 0,
+    status: 'published' as const,
+    revision: 0,
+    asker_id: null,
+  };
+}

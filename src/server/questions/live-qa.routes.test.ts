@@ -73,6 +73,13 @@ describe.each(testDatabases)('the live room on %s', (database) => {
   let grace: string;
   let linus: string;
   const sockets: TestSocket[] = [];
+  /** A socket in the rooms given, closed after the test. */
+  const watch = async (rooms: Parameters<typeof watchingSocket>[1]) => {
+    const socket = await watchingSocket(t.url, rooms);
+    sockets.push(socket);
+    return socket;
+  };
+  const watchSpeaker = (speaker: Speaker) => watch([{ room: 'speaker', speakerId: speaker._id }]);
 
   const signUp = async (name: string) => {
     const { speaker, secret } = await addSpeakerWithSecret(t.url, name);
@@ -201,10 +208,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         question: 'Coalesce me',
         askerUsername: 'c',
       });
-      const watcher = await watchingSocket(t.url, [
-        { room: 'speaker', speakerId: ada.speaker._id },
-      ]);
-      sockets.push(watcher);
+      const watcher = await watchSpeaker(ada.speaker);
       const updates = collect(watcher, 'questionUpdated');
       const tokens = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
@@ -281,10 +285,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         question: 'Pin me second',
         askerUsername: 'p',
       });
-      const watcher = await watchingSocket(t.url, [
-        { room: 'speaker', speakerId: ada.speaker._id },
-      ]);
-      sockets.push(watcher);
+      const watcher = await watchSpeaker(ada.speaker);
       const updates = collect(watcher, 'questionUpdated');
       const patch = (id: string, body: unknown, token: string | null = ada.token) =>
         call(t.url, 'PATCH', `/api/questions/${id}`, { token: token ?? undefined, body });
@@ -332,9 +333,8 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         question: 'Hide me',
         askerUsername: 'h',
       });
-      const watcher = await watchingSocket(t.url, [{ room: 'questions' }]);
-      const moderator = await watchingSocket(t.url, [{ room: 'moderation', token: admin }]);
-      sockets.push(watcher, moderator);
+      const watcher = await watch([{ room: 'questions' }]);
+      const moderator = await watch([{ room: 'moderation', token: admin }]);
       const deleted = collect(watcher, 'questionDeleted');
       const moderated = collect(moderator, 'questionUpdated');
       const response = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
@@ -362,8 +362,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     });
 
     it('refuses a moderation room to a token that does not check out', async () => {
-      const socket = await watchingSocket(t.url, []);
-      sockets.push(socket);
+      const socket = await watch([]);
       for (const token of [grace, forged(admin), 'x']) {
         expect(await socket.emitWithAck('watch', { room: 'moderation', token })).toBe(false);
       }
@@ -413,10 +412,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         askerUsername: 'd',
       });
       await call(t.url, 'PUT', `/api/questions/${question._id}/vote`, { token: grace });
-      const watcher = await watchingSocket(t.url, [
-        { room: 'speaker', speakerId: alan.speaker._id },
-      ]);
-      sockets.push(watcher);
+      const watcher = await watchSpeaker(alan.speaker);
       const deleted = collect(watcher, 'questionDeleted');
       for (const token of [undefined, grace, alan.token, forged(admin)]) {
         const refused = await call(t.url, 'DELETE', `/api/questions/${question._id}`, { token });
@@ -482,8 +478,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         question: 'Bye?',
         askerUsername: 'b',
       });
-      const watcher = await watchingSocket(t.url, []);
-      sockets.push(watcher);
+      const watcher = await watch([]);
       const gone = collect(watcher, 'speakerDeleted');
       for (const token of [undefined, grace, speaker.token]) {
         expect(
@@ -638,13 +633,8 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         token: admin,
         body: { moderateQuestions: true },
       });
-      const publicWatcher = await watchingSocket(t.url, [
-        { room: 'speaker', speakerId: ada.speaker._id },
-      ]);
-      const speakerWatcher = await watchingSocket(t.url, [
-        { room: 'moderation', token: ada.token },
-      ]);
-      sockets.push(publicWatcher, speakerWatcher);
+      const publicWatcher = await watchSpeaker(ada.speaker);
+      const speakerWatcher = await watch([{ room: 'moderation', token: ada.token }]);
       const publicNew = collect(publicWatcher, 'newQuestion');
       const publicUpdated = collect(publicWatcher, 'questionUpdated');
       const speakerNew = collect(speakerWatcher, 'newQuestion');

@@ -1,7 +1,6 @@
 import {
   Alert,
   Badge,
-  Button,
   Center,
   Group,
   Loader,
@@ -12,10 +11,8 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
-  IconDownload,
   IconEye,
   IconEyeOff,
   IconSearch,
@@ -23,11 +20,10 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { ADMIN_LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
   ADMIN_QUESTIONS_KEY,
@@ -35,6 +31,9 @@ import {
   useModerateQuestion,
 } from './api/admin-questions.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { ActionButton } from '../../components/action-button.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 
 const STATUS_COLOR: Record<QuestionStatus, string> = {
   published: 'green',
@@ -98,38 +97,28 @@ function QuestionRow({
       <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{question.question}</Text>
       <Group gap="xs" mt="xs">
         {question.status !== 'published' && (
-          <Button
-            size="compact-sm"
-            variant="light"
+          <ActionButton
+            icon={IconEye}
             color="green"
-            leftSection={<IconEye size={14} />}
             disabled={busy}
             onClick={() => onAction('publish')}
           >
             Publish
-          </Button>
+          </ActionButton>
         )}
         {question.status !== 'hidden' && (
-          <Button
-            size="compact-sm"
-            variant="light"
-            leftSection={<IconEyeOff size={14} />}
-            disabled={busy}
-            onClick={() => onAction('hide')}
-          >
+          <ActionButton icon={IconEyeOff} disabled={busy} onClick={() => onAction('hide')}>
             Hide
-          </Button>
+          </ActionButton>
         )}
-        <Button
-          size="compact-sm"
-          variant="light"
+        <ActionButton
+          icon={IconTrash}
           color="red"
-          leftSection={<IconTrash size={14} />}
           disabled={busy}
           onClick={() => onAction('delete')}
         >
           Delete
-        </Button>
+        </ActionButton>
       </Group>
     </Paper>
   );
@@ -169,44 +158,19 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
       { id: question._id, action },
       {
         onSuccess: () =>
-          notifications.show({
-            color: 'green',
-            message:
-              action === 'delete'
-                ? 'Question deleted.'
-                : action === 'hide'
-                  ? 'Question hidden.'
-                  : 'Question published.',
-            autoClose: TOAST_AUTO_CLOSE,
-          }),
+          toastDone(
+            action === 'delete'
+              ? 'Question deleted.'
+              : action === 'hide'
+                ? 'Question hidden.'
+                : 'Question published.',
+          ),
         onError: (error) => {
           if (isUnauthorized(error)) onExpired();
-          else
-            notifications.show({
-              color: 'red',
-              message: errorMessage(error, 'That did not work; try again.'),
-              autoClose: TOAST_AUTO_CLOSE,
-            });
+          else toastFailed(error, 'That did not work; try again.');
         },
       },
     );
-  const exportCsv = async () => {
-    try {
-      const blob = await apiDownload(API_PATHS.adminQuestionsCsv, token);
-      const url = URL.createObjectURL(blob);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = 'questions.csv';
-      anchor.click();
-      URL.revokeObjectURL(url);
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'The export did not work; try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
-    }
-  };
   const list = questions.data ?? [];
 
   return (
@@ -233,13 +197,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
             { value: 'hidden', label: 'Hidden' },
           ]}
         />
-        <Button
-          variant="default"
-          leftSection={<IconDownload size={18} />}
-          onClick={() => void exportCsv()}
-        >
-          Export CSV
-        </Button>
+        <ExportButton path={API_PATHS.adminQuestionsCsv} token={token} filename="questions.csv" />
       </Group>
       {questions.isError && !expired && (
         <Alert color="red" icon={<IconAlertCircle />} role="alert">

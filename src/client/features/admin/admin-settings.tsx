@@ -10,13 +10,11 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useEffect } from 'react';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import type { Settings } from '../../../shared/schemas/settings.ts';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useAdminSettings, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
 
 /** The admin's settings: pre-moderation, the asking limit, the event's name and colour. */
 export function AdminSettings({ token, onExpired }: { token: string; onExpired: () => void }) {
@@ -57,20 +55,10 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
   }
   const submit = form.onSubmit((values) =>
     save.mutate(values, {
-      onSuccess: () =>
-        notifications.show({
-          color: 'green',
-          message: 'Settings saved.',
-          autoClose: TOAST_AUTO_CLOSE,
-        }),
+      onSuccess: () => toastDone('Settings saved.'),
       onError: (error) => {
         if (isUnauthorized(error)) onExpired();
-        else
-          notifications.show({
-            color: 'red',
-            message: errorMessage(error, 'The settings could not be saved.'),
-            autoClose: TOAST_AUTO_CLOSE,
-          });
+        else toastFailed(error, 'The settings could not be saved.');
       },
     }),
   );

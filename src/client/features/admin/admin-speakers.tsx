@@ -11,17 +11,16 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconKey, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { signInLink } from '../speakers/api/speaker-session.ts';
 import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { ActionButton } from '../../components/action-button.tsx';
 
 /**
  * The admin's Speakers tab: delete a speaker with their questions (after a confirmation), and
@@ -36,12 +35,7 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
 
   const failed = (error: unknown) => {
     if (isUnauthorized(error)) onExpired();
-    else
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'That did not work; try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
+    else toastFailed(error, 'That did not work; try again.');
   };
 
   if (speakers.isPending) {
@@ -81,10 +75,8 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
               </div>
             </Group>
             <Group gap="xs">
-              <Button
-                size="compact-sm"
-                variant="light"
-                leftSection={<IconKey size={14} />}
+              <ActionButton
+                icon={IconKey}
                 loading={renew.isPending && renew.variables === speaker._id}
                 onClick={() =>
                   renew.mutate(speaker._id, {
@@ -98,16 +90,10 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
                 }
               >
                 New secret
-              </Button>
-              <Button
-                size="compact-sm"
-                variant="light"
-                color="red"
-                leftSection={<IconTrash size={14} />}
-                onClick={() => setConfirming(speaker)}
-              >
+              </ActionButton>
+              <ActionButton icon={IconTrash} color="red" onClick={() => setConfirming(speaker)}>
                 Delete
-              </Button>
+              </ActionButton>
             </Group>
           </Group>
         </Paper>
@@ -135,11 +121,7 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
                 remove.mutate(speaker._id, {
                   onSuccess: () => {
                     setConfirming(null);
-                    notifications.show({
-                      color: 'green',
-                      message: `Deleted ${speaker.name}.`,
-                      autoClose: TOAST_AUTO_CLOSE,
-                    });
+                    toastDone(`Deleted ${speaker.name}.`);
                   },
                   onError: (error) => {
                     setConfirming(null);

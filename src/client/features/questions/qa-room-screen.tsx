@@ -9,7 +9,6 @@ import {
   Loader,
   NavLink,
   Paper,
-  SegmentedControl,
   Stack,
   Text,
   Title,
@@ -37,9 +36,10 @@ import { AskerAvatars } from './asker-avatars.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
 import { VotesProvider } from './votes-context.tsx';
-import { type QuestionOrder, arrangeQuestions } from './question-order.ts';
+import { arrangeQuestions } from './question-order.ts';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
+import { QuestionOrderControl, type QuestionOrder } from '../../components/question-parts.tsx';
 
 const NO_QUESTIONS: Question[] = [];
 
@@ -170,16 +170,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
             </Box>
           </Group>
           <Group gap="sm" wrap="nowrap" className={classes.headerActions}>
-            <SegmentedControl
-              size="xs"
-              value={order}
-              onChange={(value) => setOrder(value === 'top' ? 'top' : 'recent')}
-              data={[
-                { value: 'top', label: QA_TEXTS.top },
-                { value: 'recent', label: QA_TEXTS.recent },
-              ]}
-              aria-label="Order of the questions"
-            />
+            <QuestionOrderControl size="xs" value={order} onChange={setOrder} />
             <AskerAvatars questions={list} />
             {username && (
               <AskQuestionButton speakerId={speaker._id} label="Ask" size="sm" variant="light" />

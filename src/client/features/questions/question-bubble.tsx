@@ -1,34 +1,26 @@
-import { Badge, Group, Paper, Text } from '@mantine/core';
-import { IconCheck, IconPinFilled } from '@tabler/icons-react';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import type { Question } from '../../../shared/schemas/question.ts';
+import { Group, Text } from '@mantine/core';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { VoteButton } from './vote-button.tsx';
+import card from '../../components/question-card.module.css';
 import classes from './qa-room.module.css';
+import {
+  QuestionFlags,
+  QuestionFrame,
+  type QuestionViewProps,
+} from '../../components/question-parts.tsx';
 
 /**
  * One question in the Q&A room's chat panel: the asker's handle and the text, as typed, with
  * the thumb and its count; answered ones greyed, the pinned one marked.
  */
-export function QuestionBubble({
-  question,
-  mine,
-  canVote,
-}: {
-  question: Question;
-  mine: boolean;
-  canVote: boolean;
-}) {
+export function QuestionBubble({ question, mine, canVote }: QuestionViewProps) {
   return (
-    <Paper
-      component="article"
+    <QuestionFrame
+      question={question}
       className={classes.bubble}
       data-mine={mine || undefined}
-      data-answered={question.answered || undefined}
-      data-pinned={question.pinned || undefined}
-      radius="lg"
+      withBorder={false}
       p="sm"
-      aria-label={`Question from ${question.askerUsername}`}
     >
       <Group gap={6} justify="space-between" wrap="nowrap" mb={4}>
         <Text fw={700} size="sm" className={classes.handle} truncate>
@@ -42,22 +34,22 @@ export function QuestionBubble({
         </Text>
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
-      <Text className={classes.text}>{question.question}</Text>
+      <QuestionBody question={question} canVote={canVote} />
+    </QuestionFrame>
+  );
+}
+
+/** A question's text as typed, its marks and its thumb: the part every attendee card shares. */
+export function QuestionBody({ question, canVote }: Omit<QuestionViewProps, 'mine'>) {
+  return (
+    <>
+      <Text className={card.text}>{question.question}</Text>
       <Group gap="xs" mt={8} justify="space-between">
         <Group gap={6}>
-          {question.pinned && (
-            <Badge size="sm" variant="light" leftSection={<IconPinFilled size={12} />}>
-              {QA_TEXTS.pinned}
-            </Badge>
-          )}
-          {question.answered && (
-            <Badge size="sm" variant="light" color="gray" leftSection={<IconCheck size={12} />}>
-              {QA_TEXTS.answered}
-            </Badge>
-          )}
+          <QuestionFlags question={question} />
         </Group>
         <VoteButton question={question} canVote={canVote} />
       </Group>
-    </Paper>
+    </>
   );
 }

@@ -1,8 +1,6 @@
 import type { Question } from '../../../shared/schemas/question.ts';
+import type { QuestionOrder } from '../../components/question-parts.tsx';
 import { byVotes } from './api/get-questions.ts';
-
-/** The tabs of the Q&A screens: "Top" (most votes) and "Recent" (the spec's order). */
-export type QuestionOrder = 'top' | 'recent';
 
 /**
  * A speaker's questions as a room shows them: the pinned one on top, then the open ones in the

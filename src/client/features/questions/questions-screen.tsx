@@ -6,7 +6,6 @@ import {
   EmptyState,
   Group,
   Loader,
-  Paper,
   SegmentedControl,
   Stack,
   Text,
@@ -16,36 +15,26 @@ import { IconAlertTriangle, IconMessageCircleOff } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
-import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
 import { type QuestionsScope, byVotes, useQuestions } from './api/get-questions.ts';
-import { VoteButton } from './vote-button.tsx';
+import { QuestionBody } from './question-bubble.tsx';
 import { VotesProvider } from './votes-context.tsx';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
+import {
+  QuestionFrame,
+  QuestionOrderControl,
+  type QuestionViewProps,
+} from '../../components/question-parts.tsx';
 
 const ALL_QUESTIONS = { room: 'questions' } as const;
 
-function QuestionCard({
-  question,
-  mine,
-  canVote,
-}: {
-  question: Question;
-  mine: boolean;
-  canVote: boolean;
-}) {
+function QuestionCard({ question, mine, canVote }: QuestionViewProps) {
   return (
-    <Paper
-      component="article"
-      withBorder
-      radius="lg"
-      p="md"
-      style={question.answered ? { opacity: 0.7 } : undefined}
-    >
+    <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Text size="sm" miw={0} truncate>
           <Text span fw={700} className={classes.handle}>
@@ -71,23 +60,8 @@ function QuestionCard({
           <TimeAgo iso={question.createdAt} size="xs" c="dimmed" />
         </Group>
       </Group>
-      <Text className={classes.text}>{question.question}</Text>
-      <Group gap="xs" mt={8} justify="space-between">
-        <Group gap={6}>
-          {question.pinned && (
-            <Badge size="sm" variant="light">
-              {QA_TEXTS.pinned}
-            </Badge>
-          )}
-          {question.answered && (
-            <Badge size="sm" variant="light" color="gray">
-              {QA_TEXTS.answered}
-            </Badge>
-          )}
-        </Group>
-        <VoteButton question={question} canVote={canVote} />
-      </Group>
-    </Paper>
+      <QuestionBody question={question} canVote={canVote} />
+    </QuestionFrame>
   );
 }
 
@@ -138,14 +112,9 @@ export default function QuestionsScreen() {
             aria-label="Which questions"
             w={240}
           />
-          <SegmentedControl
+          <QuestionOrderControl
             value={order}
-            onChange={(value) => setParam('order', value === 'top' ? 'top' : null)}
-            data={[
-              { value: 'top', label: QA_TEXTS.top },
-              { value: 'recent', label: QA_TEXTS.recent },
-            ]}
-            aria-label="Order of the questions"
+            onChange={(next) => setParam('order', next === 'top' ? 'top' : null)}
           />
         </Group>
         {questions.isPending ? (

@@ -1,8 +1,6 @@
-import { notifications } from '@mantine/notifications';
 import { type ReactNode, createContext, use, useMemo } from 'react';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
-import { errorMessage } from '../../lib/api-client.ts';
 import { useVote, useVotedQuestions } from './api/vote-question.ts';
+import { toastFailed } from '../../lib/toast.ts';
 
 interface Votes {
   /** The questions this attendee upvoted. */
@@ -28,12 +26,7 @@ export function VotesProvider({ children }: { children: ReactNode }) {
         mutate(
           { id, on },
           {
-            onError: (error) =>
-              notifications.show({
-                color: 'red',
-                message: errorMessage(error, 'The vote did not go through; try again.'),
-                autoClose: TOAST_AUTO_CLOSE,
-              }),
+            onError: (error) => toastFailed(error, 'The vote did not go through; try again.'),
           },
         ),
     }),

@@ -10,17 +10,14 @@ import {
   Image,
   Loader,
   Paper,
-  SegmentedControl,
   Stack,
   Text,
   Title,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import {
   IconBrandX,
   IconCheck,
-  IconDownload,
   IconEyeOff,
   IconMessageCircleOff,
   IconMoodSad,
@@ -33,18 +30,26 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
 import type { Question, QuestionPatch } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { apiDownload, errorMessage } from '../../lib/api-client.ts';
 import { byVotes } from '../questions/api/get-questions.ts';
 import { usePatchQuestion } from '../questions/api/patch-question.ts';
 import { updateDashboardQuestion, useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
 import { useSpeakerSession, useSpeakerToken } from './api/speaker-session.ts';
+import card from '../../components/question-card.module.css';
 import classes from './speaker-dashboard.module.css';
 import { useLiveDashboard } from './use-live-dashboard.ts';
+import { toastFailed } from '../../lib/toast.ts';
+import {
+  QuestionFlags,
+  QuestionFrame,
+  type QuestionOrder,
+  QuestionOrderControl,
+} from '../../components/question-parts.tsx';
+import { ActionButton } from '../../components/action-button.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 
 /** The asker's profile on X; the handle is encoded, whatever was typed. */
 export const askerProfileUrl = (handle: string): string =>
@@ -59,33 +64,23 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
       { id: question._id, patch, token },
       {
         onSuccess: ({ question: changed }) => updateDashboardQuestion(client, changed),
-        onError: (error) =>
-          notifications.show({
-            color: 'red',
-            message: errorMessage(error, 'The change did not go through; try again.'),
-            autoClose: TOAST_AUTO_CLOSE,
-          }),
+        onError: (error) => toastFailed(error, 'The change did not go through; try again.'),
       },
     );
   return (
     <Group gap="xs" mt="sm">
       {question.status === 'pending' && (
-        <Button
-          size="compact-sm"
-          leftSection={<IconSend size={14} />}
-          onClick={() => change({ status: 'published' })}
-        >
+        <ActionButton icon={IconSend} onClick={() => change({ status: 'published' })}>
           Publish
-        </Button>
+        </ActionButton>
       )}
-      <Button
-        size="compact-sm"
+      <ActionButton
+        icon={IconCheck}
         variant={question.answered ? 'filled' : 'light'}
-        leftSection={<IconCheck size={14} />}
         onClick={() => change({ answered: !question.answered })}
       >
         {question.answered ? 'Answered ✓' : 'Mark answered'}
-      </Button>
+      </ActionButton>
       <Button
         size="compact-sm"
         variant={question.pinned ? 'filled' : 'light'}
@@ -94,31 +89,16 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
       >
         {question.pinned ? 'Unpin' : 'Pin'}
       </Button>
-      <Button
-        size="compact-sm"
-        variant="light"
-        color="red"
-        leftSection={<IconEyeOff size={14} />}
-        onClick={() => change({ status: 'hidden' })}
-      >
+      <ActionButton icon={IconEyeOff} color="red" onClick={() => change({ status: 'hidden' })}>
         Hide
-      </Button>
+      </ActionButton>
     </Group>
   );
 }
 
 function QuestionItem({ question, token }: { question: Question; token: string | undefined }) {
   return (
-    <Paper
-      component="article"
-      withBorder
-      radius="lg"
-      p="md"
-      className={classes.question}
-      data-answered={question.answered || undefined}
-      data-pinned={question.pinned || undefined}
-      aria-label={`Question from ${question.askerUsername}`}
-    >
+    <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Anchor
           href={askerProfileUrl(question.askerUsername)}
@@ -133,7 +113,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
         </Anchor>
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
-      <Text className={classes.text}>{question.question}</Text>
+      <Text className={card.text}>{question.question}</Text>
       <Group gap={6} mt={8}>
         <Badge
           variant="light"
@@ -142,16 +122,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
         >
           {question.votes}
         </Badge>
-        {question.pinned && (
-          <Badge variant="filled" leftSection={<IconPin size={12} />}>
-            {QA_TEXTS.pinned}
-          </Badge>
-        )}
-        {question.answered && (
-          <Badge variant="light" color="gray">
-            {QA_TEXTS.answered}
-          </Badge>
-        )}
+        <QuestionFlags question={question} size="md" />
         {question.status === 'pending' && (
           <Badge variant="light" color="orange">
             Awaiting approval
@@ -159,7 +130,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
         )}
       </Group>
       {token && <SpeakerControls question={question} token={token} />}
-    </Paper>
+    </QuestionFrame>
   );
 }
 
@@ -174,7 +145,7 @@ export default function SpeakerDashboardScreen() {
   const dashboard = useSpeakerDashboard(username, token);
   const speaker = dashboard.data;
   useLiveDashboard(username, speaker?._id, token);
-  const [order, setOrder] = useState<'top' | 'recent'>('recent');
+  const [order, setOrder] = useState<QuestionOrder>('recent');
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)
@@ -222,24 +193,6 @@ export default function SpeakerDashboardScreen() {
   const ordered = order === 'top' ? [...open].sort(byVotes) : [...open].reverse();
   const answered = rest.filter((question) => question.answered).reverse();
   const newestFirst = [...(pinned ? [pinned] : []), ...ordered];
-  const exportCsv = async () => {
-    if (!token) return;
-    try {
-      const blob = await apiDownload(API_PATHS.speakerQuestionsCsv(speaker._id), token);
-      const url = URL.createObjectURL(blob);
-      const anchor = document.createElement('a');
-      anchor.href = url;
-      anchor.download = `questions-${speaker.username}.csv`;
-      anchor.click();
-      URL.revokeObjectURL(url);
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        message: errorMessage(error, 'The export did not work; try again.'),
-        autoClose: TOAST_AUTO_CLOSE,
-      });
-    }
-  };
 
   return (
     <Stack gap="lg" pt="lg">
@@ -258,13 +211,11 @@ export default function SpeakerDashboardScreen() {
           </Button>
           {token && (
             <>
-              <Button
-                variant="default"
-                leftSection={<IconDownload size={18} />}
-                onClick={() => void exportCsv()}
-              >
-                Export CSV
-              </Button>
+              <ExportButton
+                path={API_PATHS.speakerQuestionsCsv(speaker._id)}
+                token={token}
+                filename={`questions-${speaker.username}.csv`}
+              />
               <Button variant="subtle" onClick={session.clear}>
                 Sign out
               </Button>
@@ -303,7 +254,7 @@ export default function SpeakerDashboardScreen() {
                 <Text size="xs" tt="uppercase" fw={800} c="dimmed">
                   Bio
                 </Text>
-                <Text className={classes.text}>{speaker.bio}</Text>
+                <Text className={card.text}>{speaker.bio}</Text>
               </div>
               {speaker.message && (
                 <Blockquote icon={<IconQuote size={18} />} iconSize={32} p="sm" mt="xs">
@@ -324,16 +275,7 @@ export default function SpeakerDashboardScreen() {
                   {shown.length}
                 </Badge>
               </Group>
-              <SegmentedControl
-                size="xs"
-                value={order}
-                onChange={(value) => setOrder(value === 'top' ? 'top' : 'recent')}
-                data={[
-                  { value: 'top', label: QA_TEXTS.top },
-                  { value: 'recent', label: QA_TEXTS.recent },
-                ]}
-                aria-label="Order of the questions"
-              />
+              <QuestionOrderControl size="xs" value={order} onChange={setOrder} />
             </Group>
             {shown.length === 0 ? (
               <Paper withBorder radius="lg" p="lg">

@@ -1,0 +1,21 @@
+import { notifications } from '@mantine/notifications';
+import { TOAST_AUTO_CLOSE } from '../../shared/constants.ts';
+import { errorMessage } from './api-client.ts';
+
+/** The one way a screen says something went well: a green toast that closes itself. */
+export function toastDone(message: string, title?: string): void {
+  notifications.show({ color: 'green', title, message, autoClose: TOAST_AUTO_CLOSE });
+}
+
+/**
+ * The one way a screen says something failed: a red toast with the server's reason, or
+ * `fallback` when there is none to show.
+ */
+export function toastFailed(error: unknown, fallback: string, title?: string): void {
+  notifications.show({
+    color: 'red',
+    title,
+    message: errorMessage(error, fallback),
+    autoClose: TOAST_AUTO_CLOSE,
+  });
+}
