@@ -296,9 +296,5 @@ export async function tusVideoUpload(): Promise<Row[]> {
 
 /** The upload suite: one big video alone (as one post, then over tus), then many at once. */
 export async function uploads(): Promise<Row[]> {
-  return [
-    ...(await videoUpload()),
-    ...(await tusVideoUpload()),
-    ...(await concurrentUploads()),
-  ];
+  return [...(await videoUpload()), ...(await tusVideoUpload()), ...(await concurrentUploads())];
 }

@@ -79,6 +79,8 @@ async function navigate(request: Request): Promise<Response> {
   const cache = await caches.open(PAGES_CACHE);
   try {
     const response = await Promise.race([
+      // The service worker forwards the page's own requests: not a call of the API.
+      // eslint-disable-next-line no-restricted-globals
       fetch(request),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error('timeout')), NAVIGATION_TIMEOUT_MS),
@@ -113,6 +115,7 @@ self.addEventListener('fetch', (event) => {
     caches
       .open(SHELL_CACHE)
       .then((cache) => cache.match(request))
+      // eslint-disable-next-line no-restricted-globals
       .then((cached) => cached ?? fetch(request)),
   );
 });

@@ -12,11 +12,9 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 
 /** One key per post: 1 to 100 visible ASCII characters (the app sends a UUID). */
-export const idempotencyKeySchema = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,100}$/, {
-    error: 'Idempotency-Key must be 1 to 100 visible ASCII characters',
-  });
+export const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,100}$/, {
+  error: 'Idempotency-Key must be 1 to 100 visible ASCII characters',
+});
 
 /** The headers of `POST /api/memories` that its schema checks (every other header passes). */
 export const idempotencyHeadersSchema = z.looseObject({
@@ -37,4 +35,3 @@ export const uploadMetadataSchema = memoryPostFieldsSchema.extend({
   postId: idSchema.optional(),
 });
 export type UploadMetadata = z.infer<typeof uploadMetadataSchema>;
-

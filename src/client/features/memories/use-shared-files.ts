@@ -12,7 +12,9 @@ export function useSharedFiles(opened: boolean, add: (files: File[]) => void): v
   const [params, setParams] = useSearchParams();
   const shared = params.has(SHARED_FILES_PARAM);
   const attach = useRef(add);
-  attach.current = add;
+  useEffect(() => {
+    attach.current = add;
+  });
   useEffect(() => {
     if (!opened || !shared) return;
     const store = createStore(...SHARED_FILES_STORE);

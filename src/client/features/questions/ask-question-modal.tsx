@@ -10,6 +10,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { enqueue } from '../../lib/offline-queue.ts';
+import { toastQueued } from '../../lib/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { useSpeakers } from '../speakers/api/get-speakers.ts';
@@ -72,7 +73,7 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           Object.entries(request).filter((entry): entry is [string, string] => !!entry[1]),
         ),
       });
-      notifications.show({ color: 'blue', message: QUEUED_QUESTION, autoClose: TOAST_AUTO_CLOSE });
+      toastQueued(QUEUED_QUESTION);
       form.reset();
       onClose();
     };

@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import {
   type MemoryPostResponse,
@@ -9,8 +8,6 @@ import { IDEMPOTENCY_KEY_HEADER } from '../../../../shared/schemas/upload.ts';
 import { apiCall } from '../../../lib/api-client.ts';
 import { uploadResumable } from '../../../lib/resumable-upload.ts';
 import { uploadForm } from '../../../lib/upload.ts';
-import { mergeMemories } from '../memory-cache.ts';
-import { type GalleryData, galleryQueryKey } from './get-memories.ts';
 
 export interface NewMemoryPost {
   caption: string;
@@ -88,16 +85,3 @@ async function postResumably(
 
 const postedMessage = (count: number): string =>
   count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
-
-/** Posts a memory and shows it in the gallery at once (the socket may bring it too: no twins). */
-export function useCreateMemory() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: postMemory,
-    onSuccess: ({ memories }) => {
-      queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
-        mergeMemories(data, memories),
-      );
-    },
-  });
-}
