@@ -54,6 +54,8 @@ async function openForm(page: Page, caption: string, file: Buffer) {
 test.describe('uploads on bad networks', () => {
   // Requests are watched and cut here; the service worker is tested on its own below.
   test.use({ serviceWorkers: 'block' });
+  // Several megabytes made, sent, cut and rendered on a shared machine.
+  test.setTimeout(60_000);
 
   test('an upload cut off by the network resumes where it stopped when it comes back', async ({
     page,

@@ -101,7 +101,9 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
         onClose();
       },
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 0) {
+        // The connection went while it was sent: queued, as if asked offline. Online, a
+        // failure keeps the form, to send again.
+        if (error instanceof ApiError && error.status === 0 && !navigator.onLine) {
           queue();
           return;
         }
