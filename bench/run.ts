@@ -2,6 +2,7 @@
 // from this process, and prints each figure beside the reference measured in the same run.
 import os from 'node:os';
 import { type Row, printTable } from './lib/report.ts';
+import { archiveDownload } from './suites/archive.ts';
 import { clientWeight } from './suites/client.ts';
 import { conferenceProfile } from './suites/conference.ts';
 import { questionFanout } from './suites/fanout.ts';
@@ -12,6 +13,7 @@ import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { tusVideoUpload, uploads } from './suites/uploads.ts';
 import { votingRoom } from './suites/voting.ts';
+import { wallMemory } from './suites/wall.ts';
 
 const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
@@ -24,6 +26,8 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   client: { title: 'Client weight (before first render)', run: clientWeight },
   lighthouse: { title: 'Lighthouse (mobile)', run: lighthouseScores },
   presenter: { title: 'Presenter view on the projector', run: presenterView },
+  wall: { title: 'The photo wall on the projector', run: wallMemory },
+  archive: { title: 'Download all (ZIP of every memory)', run: archiveDownload },
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
 };
 

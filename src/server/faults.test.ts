@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryListSchema } from '../shared/schemas/memory.ts';
 import type { MediaStore } from './media/media-store.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../tests/support/test-app.ts';
+import { type TestApp, testDatabases, useTestApp } from '../../tests/support/test-app.ts';
 
 const png = (background: string) =>
   sharp({ create: { width: 16, height: 16, channels: 3, background } })
@@ -39,11 +39,7 @@ function breakWrites(media: MediaStore, error: () => Error, okWrites = 1): () =>
 }
 
 describe.each(testDatabases)('faults (%s)', (database) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ database });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ database });
 
   it('a media store that fails mid-post answers 500 JSON, keeps nothing, and recovers', async () => {
     const heal = breakWrites(t.app.deps.media, () => new Error('connection reset by the store'));

@@ -9,7 +9,7 @@ import { loadConfig } from './config.ts';
 import { defaultMaxConnections } from './http/connection-limits.ts';
 import { freePort } from '../../tests/support/free-port.ts';
 import { startServer, stopServer } from '../../tests/support/server-process.ts';
-import { type TestApp, startTestApp } from '../../tests/support/test-app.ts';
+import { useTestApp } from '../../tests/support/test-app.ts';
 
 const BOUNDARY = 'slowclientboundary';
 
@@ -72,15 +72,13 @@ describe('slow clients', () => {
   });
 
   describe('in one app', () => {
-    let t: TestApp;
     let port: number;
+    const t = useTestApp({
+      env: { IDLE_TIMEOUT: '2s', HEADERS_TIMEOUT: '2s', REQUEST_TIMEOUT: '10s' },
+    });
     beforeAll(async () => {
-      t = await startTestApp({
-        env: { IDLE_TIMEOUT: '2s', HEADERS_TIMEOUT: '2s', REQUEST_TIMEOUT: '10s' },
-      });
       port = Number(new URL(t.url).port);
     });
-    afterAll(() => t.close());
 
     it('closes an upload whose body stops arriving, and keeps none of it', async () => {
       const started = Date.now();

@@ -8,7 +8,7 @@ import { memoryListSchema } from '../shared/schemas/memory.ts';
 import { S3MediaStore } from './media/s3-media-store.ts';
 import { type TestS3, startTestS3 } from '../../tests/support/s3.ts';
 import { type TcpProxy, startTcpProxy } from '../../tests/support/tcp-proxy.ts';
-import { type TestApp, startTestApp } from '../../tests/support/test-app.ts';
+import { type TestApp, startTestApp, useTestApp } from '../../tests/support/test-app.ts';
 
 async function postPhoto(t: TestApp, caption: string): Promise<Response> {
   const png = await sharp({
@@ -41,11 +41,7 @@ async function expectStoreDown(t: TestApp, caption: string) {
 }
 
 describe('an unwritable media folder', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers 503 with a clear error, health says so, and both recover when it is fixed', async () => {
     // The store's folder for writes in progress is not a folder any more (a broken volume).

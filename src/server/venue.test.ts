@@ -1,7 +1,7 @@
 import { Client } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLIENT_ID_HEADER } from '../shared/constants.ts';
-import { PLAIN_PAGE, type TestApp, startTestApp } from '../../tests/support/test-app.ts';
+import { PLAIN_PAGE, useTestApp } from '../../tests/support/test-app.ts';
 
 const ATTENDEES = 2_000;
 const AT_ONCE = 100;
@@ -13,13 +13,9 @@ const PAGE = { accept: 'text/html,application/xhtml+xml' };
  * floods unknown paths meanwhile.
  */
 describe('2,000 attendees behind one address', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      client: { 'index.html': PLAIN_PAGE, 'assets/app-abc123.js': 'console.log(1);' },
-    });
+  const t = useTestApp({
+    client: { 'index.html': PLAIN_PAGE, 'assets/app-abc123.js': 'console.log(1);' },
   });
-  afterAll(() => t.close());
 
   it('all load the join page and /home and start polling, with no 429 and no error, while a flood from the same address is limited alone', async () => {
     const started = Date.now();
@@ -123,11 +119,7 @@ describe('2,000 attendees behind one address', () => {
 });
 
 describe('HEAD /', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ client: { 'index.html': PLAIN_PAGE } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ client: { 'index.html': PLAIN_PAGE } });
 
   it('answers 200 like GET, without a body (what uptime checks send)', async () => {
     for (const accept of [undefined, 'text/html']) {

@@ -89,6 +89,21 @@ export const MEMORY_TEXTS = {
     `${fileName} is larger than ${megabytes}MB and cannot be uploaded.`,
   shareMomentsTitle: (eventName: string) => `Share Your ${eventName} Moments!`,
   postOnX: 'Post on X',
+  /** A memory posted while approval is on, on its poster's tile and in the answer. */
+  awaitingApproval: 'Waiting for approval',
+  postedPending: (count: number) =>
+    count === 1
+      ? 'Memory received! It will appear in the gallery once approved.'
+      : `${count} memories received! They will appear in the gallery once approved.`,
+} as const;
+
+/** The photo wall (`/wall`) and its admin controls. */
+export const WALL_TEXTS = {
+  scanToJoin: 'Scan to share yours',
+  empty: 'Share a photo or video: it appears here.',
+  openWall: 'Open the wall',
+  downloadAll: 'Download all',
+  awaitingApproval: 'Awaiting approval',
 } as const;
 
 /** Upload size default (MAX_UPLOAD_MB), see docs/decisions on the size limit. */

@@ -8,6 +8,8 @@ import { speakerSchema } from './schemas/speaker.ts';
 export const newQuestionEventSchema = z.object({ speakerId: idSchema, question: questionSchema });
 export const memoryCreatedEventSchema = z.object({ memory: memorySchema });
 export const memoryDeletedEventSchema = z.object({ id: idSchema });
+/** A memory changed: approved (now published), or its playable rendition is ready. */
+export const memoryUpdatedEventSchema = z.object({ memory: memorySchema });
 export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
 export const questionUpdatedEventSchema = z.object({ question: questionSchema });
 export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: idSchema });
@@ -30,6 +32,7 @@ export const serverEventSchemas = {
   newQuestion: newQuestionEventSchema,
   memoryCreated: memoryCreatedEventSchema,
   memoryDeleted: memoryDeletedEventSchema,
+  memoryUpdated: memoryUpdatedEventSchema,
   speakerCreated: speakerCreatedEventSchema,
   questionUpdated: questionUpdatedEventSchema,
   questionDeleted: questionDeletedEventSchema,

@@ -16,6 +16,7 @@ export const API_PATHS = {
   adminCheck: '/api/admin',
   adminMedia: '/api/media',
   adminMediaItem: (id: string) => `/api/media/${encodeURIComponent(id)}`,
+  adminMemoriesZip: '/api/admin/memories.zip',
   adminAudit: '/api/admin/audit',
   attendees: '/api/attendees',
   questionVote: (id: string) => `/api/questions/${encodeURIComponent(id)}/vote`,
@@ -57,12 +58,16 @@ export const CLIENT_ROUTES = {
   memoryForm: { path: '/memoryForm', header: true, joined: true },
   questions: { path: '/questions', header: true, joined: true },
   memory: { path: '/memory', header: true },
+  // A memory's share link: link-preview tags in the page, then the memory's own page.
+  memoryShare: { path: '/m/:id', header: true },
   speakersCard: { path: '/speakerscard', header: true },
   speakerForm: { path: '/Speakerform', header: true },
   speakerLogin: { path: '/SpeakerLogin', header: true },
   speakerDashboard: { path: '/speakers/:username/dashboard', header: true },
   // Full screen on a projector: no attendee header.
   speakerPresent: { path: '/speakers/:username/present', header: false },
+  // The photo wall, full screen on a projector: no attendee header.
+  wall: { path: '/wall', header: false },
 } as const satisfies Record<string, ClientRoute>;
 
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;
@@ -79,6 +84,10 @@ export const speakerDashboardPath = (username: string) =>
 
 export const speakerPresentPath = (username: string) =>
   CLIENT_PATHS.speakerPresent.replace(':username', encodeURIComponent(username));
+
+/** A memory's share link (`/m/:id`), the address the share buttons give out. */
+export const memorySharePath = (id: string) =>
+  CLIENT_PATHS.memoryShare.replace(':id', encodeURIComponent(id));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

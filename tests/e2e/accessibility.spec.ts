@@ -358,5 +358,20 @@ for (const mode of ['light', 'dark'] as const) {
       await expect(page.getByRole('switch', { name: 'Moderate questions' })).toBeVisible();
       await expectAccessible(page, 'the settings', mode);
     });
+
+    test('the memories awaiting approval and the photo wall', async ({ page, server }) => {
+      await seedMemoriesInto(server, [
+        { username: `wall-${mode}`, text: `On the wall ${mode}`, color: '#f76707' },
+      ]);
+      await logInAsAdmin(page);
+      await page.getByRole('tab', { name: /Awaiting approval/ }).click();
+      await expect(page.getByText('No memories are awaiting approval.')).toBeVisible();
+      await expectAccessible(page, 'the memories awaiting approval', mode);
+
+      await page.goto('/wall');
+      await expect(page.getByRole('main', { name: /^Photo wall of / })).toBeVisible();
+      await expect(page.getByText(/^@/).first()).toBeVisible();
+      await expectAccessible(page, 'the photo wall', mode);
+    });
   });
 }

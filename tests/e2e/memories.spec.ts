@@ -179,7 +179,7 @@ test.describe('memories', () => {
     const href = new URL((await postOnX.getAttribute('href')) ?? '');
     expect(href.origin + href.pathname).toBe('https://x.com/intent/tweet');
     expect(href.searchParams.get('text')).toBe(`${caption} #Confab`);
-    expect(href.searchParams.get('url')).toMatch(/\/memory\?id=[0-9a-f-]{36}$/);
+    expect(href.searchParams.get('url')).toMatch(/\/m\/[0-9a-f-]{36}$/);
     await expect(tiles(page, caption)).toHaveCount(1);
 
     // The link opens the memory's own page, for anyone, with its preview tags.

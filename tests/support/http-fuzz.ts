@@ -147,6 +147,7 @@ const queryKey = fc.constantFrom(
   'search',
   'id',
   'download',
+  'status',
   '__proto__',
   'limit[]',
   'a[b]',
@@ -187,6 +188,8 @@ export const fuzzPath = (ids: {
         '/api/admin/questions.csv',
         '/api/admin/settings',
         '/api/admin/stats',
+        '/api/admin/memories.zip',
+        '/wall',
         '/api/openapi.json',
         '/api/docs',
         '/api/docs/scalar.js',
@@ -207,6 +210,7 @@ export const fuzzPath = (ids: {
       seg.map((s) => `/api/memory/${s}`),
       seg.map((s) => `/api/uploads/${s}`),
       seg.map((s) => `/api/media/${s}`),
+      seg.map((s) => `/m/${s}`),
       username.map((u) => `/api/speakers/${u}/dashboard`),
       username.map((u) => `/speakers/${u}/present`),
       seg.map((s) => `/api/questions/${s}`),
@@ -519,6 +523,32 @@ export const targetedRequest = (
       headers: { authorization: `Bearer ${adminToken}` },
       body: undefined,
     })),
+    // Approving a memory, with nearly right bodies.
+    fc
+      .tuple(
+        fc.oneof(fc.constantFrom(...ids.memory), fc.uuid()),
+        fc.oneof(
+          fc.record({ status: fc.constantFrom('published', 'pending', 'hidden') }),
+          fc.record(
+            { status: fc.oneof(nastyText, fc.jsonValue()), text: fc.jsonValue() },
+            { requiredKeys: [] },
+          ),
+        ),
+        fc.oneof(
+          fc.constant(`Bearer ${adminToken}`),
+          fc.constant('Bearer a.b.c'),
+          fc.constant(undefined),
+        ),
+      )
+      .map(([id, value, authorization]) => ({
+        method: 'PATCH',
+        path: `/api/media/${id}`,
+        headers: {
+          'content-type': 'application/json',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: Buffer.from(JSON.stringify(value)),
+      })),
     // The live room's writes with the admin's token: a question's flags, the settings.
     fc
       .tuple(
@@ -543,6 +573,7 @@ export const targetedRequest = (
       .record(
         {
           moderateQuestions: fc.oneof(fc.boolean(), fc.jsonValue()),
+          moderateMemories: fc.oneof(fc.boolean(), fc.jsonValue()),
           eventName: fc.oneof(nastyText, fc.jsonValue()),
           primaryColor: fc.oneof(fc.constantFrom('#1971c2', '#FFF', 'red'), nastyText),
           wallIntervalSeconds: fc.oneof(fc.integer(), fc.jsonValue()),

@@ -21,6 +21,8 @@ export interface MemorySeed {
   kind?: 'image' | 'video';
   /** Colour of the generated image, so tiles can be told apart. */
   color?: string;
+  /** `pending`: awaiting the admin's approval. Published by default. */
+  status?: 'published' | 'pending';
 }
 
 /** The fixture clip, stored as an upload leaves a video. */
@@ -72,6 +74,7 @@ export async function seedMemories(
           ...file,
           createdAt: new Date().toISOString(),
           metadataStripped: true,
+          status: seed.status ?? 'published',
         },
       ])),
     );

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { type TestS3, startTestS3 } from './s3.ts';
@@ -121,4 +122,26 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (clientDir) await fs.rm(clientDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One test app for the enclosing `describe`: started before its tests, closed after them. The
+ * answer stands for the app once it runs (reading it before then is a mistake and throws).
+ * `options` may be a function, for options known only when the tests start.
+ */
+export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await startTestApp(typeof options === 'function' ? options() : options);
+  });
+  afterAll(async () => {
+    await started?.close();
+    started = undefined;
+  });
+  return new Proxy({} as TestApp, {
+    get: (_target, key) => {
+      if (!started) throw new Error('The test app is used before it started or after it closed');
+      return Reflect.get(started, key) as unknown;
+    },
+  });
 }

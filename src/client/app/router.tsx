@@ -73,6 +73,7 @@ const SpeakerDashboardScreen = lazyScreen(
 );
 const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
 const PresenterScreen = lazyScreen(() => import('../features/questions/presenter-screen.tsx'));
+const WallScreen = lazyScreen(() => import('../features/wall/wall-screen.tsx'));
 
 /** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
 const SCREENS: Record<ClientRouteName, ReactElement> = {
@@ -83,11 +84,13 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   memoryForm: <MemoriesScreen openForm />,
   questions: <QuestionsScreen />,
   memory: <MemoryPage />,
+  memoryShare: <MemoryPage />,
   speakersCard: <QaRoomScreen />,
   speakerForm: <SpeakerFormScreen />,
   speakerLogin: <SpeakerLoginScreen />,
   speakerDashboard: <SpeakerDashboardScreen />,
   speakerPresent: <PresenterScreen />,
+  wall: <WallScreen />,
 };
 
 /** The routes drawn under the attendee header, those for joined attendees or the others. */
@@ -105,6 +108,7 @@ const routes = (
       <Route path={CLIENT_PATHS.admin} element={SCREENS.admin} />
       {/* Full screen on a projector: no header. */}
       <Route path={CLIENT_PATHS.speakerPresent} element={SCREENS.speakerPresent} />
+      <Route path={CLIENT_PATHS.wall} element={SCREENS.wall} />
       <Route element={<AppLayout />}>
         <Route element={<RequireUsername />}>{headerRoutes(true)}</Route>
         {headerRoutes(false)}

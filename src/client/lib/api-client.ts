@@ -102,27 +102,91 @@ export async function apiCall<T>(
   return readResponse(schema, response);
 }
 
-/** Downloads a file the API answers (a CSV export) as a Blob, with a token. */
-export async function apiDownload(path: string, token: string): Promise<Blob> {
+/** Bytes of a download held as one part before it joins the file (a Blob the browser may keep on disk). */
+const DOWNLOAD_PART_BYTES = 8 * 1024 * 1024;
+
+export interface DownloadOptions {
+  /** Told the bytes received so far, and the answer's headers (to know what to expect). */
+  onProgress?: (received: number, headers: Headers) => void;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Downloads a file the API answers (a CSV export, the archive of every memory) as a Blob, with a
+ * token. With `onProgress`, the body is read as it arrives and gathered in parts of a few MB,
+ * so a large download is not held twice in the page's memory.
+ */
+export async function apiDownload(
+  path: string,
+  token: string,
+  { onProgress, signal }: DownloadOptions = {},
+): Promise<Blob> {
   let response: Response;
   try {
     response = await fetch(path, {
       headers: { ...baseHeaders(), authorization: `Bearer ${token}` },
       credentials: 'same-origin',
+      signal,
     });
-  } catch {
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0);
   }
   if (!response.ok) return readResponse({ parse: () => new Blob() }, response);
-  return response.blob();
+  const type = response.headers.get('content-type') ?? '';
+  if (!onProgress || !response.body) return response.blob();
+  const reader = response.body.getReader();
+  const parts: Blob[] = [];
+  let chunks: Uint8Array<ArrayBuffer>[] = [];
+  let chunkBytes = 0;
+  let received = 0;
+  onProgress(0, response.headers);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      chunkBytes += value.byteLength;
+      received += value.byteLength;
+      if (chunkBytes >= DOWNLOAD_PART_BYTES) {
+        parts.push(new Blob(chunks));
+        chunks = [];
+        chunkBytes = 0;
+      }
+      onProgress(received, response.headers);
+    }
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    // The answer was cut off (the network, or the server stopped): not a whole file.
+    throw new ApiError(0);
+  }
+  parts.push(new Blob(chunks));
+  return new Blob(parts, { type });
 }
 
-/** Downloads a file the API answers with a token and hands it to the browser as `filename`. */
-export async function saveApiFile(path: string, token: string, filename: string): Promise<void> {
-  const url = URL.createObjectURL(await apiDownload(path, token));
+/**
+ * Downloads a file the API answers with a token and hands it to the browser as `filename` (or
+ * the name the answer's `Content-Disposition` gives, when there is one and `filename` is a
+ * fallback function); `options` follow the download's progress and can cancel it.
+ */
+export async function saveApiFile(
+  path: string,
+  token: string,
+  filename: string | ((headers: Headers | undefined) => string),
+  options: DownloadOptions = {},
+): Promise<void> {
+  let headers: Headers | undefined;
+  const blob = await apiDownload(path, token, {
+    ...options,
+    onProgress: (received, answer) => {
+      headers = answer;
+      options.onProgress?.(received, answer);
+    },
+  });
+  const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;
-  anchor.download = filename;
+  anchor.download = typeof filename === 'string' ? filename : filename(headers);
   anchor.click();
   URL.revokeObjectURL(url);
 }

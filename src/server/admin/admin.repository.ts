@@ -13,14 +13,21 @@ export interface DeletedMemoryDetails {
   ip: string;
 }
 
-export interface NewAuditEntry {
+/** What the moderation log keeps about an approved memory. */
+export interface ApprovedMemoryDetails {
+  memory: { username: string; text: string; contentType: string; createdAt: string };
+  ip: string;
+}
+
+export type NewAuditEntry = {
   id: string;
   adminUsername: string;
-  action: 'memory.delete';
   targetId: string;
-  details: DeletedMemoryDetails;
   createdAt: string;
-}
+} & (
+  | { action: 'memory.delete'; details: DeletedMemoryDetails }
+  | { action: 'memory.approve'; details: ApprovedMemoryDetails }
+);
 
 const storedDetailsSchema = z.object({
   memory: z.object({

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServerToClientEvents } from '../../shared/events.ts';
 import {
   adminAuditEntrySchema,
@@ -11,7 +11,12 @@ import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { findMemory } from '../memories/memory.repository.ts';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import {
+  type TestApp,
+  startTestApp,
+  testDatabases,
+  useTestApp,
+} from '../../../tests/support/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const HOUR = 3_600_000;
@@ -57,18 +62,17 @@ async function tokenFor(t: TestApp, password = PASSWORD): Promise<string> {
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe.each(testDatabases)('admin routes on %s', (database) => {
-  let t: TestApp;
   const clock = new ManualClock('2026-11-22T09:00:00.000Z');
   let token: string;
   let memories: Memory[];
 
+  const t = useTestApp({
+    database,
+    clock,
+    // Forwarded addresses stand for different clients in the brute-force tests.
+    env: { ADMIN_USERNAME: 'moderator', ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' },
+  });
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      clock,
-      // Forwarded addresses stand for different clients in the brute-force tests.
-      env: { ADMIN_USERNAME: 'moderator', ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'true' },
-    });
     memories = await seedMemories(t.app.deps, [
       { username: 'Ada_Lovelace', text: 'The analytical engine at dawn', color: '#f03e3e' },
       { username: 'grace', text: 'Compilers and coffee', color: '#37b24d' },
@@ -77,7 +81,6 @@ describe.each(testDatabases)('admin routes on %s', (database) => {
     ]);
     token = await tokenFor(t);
   });
-  afterAll(() => t.close());
 
   describe('login', () => {
     it('answers a signed token that expires in 12 hours by default', async () => {

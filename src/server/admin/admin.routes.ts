@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,7 +14,11 @@ import {
   adminMediaQuerySchema,
 } from '../../shared/schemas/admin.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
-import { memorySchema } from '../../shared/schemas/memory.ts';
+import {
+  memorySchema,
+  memoryStatusUpdateSchema,
+  memoryUpdateResponseSchema,
+} from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { ADMIN_TOKEN } from '../http/openapi.ts';
@@ -26,8 +31,11 @@ import {
   settingsSchema,
   settingsUpdateSchema,
 } from '../../shared/schemas/settings.ts';
+import { archiveSize } from '../memories/memory.repository.ts';
+import { memoriesArchive } from './memories-archive.ts';
 import {
   adminStats,
+  approveMemoryAsAdmin,
   deleteMemoryAsAdmin,
   listForModeration,
   moderationView,
@@ -35,6 +43,9 @@ import {
 } from './admin.service.ts';
 
 const SESSION = 'adminSession';
+
+/** Archives of every memory made at once by one instance (`GET /api/admin/memories.zip`). */
+const MAX_ARCHIVES_AT_ONCE = 2;
 
 const UNAUTHORIZED_MESSAGES = {
   missing: 'Admin login required',
@@ -183,6 +194,93 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           'admin deleted a memory',
         );
         return { message: 'Memory deleted' };
+      },
+    );
+
+    secured.patch(
+      `${API_PATHS.adminMedia}/:id`,
+      {
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+        bodyLimit: 1024,
+        schema: {
+          tags: ['Admin'],
+          summary: 'Approve a memory awaiting approval',
+          security: ADMIN_TOKEN,
+          params: adminMediaParamsSchema,
+          body: memoryStatusUpdateSchema,
+          response: { 200: memoryUpdateResponseSchema },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const session = sessionOf(request);
+        const memory = await approveMemoryAsAdmin(deps, request.params.id, {
+          username: session.username,
+          ip: request.ip,
+        });
+        if (!memory) throw new HttpError(404, 'Memory not found');
+        request.log.info(
+          { ip: request.ip, admin: session.username, memoryId: memory._id },
+          'admin approved a memory',
+        );
+        return { memory };
+      },
+    );
+
+    // Few archives at a time per instance: each holds a file open and a connection busy.
+    let archivesRunning = 0;
+    secured.get(
+      API_PATHS.adminMemoriesZip,
+      {
+        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+        schema: {
+          tags: ['Admin'],
+          summary: 'Every published memory in one ZIP, streamed',
+          security: ADMIN_TOKEN,
+          produces: ['application/zip'],
+        },
+      },
+      async (request, reply) => {
+        if (archivesRunning >= MAX_ARCHIVES_AT_ONCE) {
+          reply.header('retry-after', '30');
+          throw new HttpError(
+            429,
+            'An archive of the memories is being made already; try again when it is done',
+          );
+        }
+        archivesRunning += 1;
+        let released = false;
+        const release = () => {
+          if (released) return;
+          released = true;
+          archivesRunning -= 1;
+        };
+        let archive: Readable;
+        let size: { files: number; bytes: number };
+        try {
+          size = await archiveSize(deps.db);
+          archive = await memoriesArchive(deps, request.log);
+        } catch (error) {
+          release();
+          throw error;
+        }
+        archive.once('close', release);
+        reply.raw.once('close', release);
+        const day = deps.clock.now().toISOString().slice(0, 10);
+        request.log.info(
+          { admin: sessionOf(request).username, files: size.files, bytes: size.bytes },
+          'admin downloads every memory',
+        );
+        return (
+          reply
+            .type('application/zip')
+            // The admin's, and made for this request: never kept by any cache.
+            .header('cache-control', 'no-store')
+            .header('content-disposition', `attachment; filename="memories-${day}.zip"`)
+            .header('x-archive-files', String(size.files))
+            .header('x-archive-bytes', String(size.bytes))
+            .send(archive)
+        );
       },
     );
 

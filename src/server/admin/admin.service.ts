@@ -6,7 +6,7 @@ import { attendeeCount } from '../attendees/attendee.repository.ts';
 import { listMemories, memoriesVersion } from '../memories/memory.repository.ts';
 import { questionCounts } from '../questions/question.repository.ts';
 import { speakerCount } from '../speakers/speaker.repository.ts';
-import { deleteMemory } from '../memories/memory.service.ts';
+import { approveMemory, deleteMemory } from '../memories/memory.service.ts';
 import { insertAuditEntry, listAuditEntries } from './admin.repository.ts';
 
 /** Who is acting: the admin of the token and the address the request came from. */
@@ -19,7 +19,13 @@ const normaliseSearch = (search: string | undefined): string => search?.trim().t
 
 /** The name of one moderation page's answer: the same page and search share it. */
 export const moderationView = (query: AdminMediaQuery): string =>
-  JSON.stringify(['moderation', query.limit, query.before ?? null, normaliseSearch(query.search)]);
+  JSON.stringify([
+    'moderation',
+    query.limit,
+    query.before ?? null,
+    normaliseSearch(query.search),
+    query.status ?? null,
+  ]);
 
 /** Memories for moderation, newest first, optionally matching a search. */
 export function listForModeration(db: AppDeps['db'], query: AdminMediaQuery): Promise<Memory[]> {
@@ -28,6 +34,37 @@ export function listForModeration(db: AppDeps['db'], query: AdminMediaQuery): Pr
     limit: query.limit,
     before: query.before,
     search: search || undefined,
+    status: query.status,
+  });
+}
+
+/**
+ * Approves a pending memory as the admin: published everywhere at once, and the moderation log
+ * says who approved what and when (in the same transaction). Approving a published memory is
+ * harmless and logs nothing.
+ */
+export async function approveMemoryAsAdmin(
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  id: string,
+  actor: Actor,
+): Promise<Memory | undefined> {
+  return approveMemory(deps, id, async (trx, memory) => {
+    await insertAuditEntry(trx, {
+      id: newId(),
+      adminUsername: actor.username,
+      action: 'memory.approve',
+      targetId: id,
+      details: {
+        memory: {
+          username: memory.username,
+          text: memory.text,
+          contentType: memory.contentType,
+          createdAt: memory.createdAt,
+        },
+        ip: actor.ip,
+      },
+      createdAt: deps.clock.now().toISOString(),
+    });
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 
 /** Table types of the database. Rows never leave the repositories. */
 export interface MemoriesTable {
@@ -15,6 +15,10 @@ export interface MemoriesTable {
   created_at: string;
   /** 1 when the stored file carries no location or camera metadata (decision 095), else 0. */
   metadata_stripped: number;
+  /** `published` or `pending` (awaiting the admin's approval). */
+  status: Generated<string>;
+  /** Moved by every change of the row (approval): the lists' versions sum it. */
+  revision: Generated<number>;
 }
 
 export interface SpeakersTable {

@@ -1,15 +1,11 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { send } from '../../../tests/support/http-fuzz.ts';
 
 /** Requests the fuzzer once answered with a 5xx or a broken answer, kept as plain tests. */
 describe.each(testDatabases)('fuzzer findings stay fixed (%s)', (database) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ database });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ database });
 
   const part = (name: string, filename?: string, data = '') =>
     `--b\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n\r\n${data}\r\n`;

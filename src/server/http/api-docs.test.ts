@@ -1,19 +1,17 @@
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '../../../tests/support/raw-http.ts';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { useTestApp } from '../../../tests/support/test-app.ts';
 
 describe('the API reference page', () => {
-  let t: TestApp;
   let page: Response;
   let html: string;
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await startTestApp();
     page = await fetch(`${t.url}/api/docs`);
     html = await page.text();
   });
-  afterAll(() => t.close());
 
   it('is HTML under the app’s own CSP, with its headers and rate limit', () => {
     expect(page.status).toBe(200);

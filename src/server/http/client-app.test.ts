@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { type TestApp, useTestApp } from '../../../tests/support/test-app.ts';
 
 /** A built page as Vite writes it: the entry's script, its preloads and its stylesheet. */
 const BUILT_PAGE = [
@@ -21,18 +21,14 @@ const page = async (t: TestApp, url: string, headers: Record<string, string> = {
 };
 
 describe('the prerendered join page', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: { EVENT_NAME: 'Dev<Fest> & "Co"' },
-      client: {
-        'index.html': BUILT_PAGE,
-        'assets/index-abc.css': STYLES,
-        '.prerendered/join.html': JOIN_MARKUP,
-      },
-    });
+  const t = useTestApp({
+    env: { EVENT_NAME: 'Dev<Fest> & "Co"' },
+    client: {
+      'index.html': BUILT_PAGE,
+      'assets/index-abc.css': STYLES,
+      '.prerendered/join.html': JOIN_MARKUP,
+    },
   });
-  afterAll(() => t.close());
 
   it('carries its first screen, with the event name escaped, and its styles inline', async () => {
     const { response, html } = await page(t, '/');

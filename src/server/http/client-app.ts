@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { COLOR_SCHEME_STORAGE_KEY } from '../../shared/constants.ts';
-import { clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
+import { CLIENT_ROUTES, clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
@@ -23,13 +23,16 @@ export interface PageHead {
   meta: ({ property: string; content: string } | { name: string; content: string })[];
 }
 
-/** Head tags for one client route, from its query; undefined keeps the page as built. */
-export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | undefined>;
+/**
+ * Head tags for one client route, from its address; undefined keeps the page as built, null
+ * answers it with a 404 (the thing the address names is not there).
+ */
+export type PageHeadRenderer = (request: FastifyRequest) => Promise<PageHead | null | undefined>;
 
 export interface ClientAppOptions {
   /** The event's name, written into every page as `<meta name="application-name">`. */
   applicationName?: string;
-  /** Server-rendered head tags, by exact client path (e.g. `/memory`). */
+  /** Server-rendered head tags, by client route path (e.g. `/memory`, `/m/:id`). */
   pageHead?: Partial<Record<string, PageHeadRenderer>>;
   /**
    * Images a page shows first, by exact client path, preloaded from the page (decision 072):
@@ -228,9 +231,10 @@ export async function registerClientApp(
             : inScheme.plain;
       // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
       reply.header('vary', 'Cookie');
-      const renderHead = options.pageHead?.[pathname.replace(/(.)\/$/, '$1')];
+      const routeName = clientRouteAt(pathname);
+      const renderHead = routeName && options.pageHead?.[CLIENT_ROUTES[routeName].path];
       if (renderHead && request.method === 'GET') {
-        let head: PageHead | undefined;
+        let head: PageHead | null | undefined;
         try {
           head = await renderHead(request);
         } catch (error) {
@@ -242,6 +246,11 @@ export async function registerClientApp(
             request,
             reply,
           );
+        }
+        if (head === null) {
+          // The app shows "Memory not found"; a preview of the link shows nothing.
+          reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+          return base.compressed.send(request, reply);
         }
       }
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');

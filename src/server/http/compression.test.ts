@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
 import { type RawAnswer, rawGet } from '../../../tests/support/raw-http.ts';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { useTestApp } from '../../../tests/support/test-app.ts';
 import { acceptedEncoding } from './compression.ts';
 
 const decode = (answer: RawAnswer): Buffer => {
@@ -54,11 +54,10 @@ describe('acceptedEncoding', () => {
 });
 
 describe('compressed answers and HTTP caching', () => {
-  let t: TestApp;
   let videoPath: string;
 
+  const t = useTestApp({ client: CLIENT, env: { EVENT_NAME: 'DevFest <Berlin> & "friends"' } });
   beforeAll(async () => {
-    t = await startTestApp({ client: CLIENT, env: { EVENT_NAME: 'DevFest <Berlin> & "friends"' } });
     const seeded = await seedMemories(
       t.app.deps,
       Array.from({ length: 40 }, (_, i) => ({
@@ -69,8 +68,6 @@ describe('compressed answers and HTTP caching', () => {
     );
     videoPath = seeded[0]?.media ?? '';
   });
-
-  afterAll(() => t.close());
 
   it('compresses a large JSON answer with brotli or gzip, as asked, and says it varies', async () => {
     const plain = await rawGet(`${t.url}/api/memory`);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../tests/support/test-app.ts';
 import { retryAfterSeconds } from './load-shedding.ts';
 
 /** Keeps the CPU busy, as a burst of work beyond capacity does to the event loop. */
@@ -20,11 +20,7 @@ describe('retryAfterSeconds', () => {
 });
 
 describe('overload', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { MAX_EVENT_LOOP_DELAY_MS: '30' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { MAX_EVENT_LOOP_DELAY_MS: '30' } });
 
   it('sheds with 503 and Retry-After while the event loop lags, and recovers after', async () => {
     // A request that does work (the polled lists are answered from memory, never shed).

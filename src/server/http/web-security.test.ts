@@ -1,13 +1,8 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import {
-  PLAIN_PAGE,
-  type TestApp,
-  startTestApp,
-  testDatabases,
-} from '../../../tests/support/test-app.ts';
+import { PLAIN_PAGE, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { rawExchange } from '../../../tests/support/raw-http.ts';
 
 const png = (background = '#e8590c') =>
@@ -35,15 +30,14 @@ function expectSecurityHeaders(response: Response, what: string): void {
 }
 
 describe.each(testDatabases)('web security (%s)', (database) => {
-  let t: TestApp;
   let mediaPath: string;
 
+  const t = useTestApp({
+    database,
+    client: { 'index.html': PLAIN_PAGE, 'assets/main-abc123.js': 'console.log(1)' },
+    env: { CORS_ORIGINS: 'https://friend.example, https://other.example:8443' },
+  });
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      client: { 'index.html': PLAIN_PAGE, 'assets/main-abc123.js': 'console.log(1)' },
-      env: { CORS_ORIGINS: 'https://friend.example, https://other.example:8443' },
-    });
     const response = await fetch(`${t.url}/api/memories`, {
       method: 'POST',
       body: memoryForm(await png()),
@@ -52,8 +46,6 @@ describe.each(testDatabases)('web security (%s)', (database) => {
     const [memory] = memoryPostResponseSchema.parse(await response.json()).memories;
     mediaPath = memory?.media ?? '';
   });
-
-  afterAll(() => t.close());
 
   it('puts the CSP, nosniff, frame-ancestors and referrer headers on every kind of answer', async () => {
     const html = { accept: 'text/html' };

@@ -1,25 +1,23 @@
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import { newId } from '../lib/ids.ts';
 import { insertQuestion } from '../questions/question.repository.ts';
 import { rawGet } from '../../../tests/support/raw-http.ts';
 import { addSpeaker, askQuestion } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { useTestApp } from '../../../tests/support/test-app.ts';
 
 describe('list routes (the polled gallery, speakers, question lists and dashboard)', () => {
-  let t: TestApp;
   let gallery: string;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await startTestApp();
     await seedMemories(
       t.app.deps,
       Array.from({ length: 12 }, (_, i) => ({ username: `guest${i}`, text: `Moment ${i}` })),
     );
     gallery = `${t.url}/api/memory?limit=60`;
   });
-  afterAll(() => t.close());
 
   it('compresses the list with the encoding the client prefers, same JSON in each', async () => {
     const plain = await rawGet(gallery, {});

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { type TestApp, useTestApp } from '../../../tests/support/test-app.ts';
 import { animationFrames } from './image-pipeline.ts';
 import { ImageQueue, ImageQueueFullError } from './image-queue.ts';
 
@@ -103,11 +103,7 @@ describe('20 heavy animated GIFs at once', () => {
   }, 60_000);
 
   describe('with the default queue limit', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp({ env: { WRITE_RATE_LIMIT: '1000' } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ env: { WRITE_RATE_LIMIT: '1000' } });
 
     it('a small photo posted meanwhile is stored within 15 s; the GIFs keep a budget of frames and a still thumbnail', async () => {
       const gifs = Array.from({ length: GIFS }, (_, i) => post(t, gif, `anim-${i}.gif`));
@@ -139,11 +135,7 @@ describe('20 heavy animated GIFs at once', () => {
   });
 
   describe('with a short queue limit', () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await startTestApp({ env: { WRITE_RATE_LIMIT: '1000', MAX_IMAGE_QUEUE_WAIT: '3s' } });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ env: { WRITE_RATE_LIMIT: '1000', MAX_IMAGE_QUEUE_WAIT: '3s' } });
 
     it('sheds what would wait too long with 503 and a Retry-After from the queue', async () => {
       const answers = await Promise.all(

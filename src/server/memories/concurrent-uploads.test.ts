@@ -1,11 +1,11 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Memory,
   memoryListSchema,
   memoryPostResponseSchema,
 } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 
 const UPLOADS = 500;
 const CLIENTS = 50;
@@ -55,15 +55,10 @@ async function listAll(t: TestApp): Promise<Memory[]> {
 }
 
 describe.each(testDatabases)('concurrent uploads keep every file (%s)', (database) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      env: { WRITE_RATE_LIMIT: '100000', WRITE_RATE_LIMIT_PER_ADDRESS: '100000' },
-    });
+  const t = useTestApp({
+    database,
+    env: { WRITE_RATE_LIMIT: '100000', WRITE_RATE_LIMIT_PER_ADDRESS: '100000' },
   });
-  afterAll(() => t.close());
 
   it(`${UPLOADS} uploads from ${CLIENTS} parallel clients: each listed, with its own file`, async () => {
     const answered = new Map<number, Memory>();

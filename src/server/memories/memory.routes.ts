@@ -2,9 +2,10 @@ import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
-import { API_PATHS, CLIENT_PATHS } from '../../shared/routes.ts';
+import { API_PATHS, CLIENT_PATHS, memorySharePath } from '../../shared/routes.ts';
 import {
   MEMORY_FILE_FIELDS,
+  type Memory,
   type MemoryPostResponse,
   type MemoryPostFields,
   memoryListQuerySchema,
@@ -81,6 +82,12 @@ function readMemoryForm(request: FastifyRequest, config: Pick<Config, 'maxUpload
   };
 }
 
+/** The answer to a post: its memories, and a message that says whether they await approval. */
+const answerOf = (memories: Memory[]): MemoryPostResponse => {
+  const pending = memories.some((memory) => memory.status === 'pending');
+  return { message: postedMessage(memories.length, pending), memories };
+};
+
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { config } = deps;
@@ -121,7 +128,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       const key = request.headers[IDEMPOTENCY_KEY_HEADER];
       if (typeof key !== 'string') {
         const memories = await postMemory(deps, upload, readMemoryForm(request, config));
-        return { message: postedMessage(memories.length), memories };
+        return answerOf(memories);
       }
       // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
       const scope = deps.callers.attendeeOf(request)?.id ?? '';
@@ -131,14 +138,14 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       try {
         const memories = await postMemory(deps, upload, readMemoryForm(request, config), {
           alongside: async (trx, inserted) => {
-            const response = { message: postedMessage(inserted.length), memories: inserted };
+            const response = answerOf(inserted);
             const createdAt = deps.clock.now().toISOString();
             if (!(await saveIdempotentAnswer(trx, { scope, key, response, createdAt }))) {
               throw new AlreadyPostedError();
             }
           },
         });
-        return { message: postedMessage(memories.length), memories };
+        return answerOf(memories);
       } catch (error) {
         // The same post sent twice at once: the one that committed first is the answer.
         if (!(error instanceof AlreadyPostedError)) throw error;
@@ -163,7 +170,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         topic: 'memories',
         scope: WHOLE_LIST,
         key: galleryView(query),
-        rows: () => listMemories(deps.db, query),
+        rows: () => listMemories(deps.db, { ...query, status: 'published' }),
       }),
     }),
   );
@@ -180,7 +187,8 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     },
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
-      if (!found) throw new HttpError(404, 'Memory not found');
+      // A memory awaiting approval is nobody's business but the admin's and its poster's.
+      if (found?.memory.status !== 'published') throw new HttpError(404, 'Memory not found');
       reply.header('cache-control', 'no-cache');
       return found.memory;
     },
@@ -199,7 +207,11 @@ const clip = (text: string, max: number) =>
 export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'lists'>) {
   let known: { tag: string; images: Promise<string[]> } | undefined;
   const readNewest = async (): Promise<string[]> => {
-    const [newest] = await listMemories(deps.db, { ...DEFAULT_MEMORY_PAGE, limit: 1 });
+    const [newest] = await listMemories(deps.db, {
+      ...DEFAULT_MEMORY_PAGE,
+      limit: 1,
+      status: 'published',
+    });
     if (!newest || !newest.contentType.startsWith('image/')) return [];
     const url = newest.thumbnail ?? newest.media;
     return url ? [url] : [];
@@ -221,58 +233,116 @@ export function galleryPageImages(deps: Pick<AppDeps, 'db' | 'lists'>) {
 }
 
 /**
- * The Open Graph and `twitter:card` tags of `/memory?id=…`, so a shared link shows the photo,
- * the caption and the author. Undefined (the page as it is) for a missing or unknown id.
+ * The picture a link preview shows for a memory: the display rendition of a photo; for a video
+ * its still frame when it has one, else none. One place, so the video's poster plugs in here.
  */
-export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config'>) {
+export const previewImageOf = (
+  memory: Memory,
+): { url: string; type?: string; width?: number; height?: number } | undefined => {
+  if (memory.contentType.startsWith('image/')) {
+    return {
+      url: memory.media,
+      type: memory.contentType,
+      ...(memory.width && memory.height ? { width: memory.width, height: memory.height } : {}),
+    };
+  }
+  return memory.thumbnail ? { url: memory.thumbnail } : undefined;
+};
+
+/**
+ * The Open Graph and `twitter:card` tags naming one published memory, with absolute URLs from
+ * `PUBLIC_URL` (paths when it is unset), never from the request's Host header (decision 134).
+ * `url` is the address the tags name as the page's own.
+ */
+export function memoryHead(
+  memory: Memory,
+  config: Pick<Config, 'publicUrl' | 'eventName'>,
+  eventName: string,
+  path: string,
+): PageHead {
+  const origin = config.publicUrl ?? '';
+  const title = `${memory.username}'s memory at ${eventName}`;
+  const caption = memory.text.replace(/\s+/g, ' ').trim();
+  const description = clip(caption, DESCRIPTION_MAX);
+  const url = `${origin}${path}`;
+  const image = previewImageOf(memory);
+  const isImage = memory.contentType.startsWith('image/');
+  const meta: PageHead['meta'] = [
+    { property: 'og:site_name', content: eventName },
+    { property: 'og:type', content: isImage ? 'article' : 'video.other' },
+    { property: 'og:title', content: title },
+    { property: 'og:description', content: description },
+    { property: 'og:url', content: url },
+  ];
+  if (image) {
+    meta.push(
+      { property: 'og:image', content: `${origin}${image.url}` },
+      { property: 'og:image:alt', content: clip(memory.text, 400) },
+    );
+    if (image.type) meta.push({ property: 'og:image:type', content: image.type });
+    if (image.width && image.height) {
+      meta.push(
+        { property: 'og:image:width', content: String(image.width) },
+        { property: 'og:image:height', content: String(image.height) },
+      );
+    }
+  }
+  if (!isImage) {
+    meta.push(
+      { property: 'og:video', content: `${origin}${memory.media}` },
+      { property: 'og:video:type', content: memory.contentType },
+    );
+  }
+  meta.push(
+    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
+    { name: 'twitter:title', content: title },
+    { name: 'twitter:description', content: description },
+  );
+  if (image) {
+    meta.push(
+      { name: 'twitter:image', content: `${origin}${image.url}` },
+      { name: 'twitter:image:alt', content: clip(memory.text, 400) },
+    );
+  }
+  meta.push({ name: 'description', content: description });
+  return { title, meta };
+}
+
+/** A published memory by id, or undefined (also for an id that is not one). */
+async function publishedMemory(
+  deps: Pick<AppDeps, 'db'>,
+  id: unknown,
+): Promise<Memory | undefined> {
+  const parsed = idSchema.safeParse(id);
+  if (!parsed.success) return undefined;
+  const found = await findMemory(deps.db, parsed.data);
+  return found?.memory.status === 'published' ? found.memory : undefined;
+}
+
+/**
+ * The link-preview tags of a memory's pages: `/memory?id=…` (the page as it is for a missing or
+ * unknown id) and its share link `/m/:id` (a 404 page for a memory that is not published).
+ */
+export function memoryPageHead(deps: Pick<AppDeps, 'db' | 'config' | 'settings'>) {
   return {
     [CLIENT_PATHS.memory]: async (request: FastifyRequest): Promise<PageHead | undefined> => {
       const query = request.query as Record<string, unknown> | undefined;
-      const id = idSchema.safeParse(query?.id);
-      if (!id.success) return undefined;
-      const found = await findMemory(deps.db, id.data);
-      if (!found) return undefined;
-      const { memory } = found;
-      // The configured address, never the request's Host header (which a client chooses).
-      const origin = deps.config.publicUrl ?? '';
-      const eventName = deps.config.eventName;
-      const title = `${memory.username}'s memory at ${eventName}`;
-      const description = clip(memory.text.replace(/\s+/g, ' ').trim(), DESCRIPTION_MAX);
-      const url = `${origin}${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`;
-      const isImage = memory.contentType.startsWith('image/');
-      const image = isImage ? `${origin}${memory.media}` : `${origin}/og-image.png`;
-      const meta: PageHead['meta'] = [
-        { property: 'og:site_name', content: eventName },
-        { property: 'og:type', content: isImage ? 'article' : 'video.other' },
-        { property: 'og:title', content: title },
-        { property: 'og:description', content: description },
-        { property: 'og:url', content: url },
-        { property: 'og:image', content: image },
-        { property: 'og:image:alt', content: clip(memory.text, 400) },
-      ];
-      if (isImage) {
-        meta.push({ property: 'og:image:type', content: memory.contentType });
-        if (memory.width && memory.height) {
-          meta.push(
-            { property: 'og:image:width', content: String(memory.width) },
-            { property: 'og:image:height', content: String(memory.height) },
-          );
-        }
-      } else {
-        meta.push(
-          { property: 'og:video', content: `${origin}${memory.media}` },
-          { property: 'og:video:type', content: memory.contentType },
-        );
-      }
-      meta.push(
-        { name: 'twitter:card', content: 'summary_large_image' },
-        { name: 'twitter:title', content: title },
-        { name: 'twitter:description', content: description },
-        { name: 'twitter:image', content: image },
-        { name: 'twitter:image:alt', content: clip(memory.text, 400) },
-        { name: 'description', content: description },
+      const memory = await publishedMemory(deps, query?.id);
+      if (!memory) return undefined;
+      const path = `${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`;
+      return memoryHead(memory, deps.config, deps.settings.current.eventName, path);
+    },
+    [CLIENT_PATHS.memoryShare]: async (request: FastifyRequest): Promise<PageHead | null> => {
+      // `/m/<id>`: an id is plain text, so the segment is taken as it is.
+      const id = request.url.split('?', 1)[0]?.split('/')[2];
+      const memory = await publishedMemory(deps, id);
+      if (!memory) return null;
+      return memoryHead(
+        memory,
+        deps.config,
+        deps.settings.current.eventName,
+        memorySharePath(memory._id),
       );
-      return { title, meta };
     },
   };
 }

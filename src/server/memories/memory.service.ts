@@ -1,9 +1,15 @@
+import { MEMORY_TEXTS } from '../../shared/constants.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { type StoredMemory, deleteMemoryRow, insertMemories } from './memory.repository.ts';
+import {
+  type StoredMemory,
+  deleteMemoryRow,
+  insertMemories,
+  setMemoryStatus,
+} from './memory.repository.ts';
 import {
   type ReceivedPost,
   type StoreFile,
@@ -13,8 +19,12 @@ import {
 import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
 
 /** The success message of a post (the server's message is shown as the toast). */
-export const postedMessage = (count: number): string =>
-  count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
+export const postedMessage = (count: number, pending = false): string =>
+  pending
+    ? MEMORY_TEXTS.postedPending(count)
+    : count === 1
+      ? 'Memory shared successfully!'
+      : `${count} memories shared successfully!`;
 
 /** Thrown by a post's `alongside` claim when the same post was already made: nothing is kept. */
 export class AlreadyPostedError extends Error {
@@ -41,10 +51,12 @@ export interface PostOptions {
  * stored go too.
  */
 export async function createMemories(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>,
   post: ReceivedPost,
   options: PostOptions = {},
 ): Promise<Memory[]> {
+  // With approval on, nobody but the admin and the poster sees them until approved.
+  const status = deps.settings.current.moderateMemories ? 'pending' : 'published';
   const postId = options.postId ?? newId();
   const createdAt = deps.clock.now().toISOString();
   // Ids sort by time; the first file gets the newest, so the gallery shows the post in order.
@@ -60,6 +72,7 @@ export async function createMemories(
           username: post.fields.username,
           text: post.fields.caption,
           createdAt,
+          status,
           ...file,
         })),
       );
@@ -82,12 +95,35 @@ export async function createMemories(
  * without its metadata, then the memories are inserted (with `options.alongside`) and announced.
  */
 export async function postMemory(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>,
   context: UploadContext,
   read: (storeFile: StoreFile) => Promise<MemoryPostFields>,
   options: PostOptions = {},
 ): Promise<Memory[]> {
   return createMemories(deps, await receiveMemoryPost(context, read), options);
+}
+
+/**
+ * Publishes a pending memory (the admin's approval): every open gallery and wall gets it at once
+ * (`memoryUpdated`). `alongside` runs in the same transaction (the moderation log) when the
+ * status changed. Approving a published memory changes nothing. Undefined: no such memory.
+ */
+export async function approveMemory(
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'lists'>,
+  id: string,
+  alongside?: (trx: Transaction<Database>, memory: Memory) => Promise<void>,
+): Promise<Memory | undefined> {
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const set = await setMemoryStatus(trx, id, 'published');
+    if (set?.changed && alongside) await alongside(trx, set.memory);
+    return set;
+  });
+  if (!result) return undefined;
+  if (result.changed) {
+    await deps.lists.changed('memories');
+    deps.realtime.memoryUpdated(result.memory);
+  }
+  return result.memory;
 }
 
 /**

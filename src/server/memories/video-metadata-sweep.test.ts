@@ -50,6 +50,7 @@ describe.each(testDatabases)('cleaning the videos stored before uploads did (%s)
         sizeBytes: data?.length ?? 0,
         createdAt: new Date().toISOString(),
         metadataStripped: false,
+        status: 'published',
       },
     ]);
     return { id, mediaKey };

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newQuestionEventSchema } from '../../shared/events.ts';
 import {
   type Question,
@@ -14,7 +14,7 @@ import {
   collect,
   watchingSocket,
 } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { idAfter } from './question.service.ts';
 
 const post = (url: string, body: unknown, contentType = 'application/json') =>
@@ -37,20 +37,18 @@ async function list(url: string, query = ''): Promise<Question[]> {
 }
 
 describe.each(testDatabases)('question routes on %s', (database) => {
-  let t: TestApp;
   let ada: Speaker;
   let alan: Speaker;
   const sockets: TestSocket[] = [];
 
+  const t = useTestApp({ database });
   beforeAll(async () => {
-    t = await startTestApp({ database });
     ada = await addSpeaker(t.url, 'Ada Lovelace');
     alan = await addSpeaker(t.url, 'Alan Turing');
   });
   afterEach(() => {
     for (const socket of sockets.splice(0)) socket.disconnect();
   });
-  afterAll(() => t.close());
 
   describe('POST /questions', () => {
     it('stores the question and answers 201 with it, under the speaker’s own name', async () => {

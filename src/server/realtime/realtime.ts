@@ -21,6 +21,7 @@ import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 type ForEveryone =
   | { event: 'memoryCreated'; payload: Parameters<ServerToClientEvents['memoryCreated']>[0] }
   | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
+  | { event: 'memoryUpdated'; payload: Parameters<ServerToClientEvents['memoryUpdated']>[0] }
   | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] }
   | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] };
 
@@ -38,6 +39,9 @@ function emit(to: Broadcast, message: ForEveryone): void {
       break;
     case 'memoryDeleted':
       to.emit('memoryDeleted', message.payload);
+      break;
+    case 'memoryUpdated':
+      to.emit('memoryUpdated', message.payload);
       break;
     case 'speakerCreated':
       to.emit('speakerCreated', message.payload);
@@ -99,7 +103,10 @@ export interface Realtime {
   questionUpdated(question: Question, revision: number, options?: { coalesce?: boolean }): void;
   questionDeleted(question: Pick<Question, '_id' | 'speakerId'>): void;
   speakerDeleted(id: string): void;
+  /** A new memory: to everyone when published; when pending, to the admin's moderation room. */
   memoryCreated(memory: Memory): void;
+  /** A published memory changed (approved, or a new rendition): to everyone. */
+  memoryUpdated(memory: Memory): void;
   memoryDeleted(id: string): void;
   speakerCreated(speaker: Speaker): void;
   close(): Promise<void>;
@@ -294,7 +301,21 @@ export async function createRealtime(
       });
     },
     speakerDeleted: (id) => toEveryone({ event: 'speakerDeleted', payload: { id } }),
-    memoryCreated: (memory) => toEveryone({ event: 'memoryCreated', payload: { memory } }),
+    memoryCreated: (memory) => {
+      if (memory.status === 'published') {
+        toEveryone({ event: 'memoryCreated', payload: { memory } });
+        return;
+      }
+      // Public events carry only published memories: a pending one goes to the admin alone.
+      io.to(moderationRoom()).emit('memoryCreated', { memory });
+    },
+    memoryUpdated: (memory) => {
+      if (memory.status === 'published') {
+        toEveryone({ event: 'memoryUpdated', payload: { memory } });
+        return;
+      }
+      io.to(moderationRoom()).emit('memoryUpdated', { memory });
+    },
     memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
     speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
     close: () =>

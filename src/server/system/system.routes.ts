@@ -18,7 +18,10 @@ import { HttpError } from '../http/errors.ts';
 
 /** Health and public configuration. */
 export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const publicConfig: Omit<PublicConfig, 'eventName' | 'primaryColor' | 'logoUrl'> = {
+  const publicConfig: Omit<
+    PublicConfig,
+    'eventName' | 'primaryColor' | 'logoUrl' | 'wallIntervalSeconds'
+  > = {
     maxUploadMb: deps.config.maxUploadMb,
     maxUploadBytes: Math.floor(deps.config.maxUploadMb * 1024 * 1024),
     acceptedTypes: { images: [...ACCEPTED_IMAGE_TYPES], videos: [...ACCEPTED_VIDEO_TYPES] },
@@ -26,6 +29,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     pollIntervals: { ...POLL_INTERVALS },
     speakersStaleTime: SPEAKERS_STALE_TIME,
     toastAutoClose: TOAST_AUTO_CLOSE,
+    publicUrl: deps.config.publicUrl ?? null,
   };
 
   app.get(
@@ -67,8 +71,8 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
       // The admin's public settings, as they are now.
-      const { eventName, primaryColor } = deps.settings.current;
-      return { ...publicConfig, eventName, primaryColor, logoUrl: null };
+      const { eventName, primaryColor, wallIntervalSeconds } = deps.settings.current;
+      return { ...publicConfig, eventName, primaryColor, wallIntervalSeconds, logoUrl: null };
     },
   );
 };

@@ -105,7 +105,7 @@ export type FinishResult = { memoryId: string } | { refused: HttpError };
  * upload finish makes no second one. Refused files leave nothing: no memory, no upload.
  */
 export function createFinisher(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>,
   context: UploadContext,
   store: DataStore,
   log: Pick<FastifyBaseLogger, 'warn'>,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADMIN_LIMITS } from '../constants.ts';
 import { idSchema, pageQuerySchema } from './common.ts';
+import { memoryStatusSchema } from './memory.ts';
 
 /** Credentials are compared as typed (no trimming of the password); both are required. */
 export const adminLoginRequestSchema = z.object({
@@ -44,6 +45,8 @@ export const adminMediaQuerySchema = pageQuerySchema.extend({
       error: `search must be at most ${ADMIN_LIMITS.searchMax} characters`,
     })
     .optional(),
+  /** Only memories of this status (`pending`: those awaiting approval); every status without. */
+  status: memoryStatusSchema.optional(),
 });
 export type AdminMediaQuery = z.infer<typeof adminMediaQuerySchema>;
 

@@ -7,6 +7,10 @@ export const publicConfigSchema = z.object({
   primaryColor: z.string(),
   /** The event's logo; null: the app's own. */
   logoUrl: z.string().nullable(),
+  /** Seconds each memory stays on the wall (`/wall`), the admin's setting. */
+  wallIntervalSeconds: z.number(),
+  /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
+  publicUrl: z.string().nullable(),
   maxUploadMb: z.number(),
   maxUploadBytes: z.number(),
   acceptedTypes: z.object({

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
 import { idSchema, multiLineText, pageQuerySchema, usernameSchema } from './common.ts';
 
+/**
+ * Whether everybody sees a memory (`published`) or only the admin and its poster until the admin
+ * approves it (`pending`, posted while `moderateMemories` is on).
+ */
+export const memoryStatusSchema = z.enum(['published', 'pending']);
+export type MemoryStatus = z.infer<typeof memoryStatusSchema>;
+
 /** A memory as the API answers it: `media` and `thumbnail` are URLs, never data. */
 export const memorySchema = z.object({
   _id: idSchema,
@@ -14,6 +21,7 @@ export const memorySchema = z.object({
   createdAt: z.iso.datetime(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  status: memoryStatusSchema,
 });
 export type Memory = z.infer<typeof memorySchema>;
 
@@ -39,3 +47,17 @@ export const memoryPostResponseSchema = z.object({
   memories: z.array(memorySchema),
 });
 export type MemoryPostResponse = z.infer<typeof memoryPostResponseSchema>;
+
+/**
+ * PATCH /api/media/:id: the admin approves a pending memory. Only `published` is taken: a
+ * published memory is taken down by deleting it (decision 137).
+ */
+export const memoryStatusUpdateSchema = z
+  .object({
+    status: z.literal('published', {
+      error: 'status must be "published" (delete a memory to take it down)',
+    }),
+  })
+  .strict();
+
+export const memoryUpdateResponseSchema = z.object({ memory: memorySchema });

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Badge,
   Button,
   CloseButton,
   Group,
@@ -15,6 +16,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
+  IconClockHour4,
   IconHistory,
   IconMessages,
   IconMicrophone,
@@ -24,7 +26,12 @@ import {
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { ADMIN_LIMITS, ADMIN_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import {
+  ADMIN_LIMITS,
+  ADMIN_TEXTS,
+  TOAST_AUTO_CLOSE,
+  WALL_TEXTS,
+} from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { VirtualGrid } from '../../components/virtual-grid.tsx';
@@ -34,6 +41,9 @@ import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
+import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
+import { DownloadAllButton } from './download-all-button.tsx';
+import { OpenWallLink } from './open-wall-link.tsx';
 import { AdminQuestions } from './admin-questions.tsx';
 import { AdminSettings } from './admin-settings.tsx';
 import { AdminSpeakers } from './admin-speakers.tsx';
@@ -82,6 +92,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   }, []);
 
   useAdminLiveUpdates(hide);
+  const pendingCount = usePendingCount(token);
 
   const expired = isUnauthorized(media.error);
   useEffect(() => {
@@ -150,6 +161,19 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
         <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
           Memories
         </Tabs.Tab>
+        <Tabs.Tab
+          value="pending"
+          leftSection={<IconClockHour4 size={18} />}
+          rightSection={
+            pendingCount && (
+              <Badge size="sm" circle={pendingCount.length < 3}>
+                {pendingCount}
+              </Badge>
+            )
+          }
+        >
+          {WALL_TEXTS.awaitingApproval}
+        </Tabs.Tab>
         <Tabs.Tab value="questions" leftSection={<IconMessages size={18} />}>
           Questions
         </Tabs.Tab>
@@ -166,6 +190,10 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
 
       <Tabs.Panel value="memories">
         <Stack gap="sm">
+          <Group gap="sm">
+            <DownloadAllButton token={token} onExpired={onExpired} />
+            <OpenWallLink />
+          </Group>
           <div className={classes.toolbar}>
             <TextInput
               type="search"
@@ -228,6 +256,10 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
             </>
           )}
         </Stack>
+      </Tabs.Panel>
+
+      <Tabs.Panel value="pending">
+        <AdminPendingMemories token={token} onExpired={onExpired} />
       </Tabs.Panel>
 
       <Tabs.Panel value="questions">

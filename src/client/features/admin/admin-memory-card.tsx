@@ -1,5 +1,5 @@
-import { AspectRatio, Button, Center, Paper, Stack, Text } from '@mantine/core';
-import { IconPhotoOff, IconTrash } from '@tabler/icons-react';
+import { AspectRatio, Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconCheck, IconPhotoOff, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { formatDateTime } from '../../lib/format-time.ts';
@@ -47,14 +47,34 @@ function MemoryMedia({ memory }: { memory: Memory }) {
   );
 }
 
-/** One memory under moderation: its media, who posted it, the caption, and Delete. */
+/**
+ * One memory under moderation: its media, who posted it, the caption, and Delete (with
+ * `onApprove`, Approve beside it: a memory awaiting approval).
+ */
 export function AdminMemoryCard({
   memory,
   onDelete,
+  onApprove,
+  approving = false,
 }: {
   memory: Memory;
   onDelete: (memory: Memory) => void;
+  onApprove?: ((memory: Memory) => void) | undefined;
+  approving?: boolean;
 }) {
+  const deleteButton = (
+    <Button
+      color="red"
+      variant="light"
+      radius={0}
+      h={44}
+      fullWidth
+      leftSection={<IconTrash size={18} />}
+      onClick={() => onDelete(memory)}
+    >
+      Delete
+    </Button>
+  );
   return (
     <Paper
       component="article"
@@ -78,17 +98,23 @@ export function AdminMemoryCard({
             {formatDateTime(memory.createdAt)}
           </Text>
         </Stack>
-        <Button
-          color="red"
-          variant="light"
-          radius={0}
-          h={44}
-          fullWidth
-          leftSection={<IconTrash size={18} />}
-          onClick={() => onDelete(memory)}
-        >
-          Delete
-        </Button>
+        {onApprove ? (
+          <Group gap={0} grow wrap="nowrap">
+            <Button
+              color="green.9"
+              radius={0}
+              h={44}
+              leftSection={<IconCheck size={18} />}
+              loading={approving}
+              onClick={() => onApprove(memory)}
+            >
+              Approve
+            </Button>
+            {deleteButton}
+          </Group>
+        ) : (
+          deleteButton
+        )}
       </div>
     </Paper>
   );

@@ -1,6 +1,11 @@
 import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
-import { ADMIN_MEDIA_KEY, addToAdminMedia, removeFromAdminMedia } from './api/admin-media.ts';
+import {
+  ADMIN_MEDIA_KEY,
+  addToAdminMedia,
+  removeFromAdminMedia,
+  updateInAdminMedia,
+} from './api/admin-media.ts';
 
 /**
  * Keeps the moderation lists live: new memories appear and deleted ones go as the socket says
@@ -10,6 +15,10 @@ export function useAdminLiveUpdates(onDeleted: (id: string) => void): void {
   useLiveUpdates({
     on: {
       memoryCreated: ({ memory }, client) => addToAdminMedia(client, memory),
+      memoryUpdated: ({ memory }, client) => {
+        updateInAdminMedia(client, memory);
+        addToAdminMedia(client, memory);
+      },
       memoryDeleted: ({ id }, client) => {
         onDeleted(id);
         removeFromAdminMedia(client, id);

@@ -13,6 +13,7 @@ const memory = (id: string): Memory => ({
   createdAt: '2026-11-22T10:00:00.000Z',
   width: 10,
   height: 10,
+  status: 'published',
 });
 
 // Ids sort by time; these stand for UUIDv7s, oldest "a" to newest "f".

@@ -21,6 +21,21 @@ export function mergeMemories(data: Pages | undefined, incoming: Memory[]): Page
   return { ...data, pages: [[...fresh, ...first].sort(newestFirst), ...rest] };
 }
 
+/**
+ * A memory that changed (`memoryUpdated`): its copy in the pages is replaced; a published one
+ * that is not there (just approved) goes in as a new one would.
+ */
+export function updateMemory(data: Pages | undefined, memory: Memory): Pages | undefined {
+  if (!data) return data;
+  const known = data.pages.some((page) => page.some((item) => item._id === memory._id));
+  if (!known) return memory.status === 'published' ? mergeMemories(data, [memory]) : data;
+  if (memory.status !== 'published') return removeMemory(data, memory._id);
+  return {
+    ...data,
+    pages: data.pages.map((page) => page.map((item) => (item._id === memory._id ? memory : item))),
+  };
+}
+
 /** Takes a deleted memory out of every page. */
 export function removeMemory(data: Pages | undefined, id: string): Pages | undefined {
   if (!data || !data.pages.some((page) => page.some((memory) => memory._id === id))) return data;

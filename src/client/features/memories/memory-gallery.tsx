@@ -6,9 +6,11 @@ import type { Memory } from '../../../shared/schemas/memory.ts';
 import { lazyModal } from '../../components/lazy-modal.tsx';
 import { RetryAlert } from '../../components/retry-alert.tsx';
 import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
+import { useStoredUsername } from '../../lib/username.ts';
 import { useGallery } from './api/get-memories.ts';
 import { MemoriesLoading } from './memories-loading.tsx';
 import { MemoryTile } from './memory-tile.tsx';
+import { forgetOwnPending, useOwnPending } from './own-pending.ts';
 import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
 
@@ -47,7 +49,9 @@ export function MemoryGallery() {
   const gallery = useGallery();
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;
   const [selected, setSelected] = useState<Memory | null>(null);
-  const memories = useMemo(() => {
+  const [username] = useStoredUsername();
+  const ownPending = useOwnPending(username);
+  const published = useMemo(() => {
     // Pages can overlap for a moment while a new memory shifts them: show each memory once.
     const seen = new Set<string>();
     return (gallery.data?.pages.flat() ?? []).filter((memory) => {
@@ -56,6 +60,22 @@ export function MemoryGallery() {
       return true;
     });
   }, [gallery.data]);
+  // The poster's own memories awaiting approval come first, marked as waiting, until the
+  // gallery has them (approved while the socket was away: the poll says so).
+  const approved = useMemo(() => {
+    const ids = new Set(published.map((memory) => memory._id));
+    return ownPending.filter((memory) => ids.has(memory._id)).map((memory) => memory._id);
+  }, [published, ownPending]);
+  useEffect(() => {
+    if (approved.length > 0) forgetOwnPending(approved);
+  }, [approved]);
+  const memories = useMemo(
+    () =>
+      ownPending.length === 0
+        ? published
+        : [...ownPending.filter((memory) => !approved.includes(memory._id)), ...published],
+    [ownPending, published, approved],
+  );
 
   const { ref: sentinelRef, entry } = useIntersection({ rootMargin: '800px 0px' });
   const nearEnd = entry?.isIntersecting ?? false;

@@ -5,6 +5,7 @@ import { queryClient } from '../../lib/query-client.ts';
 import { postMemory } from './api/create-memory.ts';
 import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
 import { mergeMemories } from './memory-cache.ts';
+import { keepOwnPending } from './own-pending.ts';
 
 const postedMessage = (count: number): string =>
   count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
@@ -18,8 +19,14 @@ const postedMessage = (count: number): string =>
 registerSender('memory', async (item: QueuedItem, { update, progress, waiting, signal }) => {
   const { caption = '', username = '', postId = '' } = item.payload;
   const token = getAttendeeToken();
-  const show = (memories: MemoryPostResponse['memories']) =>
-    queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) => mergeMemories(data, memories));
+  // Published ones join the gallery at once; one awaiting approval shows to its poster alone.
+  const show = (memories: MemoryPostResponse['memories']) => {
+    const published = memories.filter((memory) => memory.status === 'published');
+    queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
+      mergeMemories(data, published),
+    );
+    keepOwnPending(memories);
+  };
   if (!token) {
     const result = await postMemory({
       caption,

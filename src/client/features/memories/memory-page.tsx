@@ -1,7 +1,7 @@
 import { Alert, Button, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPhoto } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -116,11 +116,15 @@ function MemoryView({ id }: { id: string }) {
   );
 }
 
-/** /memory?id=…: one memory on its own page, the page a shared link opens (no join needed). */
+/**
+ * /memory?id=… and the share link /m/:id: one memory on its own page, the page a shared link
+ * opens (no join needed).
+ */
 export default function MemoryPage() {
   useMemoryEvents();
   const [params] = useSearchParams();
-  const id = params.get('id')?.trim() ?? '';
+  const { id: sharedId } = useParams();
+  const id = (sharedId ?? params.get('id'))?.trim() ?? '';
   if (!id) return <NotFound />;
   return <MemoryView key={id} id={id} />;
 }

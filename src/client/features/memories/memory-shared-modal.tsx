@@ -24,11 +24,21 @@ export function MemorySharedModal({
         <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
           <IconCircleCheck size={40} />
         </ThemeIcon>
-        <Text>
-          Your memory is live in the {eventName} gallery for everyone to see. Share it on your
-          social feed too!
-        </Text>
-        <ShareButtons title={eventName} text={text} url={url} />
+        {first?.status === 'pending' ? (
+          // Its link would show nothing to anyone else yet: no share buttons until approved.
+          <Text>
+            Thank you! Your memory will appear in the {eventName} gallery once it is approved; until
+            then your gallery shows it as “{MEMORY_TEXTS.awaitingApproval}”.
+          </Text>
+        ) : (
+          <>
+            <Text>
+              Your memory is live in the {eventName} gallery for everyone to see. Share it on your
+              social feed too!
+            </Text>
+            <ShareButtons title={eventName} text={text} url={url} />
+          </>
+        )}
         <Button variant="subtle" onClick={onClose}>
           Done
         </Button>

@@ -1,6 +1,7 @@
-import { ActionIcon, AspectRatio, Card, Group, Text, UnstyledButton } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { ActionIcon, AspectRatio, Badge, Card, Group, Text, UnstyledButton } from '@mantine/core';
+import { IconClockHour4, IconDownload } from '@tabler/icons-react';
 import { memo } from 'react';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { MemoryMediaView, downloadUrl, isVideo, logUndownloadable } from './memory-media-view.tsx';
 import classes from './memories.module.css';
@@ -36,6 +37,17 @@ export const MemoryTile = memo(function MemoryTile({
           </UnstyledButton>
         )}
       </AspectRatio>
+      {memory.status === 'pending' && (
+        // Only its poster sees it: the admin has not approved it yet.
+        <Badge
+          className={classes.pendingBadge}
+          color="dark.7"
+          variant="filled"
+          leftSection={<IconClockHour4 size={14} aria-hidden />}
+        >
+          {MEMORY_TEXTS.awaitingApproval}
+        </Badge>
+      )}
       <Group className={classes.tileFooter} wrap="nowrap" gap={2} align="center">
         <UnstyledButton className={classes.tileText} onClick={open}>
           <Text size="sm" fw={700} truncate="end">

@@ -1,8 +1,11 @@
-import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { memorySharePath } from '../../../shared/routes.ts';
 
-/** The address of a memory's own page, the link a share carries. */
+/**
+ * The link a share carries: `/m/:id`, whose page carries the memory's link-preview tags and
+ * opens the memory's own page.
+ */
 export const memoryPageUrl = (id: string): string =>
-  new URL(`${CLIENT_PATHS.memory}?id=${encodeURIComponent(id)}`, window.location.origin).toString();
+  new URL(memorySharePath(id), window.location.origin).toString();
 
 const clip = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;

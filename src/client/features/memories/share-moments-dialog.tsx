@@ -45,10 +45,19 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
           <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
             <IconCircleCheck size={40} />
           </ThemeIcon>
-          <Text>
-            Your {posted.result.memories.length === 1 ? 'moment is' : 'moments are'} in the gallery.
-            Now post {posted.result.memories.length === 1 ? 'it' : 'them'} to your Twitter feed!
-          </Text>
+          {first?.status === 'pending' ? (
+            <Text>
+              Your {posted.result.memories.length === 1 ? 'moment' : 'moments'} will join the
+              gallery once approved. You can post{' '}
+              {posted.result.memories.length === 1 ? 'it' : 'them'} to your Twitter feed now!
+            </Text>
+          ) : (
+            <Text>
+              Your {posted.result.memories.length === 1 ? 'moment is' : 'moments are'} in the
+              gallery. Now post {posted.result.memories.length === 1 ? 'it' : 'them'} to your
+              Twitter feed!
+            </Text>
+          )}
           <ShareButtons
             title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
             text={text}

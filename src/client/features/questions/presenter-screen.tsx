@@ -14,7 +14,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { useQuestions } from './api/get-questions.ts';
 import { arrangeQuestions } from './question-order.ts';
-import { QrCode } from './qr-code.tsx';
+import { QrCode } from '../../components/qr-code.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './presenter.module.css';
 

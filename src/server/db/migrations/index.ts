@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as initial from './0001-initial.ts';
 import * as metadataStripped from './0002-metadata-stripped.ts';
 import * as liveQa from './0003-live-qa.ts';
+import * as memoryStatus from './0004-memory-status.ts';
 import * as resumableUploads from './0007-resumable-uploads.ts';
 
 /**
@@ -12,5 +13,6 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-metadata-stripped': metadataStripped,
   '0003-live-qa': liveQa,
+  '0004-memory-status': memoryStatus,
   '0007-resumable-uploads': resumableUploads,
 };

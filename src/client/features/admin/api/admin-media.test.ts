@@ -23,6 +23,7 @@ const memory = (username: string, text: string): Memory => {
     createdAt: '2026-11-22T10:00:00.000Z',
     width: null,
     height: null,
+    status: 'published',
   };
 };
 

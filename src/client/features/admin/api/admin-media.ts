@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
-import { type Memory, memorySchema } from '../../../../shared/schemas/memory.ts';
+import { type Memory, type MemoryStatus, memorySchema } from '../../../../shared/schemas/memory.ts';
 import { apiCall } from '../../../lib/api-client.ts';
 import { retryPollOnce } from './errors.ts';
 
@@ -17,17 +17,20 @@ export interface AdminMediaPage {
   search: string;
   before?: string | undefined;
   limit?: number;
+  /** Only this status (`pending`: awaiting approval); every status when undefined. */
+  status?: MemoryStatus | undefined;
 }
 
 /** GET /api/media: memories for moderation, newest first, searched on the server. */
 export async function fetchAdminMedia(
   token: string,
-  { search, before, limit = LIMITS.pageSizeDefault }: AdminMediaPage,
+  { search, before, limit = LIMITS.pageSizeDefault, status }: AdminMediaPage,
   signal?: AbortSignal,
 ): Promise<Memory[]> {
   const params = new URLSearchParams({ limit: String(limit) });
   if (search.trim()) params.set('search', search.trim());
   if (before) params.set('before', before);
+  if (status) params.set('status', status);
   return apiCall(memoriesSchema, `${API_PATHS.adminMedia}?${params.toString()}`, { token, signal });
 }
 
@@ -38,11 +41,16 @@ export const ADMIN_MEDIA_KEY = ['admin', 'media'] as const;
  * the server answers 304 when nothing changed. The previous results stay on screen while a
  * new search loads.
  */
-export const adminMediaQueryOptions = (token: string, search: string) =>
+export const adminMediaQueryOptions = (token: string, search: string, status?: MemoryStatus) =>
   infiniteQueryOptions({
-    queryKey: [...ADMIN_MEDIA_KEY, { search: search.trim().toLowerCase() }],
+    queryKey: [
+      ...ADMIN_MEDIA_KEY,
+      status
+        ? { search: search.trim().toLowerCase(), status }
+        : { search: search.trim().toLowerCase() },
+    ],
     queryFn: ({ pageParam, signal }) =>
-      fetchAdminMedia(token, { search, before: pageParam }, signal),
+      fetchAdminMedia(token, { search, before: pageParam, status }, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (lastPage) =>
       lastPage.length < LIMITS.pageSizeDefault ? undefined : lastPage[lastPage.length - 1]?._id,
@@ -51,8 +59,8 @@ export const adminMediaQueryOptions = (token: string, search: string) =>
     retry: retryPollOnce,
   });
 
-export const useAdminMedia = (token: string, search: string) =>
-  useInfiniteQuery(adminMediaQueryOptions(token, search));
+export const useAdminMedia = (token: string, search: string, status?: MemoryStatus) =>
+  useInfiniteQuery(adminMediaQueryOptions(token, search, status));
 
 type Pages = InfiniteData<Memory[], string | undefined>;
 
@@ -65,6 +73,17 @@ const searchOf = (queryKey: readonly unknown[]): string => {
     typeof params.search === 'string'
     ? params.search
     : '';
+};
+
+/** The status a cached list is filtered on, as its key holds it (undefined: every status). */
+const statusOf = (queryKey: readonly unknown[]): string | undefined => {
+  const params = queryKey[2];
+  return params &&
+    typeof params === 'object' &&
+    'status' in params &&
+    typeof params.status === 'string'
+    ? params.status
+    : undefined;
 };
 
 /** The same match as the server's: a case-insensitive substring of username or caption. */
@@ -86,10 +105,33 @@ export function removeFromAdminMedia(queryClient: QueryClient, id: string): void
 export function addToAdminMedia(queryClient: QueryClient, memory: Memory): void {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: ADMIN_MEDIA_KEY })) {
     if (!matchesSearch(memory, searchOf(query.queryKey))) continue;
+    const status = statusOf(query.queryKey);
+    if (status && status !== memory.status) continue;
     queryClient.setQueryData<Pages>(query.queryKey, (data) => {
       if (!data || data.pages.some((page) => page.some((m) => m._id === memory._id))) return data;
       const [first = [], ...rest] = data.pages;
       return { ...data, pages: [[memory, ...first], ...rest] };
+    });
+  }
+}
+
+/**
+ * A memory that changed (approved): its copy is replaced in every cached list, and it leaves the
+ * lists of another status (the pending list, once approved).
+ */
+export function updateInAdminMedia(queryClient: QueryClient, memory: Memory): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ADMIN_MEDIA_KEY })) {
+    const status = statusOf(query.queryKey);
+    queryClient.setQueryData<Pages>(query.queryKey, (data) => {
+      if (!data || !data.pages.some((page) => page.some((m) => m._id === memory._id))) return data;
+      return {
+        ...data,
+        pages: data.pages.map((page) =>
+          status && status !== memory.status
+            ? page.filter((m) => m._id !== memory._id)
+            : page.map((m) => (m._id === memory._id ? memory : m)),
+        ),
+      };
     });
   }
 }

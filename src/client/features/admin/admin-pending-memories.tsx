@@ -1,0 +1,163 @@
+import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { Memory } from '../../../shared/schemas/memory.ts';
+import { ApiError } from '../../lib/api-client.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { useLiveUpdates } from '../../lib/live.ts';
+import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
+import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { useApproveAdminMedia } from './api/approve-admin-media.ts';
+import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
+import { isUnauthorized } from './api/errors.ts';
+import { AdminMemoryCard } from './admin-memory-card.tsx';
+import { DeleteMemoryModal } from './delete-memory-modal.tsx';
+
+const GRID_COLS = { base: 2, sm: 3, md: 4 };
+
+/** How many memories await approval, for the tab's label (the first page's worth, then "+"). */
+export function usePendingCount(token: string): string | null {
+  const pending = useAdminMedia(token, '', 'pending');
+  // Memories awaiting approval are announced in the admin's moderation room only.
+  useLiveUpdates({ room: { room: 'moderation', token } });
+  const count = pending.data?.pages.flat().length ?? 0;
+  if (count === 0) return null;
+  return pending.hasNextPage ? `${count}+` : String(count);
+}
+
+/**
+ * "Awaiting approval": the memories posted while approval is on, oldest waiting last, each with
+ * Approve (published everywhere at once) and Delete. Live through the admin's moderation room
+ * (where pending memories are announced), polled every 2 s as the fallback.
+ */
+export function AdminPendingMemories({
+  token,
+  onExpired,
+}: {
+  token: string;
+  onExpired: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const pending = useAdminMedia(token, '', 'pending');
+  const approval = useApproveAdminMedia(token);
+  const deletion = useDeleteAdminMedia(token);
+  const [confirming, setConfirming] = useState<Memory | null>(null);
+  const [approving, setApproving] = useState<ReadonlySet<string>>(() => new Set());
+  // The room where memories awaiting approval are announced (the list updates through the
+  // moderation lists' live handlers of the admin screen).
+  useLiveUpdates({ room: { room: 'moderation', token } });
+
+  const expired = isUnauthorized(pending.error);
+  useEffect(() => {
+    if (expired) onExpired();
+  }, [expired, onExpired]);
+
+  const memories = useMemo(() => {
+    const seen = new Set<string>();
+    return (pending.data?.pages.flat() ?? []).filter((memory) => {
+      if (memory.status !== 'pending' || seen.has(memory._id)) return false;
+      seen.add(memory._id);
+      return true;
+    });
+  }, [pending.data]);
+
+  const failed = (error: unknown, what: string) => {
+    if (isUnauthorized(error)) {
+      onExpired();
+      return;
+    }
+    toastFailed(error, 'Please try again.', `Could not ${what} the memory`);
+  };
+
+  const approve = (memory: Memory) => {
+    setApproving((ids) => new Set(ids).add(memory._id));
+    approval.mutate(memory._id, {
+      onSuccess: () => toastDone(`Approved the memory by ${memory.username}: it is live.`),
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 404) {
+          removeFromAdminMedia(queryClient, memory._id);
+          return;
+        }
+        failed(error, 'approve');
+      },
+      onSettled: () =>
+        setApproving((ids) => {
+          const next = new Set(ids);
+          next.delete(memory._id);
+          return next;
+        }),
+    });
+  };
+
+  const confirmDelete = (memory: Memory) => {
+    setConfirming(null);
+    const gone = () => {
+      removeFromAdminMedia(queryClient, memory._id);
+      void queryClient.invalidateQueries({ queryKey: ADMIN_AUDIT_KEY });
+    };
+    deletion.mutate(memory._id, {
+      onSuccess: () => {
+        gone();
+        toastDone(`Deleted the memory by ${memory.username}.`);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.status === 404) gone();
+        else failed(error, 'delete');
+      },
+    });
+  };
+
+  return (
+    <Stack gap="sm">
+      {pending.isError && !expired && (
+        <Alert color="red" icon={<IconAlertCircle />} role="alert">
+          The memories awaiting approval could not load.
+        </Alert>
+      )}
+      {pending.data && memories.length === 0 ? (
+        <Stack align="center" gap={4} py="xl" c="dimmed">
+          <IconCircleCheck size={32} aria-hidden />
+          <Text ta="center">No memories are awaiting approval.</Text>
+        </Stack>
+      ) : (
+        <>
+          {memories.length > 0 && (
+            <Text fz="sm" c="dimmed" aria-live="polite">
+              {memories.length}
+              {pending.hasNextPage ? '+' : ''}{' '}
+              {memories.length === 1 ? 'memory awaits' : 'memories await'} your approval
+            </Text>
+          )}
+          <SimpleGrid cols={GRID_COLS} spacing="sm">
+            {memories.map((memory) => (
+              <AdminMemoryCard
+                key={memory._id}
+                memory={memory}
+                onApprove={approve}
+                approving={approving.has(memory._id)}
+                onDelete={setConfirming}
+              />
+            ))}
+          </SimpleGrid>
+          {pending.hasNextPage && (
+            <Group justify="center">
+              <Button
+                variant="default"
+                loading={pending.isFetchingNextPage}
+                onClick={() => void pending.fetchNextPage()}
+              >
+                Load more
+              </Button>
+            </Group>
+          )}
+        </>
+      )}
+      <DeleteMemoryModal
+        memory={confirming}
+        onCancel={() => setConfirming(null)}
+        onConfirm={confirmDelete}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,276 @@
+import { useDocumentTitle } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { IconMaximize } from '@tabler/icons-react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { WALL_TEXTS } from '../../../shared/constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Memory } from '../../../shared/schemas/memory.ts';
+import { QrCode } from '../../components/qr-code.tsx';
+import { appConfigQueryOptions } from '../../lib/app-config.ts';
+import { useEventName } from '../../lib/event-name.ts';
+import { useLiveUpdates } from '../../lib/live.ts';
+import {
+  WALL_SIZE,
+  mergeWallMemory,
+  useWallMemories,
+  wallQueryKey,
+} from './api/get-wall-memories.ts';
+import {
+  type WallState,
+  advance,
+  arrive,
+  emptyWall,
+  nextChangeIn,
+  remove,
+  sync,
+  update,
+} from './wall-playlist.ts';
+import classes from './wall.module.css';
+
+/** How long the cross-fade lasts (none with reduced motion: the stylesheet says so). */
+const FADE_MS = 800;
+/** The public settings are read again this often: a new interval, name or colour applies. */
+const CONFIG_REFRESH_MS = 60_000;
+/** How long a slide may take to load before the wall moves on without it. */
+const LOAD_TIMEOUT_MS = 10_000;
+
+type Action =
+  | { type: 'sync'; list: Memory[] }
+  | { type: 'arrive'; memory: Memory }
+  | { type: 'update'; memory: Memory }
+  | { type: 'remove'; id: string; list: Memory[] }
+  | { type: 'advance'; list: Memory[] };
+
+function reducer(state: WallState, action: Action): WallState {
+  const now = performance.now();
+  switch (action.type) {
+    case 'sync': {
+      const synced = sync(state, action.list, WALL_SIZE);
+      return synced.current ? synced : advance(synced, action.list, now);
+    }
+    case 'arrive': {
+      const arrived = arrive(state, [action.memory]);
+      return arrived.current ? arrived : advance(arrived, [], now);
+    }
+    case 'update':
+      return update(state, action.memory);
+    case 'remove':
+      return remove(state, action.id, action.list, now);
+    case 'advance':
+      return advance(state, action.list, now);
+  }
+}
+
+const isVideo = (memory: Memory) => memory.contentType.startsWith('video/');
+
+/**
+ * One memory filling the screen: the photo whole over a blurred copy of itself, or the video
+ * muted and playing; its author and caption overlaid. It says when it can be seen (`onReady`),
+ * so the cross-fade starts on a picture, not on an empty frame. A video gives its media back
+ * when it leaves the screen, so hours of videos do not pile up in memory.
+ */
+function Slide({
+  memory,
+  shown,
+  onReady,
+  onVideoLength,
+}: {
+  memory: Memory;
+  shown: boolean;
+  onReady: (id: string) => void;
+  onVideoLength: (id: string, ms: number) => void;
+}) {
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const ready = () => onReady(memory._id);
+  // A slide that does not load in time is shown as it is, so the wall never stalls on it.
+  useEffect(() => {
+    const timer = setTimeout(() => onReady(memory._id), LOAD_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [memory._id, onReady]);
+  useEffect(() => {
+    const video = videoRef.current;
+    return () => {
+      if (!video) return;
+      video.pause();
+      video.removeAttribute('src');
+      video.load();
+    };
+  }, []);
+  const backdrop = memory.thumbnail ?? (isVideo(memory) ? null : memory.media);
+  return (
+    <figure className={classes.slide} data-shown={shown} aria-hidden={!shown}>
+      {backdrop && (
+        <div className={classes.backdrop} style={{ backgroundImage: `url("${backdrop}")` }} />
+      )}
+      {isVideo(memory) ? (
+        <video
+          ref={videoRef}
+          className={classes.media}
+          src={memory.media}
+          poster={memory.thumbnail ?? undefined}
+          muted
+          autoPlay
+          loop
+          playsInline
+          preload="auto"
+          aria-label={`Video by ${memory.username}`}
+          onLoadedData={ready}
+          onError={ready}
+          onLoadedMetadata={(event) => {
+            const seconds = event.currentTarget.duration;
+            if (Number.isFinite(seconds)) onVideoLength(memory._id, seconds * 1000);
+          }}
+        />
+      ) : (
+        <img
+          className={classes.media}
+          src={memory.media}
+          alt={
+            memory.text
+              ? `Photo by ${memory.username}: ${memory.text}`
+              : `Photo by ${memory.username}`
+          }
+          decoding="async"
+          onLoad={ready}
+          onError={ready}
+        />
+      )}
+      <figcaption className={classes.caption}>
+        <span className={classes.username}>@{memory.username}</span>
+        {memory.text && <span className={classes.text}>{memory.text}</span>}
+      </figcaption>
+    </figure>
+  );
+}
+
+/**
+ * /wall: the photo wall for a projector. The newest memories fill the screen one after another
+ * with a cross-fade, new ones jump the queue the moment they arrive (socket, with the poll as
+ * the fallback), deleted ones leave the screen at once; a QR code leads to the join page. It
+ * holds one bounded list and at most two slides, so it runs all day without growing, and it
+ * comes back by itself after a server restart or a dropped network (decision 136).
+ */
+export default function WallScreen() {
+  const eventName = useEventName();
+  const config = useQuery({ ...appConfigQueryOptions(), refetchInterval: CONFIG_REFRESH_MS });
+  const name = config.data?.eventName ?? eventName;
+  useDocumentTitle(`Wall · ${name}`);
+  const memories = useWallMemories();
+  const list = memories.data;
+  const [state, dispatch] = useReducer(reducer, undefined, emptyWall);
+
+  useLiveUpdates({
+    on: {
+      memoryCreated: ({ memory }, client) => {
+        if (memory.status !== 'published') return;
+        client.setQueryData<Memory[]>(wallQueryKey, (data) => mergeWallMemory(data, memory));
+        dispatch({ type: 'arrive', memory });
+      },
+      memoryUpdated: ({ memory }, client) => {
+        if (memory.status !== 'published') return;
+        client.setQueryData<Memory[]>(wallQueryKey, (data) => mergeWallMemory(data, memory));
+        // Approved: it arrives now. Already known: its latest copy is shown.
+        dispatch({ type: 'update', memory });
+        dispatch({ type: 'arrive', memory });
+      },
+      memoryDeleted: ({ id }, client) => {
+        const rest = (client.getQueryData<Memory[]>(wallQueryKey) ?? []).filter(
+          (memory) => memory._id !== id,
+        );
+        client.setQueryData<Memory[]>(wallQueryKey, (data) => data && rest);
+        dispatch({ type: 'remove', id, list: rest });
+      },
+    },
+    refetchOnConnect: [wallQueryKey],
+  });
+
+  useEffect(() => {
+    if (list) dispatch({ type: 'sync', list });
+  }, [list]);
+
+  // The slide on screen, the one fading out under it, and which of them can be seen.
+  const [readyIds, setReadyIds] = useState<ReadonlySet<string>>(() => new Set());
+  const [leaving, setLeaving] = useState<Memory | null>(null);
+  const [videoLength, setVideoLength] = useState<{ id: string; ms: number } | null>(null);
+  const shownRef = useRef<Memory | null>(null);
+  const current = state.current;
+  useEffect(() => {
+    const previous = shownRef.current;
+    shownRef.current = current;
+    if (!previous || previous._id === current?._id) return;
+    setLeaving(previous);
+    // Only the two slides on the page are remembered.
+    setReadyIds((ids) => new Set([...ids].filter((id) => id === previous._id)));
+  }, [current]);
+  const onReady = useCallback(
+    (id: string) => setReadyIds((ids) => (ids.has(id) ? ids : new Set(ids).add(id))),
+    [],
+  );
+  const onVideoLength = useCallback((id: string, ms: number) => setVideoLength({ id, ms }), []);
+  const currentReady = current !== null && readyIds.has(current._id);
+  // Once the new slide shows, the old one fades out, then leaves the page.
+  useEffect(() => {
+    if (!currentReady || !leaving) return undefined;
+    const timer = setTimeout(() => setLeaving(null), FADE_MS + 100);
+    return () => clearTimeout(timer);
+  }, [currentReady, leaving]);
+  const slides = [
+    ...(leaving && leaving._id !== current?._id ? [{ memory: leaving, shown: !currentReady }] : []),
+    ...(current ? [{ memory: current, shown: currentReady }] : []),
+  ];
+
+  // The next change: one timer, set again whenever what is shown or waiting changes.
+  const intervalMs = (config.data?.wallIntervalSeconds ?? 8) * 1000;
+  const videoMs = current && videoLength?.id === current._id ? videoLength.ms : null;
+  useEffect(() => {
+    if (!current) return undefined;
+    const delay = nextChangeIn(state, performance.now(), intervalMs, videoMs);
+    const timer = setTimeout(() => dispatch({ type: 'advance', list: list ?? [] }), delay);
+    return () => clearTimeout(timer);
+  }, [state, current, list, intervalMs, videoMs]);
+
+  const joinUrl = `${config.data?.publicUrl ?? window.location.origin}${CLIENT_PATHS.join}`;
+  const accent = config.data?.primaryColor;
+
+  return (
+    <main
+      className={classes.page}
+      aria-label={`Photo wall of ${name}`}
+      style={accent ? ({ '--wall-accent': accent } as React.CSSProperties) : undefined}
+    >
+      {slides.map(({ memory, shown }) => (
+        <Slide
+          key={memory._id}
+          memory={memory}
+          shown={shown}
+          onReady={onReady}
+          onVideoLength={onVideoLength}
+        />
+      ))}
+      {!current && list && (
+        <div className={classes.empty}>
+          <h1 className={classes.emptyTitle}>{name}</h1>
+          <p className={classes.emptyText}>{WALL_TEXTS.empty}</p>
+        </div>
+      )}
+      <div className={classes.eventName}>{name}</div>
+      <div className={classes.join}>
+        <div className={classes.qr}>
+          <QrCode value={joinUrl} size={180} label={`QR code: ${joinUrl}`} />
+        </div>
+        <div className={classes.joinText}>
+          <strong>{WALL_TEXTS.scanToJoin}</strong>
+          <span>{joinUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}</span>
+        </div>
+      </div>
+      <button
+        type="button"
+        className={classes.fullScreen}
+        aria-label="Full screen"
+        onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}
+      >
+        <IconMaximize size={28} aria-hidden />
+      </button>
+    </main>
+  );
+}

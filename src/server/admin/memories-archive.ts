@@ -1,0 +1,106 @@
+import { PassThrough, Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import yazl from 'yazl';
+import type { AppDeps } from '../deps.ts';
+import { type ArchiveEntry, listArchiveEntries } from '../memories/memory.repository.ts';
+
+/** Memories read from the database at a time: the next page is read while one streams. */
+const PAGE_SIZE = 100;
+const CAPTION_IN_NAME = 60;
+const USERNAME_IN_NAME = 40;
+
+/** Characters no file system takes in a name (and control characters), and leading dots. */
+const cleanForName = (text: string, max: number): string => {
+  const clean = text
+    .normalize('NFC')
+    .replace(/[\p{Cc}/\\:*?"<>|]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^\.+/, '');
+  // Cut between characters as people see them, never inside one (an emoji, an accent).
+  const chars = Array.from(new Intl.Segmenter().segment(clean), ({ segment }) => segment);
+  return chars.length > max ? `${chars.slice(0, max).join('').trimEnd()}…` : clean;
+};
+
+/**
+ * A file's name in the archive: when it was posted (UTC), who posted it and the caption, e.g.
+ * `2026-11-22 09.41.07 ada - Opening keynote!.jpg`, with ` (2)`… for the other files of a post
+ * (`taken` holds the names given so far). The extension is the stored file's.
+ */
+export function archiveEntryName(entry: ArchiveEntry, taken: Map<string, number>): string {
+  const when = entry.createdAt.slice(0, 19).replace('T', ' ').replaceAll(':', '.');
+  const username = cleanForName(entry.username, USERNAME_IN_NAME) || 'someone';
+  const caption = cleanForName(entry.text, CAPTION_IN_NAME);
+  const extension = /\.([a-z0-9]{2,5})$/.exec(entry.key)?.[1] ?? 'bin';
+  const base = caption ? `${when} ${username} - ${caption}` : `${when} ${username}`;
+  const seen = (taken.get(base.toLowerCase()) ?? 0) + 1;
+  taken.set(base.toLowerCase(), seen);
+  return seen === 1 ? `${base}.${extension}` : `${base} (${seen}).${extension}`;
+}
+
+/**
+ * Every published memory's file in one ZIP, made as it is sent: the files are stored (they are
+ * compressed already), each read from the media store only when its turn comes, and the rows are
+ * read a page at a time while the files stream, so neither a temporary file nor the archive is
+ * ever held (decision 138). Backpressure from the client paces the reading.
+ *
+ * A file that cannot be read when its turn comes (the memory was deleted meanwhile) is an empty
+ * entry, logged; a database failure after the answer started cuts the answer off, which the
+ * client sees as a failed download.
+ */
+export async function memoriesArchive(
+  deps: Pick<AppDeps, 'db' | 'media'>,
+  log: FastifyBaseLogger,
+): Promise<Readable> {
+  const zip = new yazl.ZipFile();
+  const output = new PassThrough();
+  zip.outputStream.pipe(output);
+  zip.on('error', (error: Error) => output.destroy(error));
+  const taken = new Map<string, number>();
+  let cancelled = false;
+  output.on('close', () => {
+    cancelled = true;
+  });
+
+  const addPage = (page: ArchiveEntry[]) => {
+    const full = page.length === PAGE_SIZE;
+    page.forEach((entry, index) => {
+      const last = full && index === page.length - 1;
+      zip.addReadStreamLazy(
+        archiveEntryName(entry, taken),
+        { mtime: new Date(entry.createdAt), compress: false },
+        (callback) => {
+          // The next rows are read while this, the last file of the page, streams.
+          if (last) void next(entry.id);
+          if (cancelled) {
+            callback(null, Readable.from([]));
+            return;
+          }
+          deps.media.read(entry.key).then(
+            (stream) => callback(null, stream),
+            (error: unknown) => {
+              log.warn({ err: error, key: entry.key }, 'a memory left the archive empty');
+              callback(null, Readable.from([]));
+            },
+          );
+        },
+      );
+    });
+    if (!full) zip.end();
+  };
+  const next = async (after: string) => {
+    if (cancelled) {
+      zip.end();
+      return;
+    }
+    try {
+      addPage(await listArchiveEntries(deps.db, { after, limit: PAGE_SIZE }));
+    } catch (error) {
+      log.error({ err: error }, 'the archive of memories was cut off');
+      output.destroy(error instanceof Error ? error : new Error('archive failed'));
+    }
+  };
+  // The first page is read before the answer starts: a database that is down is a 503 then.
+  addPage(await listArchiveEntries(deps.db, { after: undefined, limit: PAGE_SIZE }));
+  return output;
+}
