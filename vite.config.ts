@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -71,7 +72,27 @@ export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/client',
   publicDir: 'public',
   // The prerender build (`--ssr`, decision 106) makes one module for Node: nothing to compress.
-  plugins: isSsrBuild ? [react()] : [react(), precompress()],
+  plugins: isSsrBuild
+    ? [react()]
+    : [
+        react(),
+        // The service worker (decision 171): src/client/sw.ts, given the list of built files to
+        // keep for an offline start. The manifest is the server's (made from the settings).
+        VitePWA({
+          strategies: 'injectManifest',
+          srcDir: '.',
+          filename: 'sw.ts',
+          injectRegister: false,
+          manifest: false,
+          injectManifest: {
+            globPatterns: ['**/*.{js,css,svg,png,woff2}'],
+            globIgnores: ['**/*.map', 'og-image.png', 'sw.js', '.prerendered/**'],
+            // The app's largest chunk is a little over the default 2 MiB limit's reach.
+            maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+          },
+        }),
+        precompress(),
+      ],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

@@ -12,7 +12,7 @@ import { lighthouseScores } from './suites/lighthouse.ts';
 import { photos } from './suites/photos.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
-import { uploads } from './suites/uploads.ts';
+import { tusVideoUpload, uploads } from './suites/uploads.ts';
 import { videoRenditions } from './suites/video.ts';
 import { votingRoom } from './suites/voting.ts';
 import { wallMemory } from './suites/wall.ts';
@@ -23,6 +23,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   uploads: { title: 'Uploads (memories)', run: uploads },
   photos: { title: 'Phone photos (HEIC) through the image pipeline', run: photos },
   video: { title: 'Video renditions (memories)', run: videoRenditions },
+  tus: { title: 'Resumable upload of a long video (tus)', run: tusVideoUpload },
   fanout: { title: 'Live questions (Q&A)', run: questionFanout },
   voting: { title: 'Voting in the keynote room (Q&A)', run: votingRoom },
   scaleout: { title: 'Scale-out on PostgreSQL', run: scaleOut },

@@ -185,7 +185,116 @@ export async function videoUpload(): Promise<Row[]> {
   }
 }
 
-/** The upload suite: one big video alone, then many uploads at once. */
+const TUS_CHUNK = 10 * 1024 * 1024;
+
+/** The bytes of `source` in pieces of exactly `size` (the last one shorter). */
+async function* inPieces(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of source) {
+    pending.push(chunk);
+    length += chunk.length;
+    while (length >= size) {
+      const all = Buffer.concat(pending);
+      yield all.subarray(0, size);
+      pending = [all.subarray(size)];
+      length -= size;
+    }
+  }
+  if (length > 0) yield Buffer.concat(pending);
+}
+
+/**
+ * A 200 MB video over tus (`/api/uploads`) in 10 MB PATCHes, as the app sends a long video on
+ * a bad network, against the same PATCHes into a bare node:http sink: time, and the server's
+ * resident memory growth (the file must never be held whole).
+ */
+export async function tusVideoUpload(): Promise<Row[]> {
+  const server = await startAppServer({ MAX_UPLOAD_MB: '300' });
+  const reference = await startReferenceServer({});
+  try {
+    const joined = await fetch(`${server.url}/api/attendees`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench' }),
+    });
+    const { token } = (await joined.json()) as { token: string };
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const send = async (base: string, tus: boolean): Promise<number> => {
+      let location = '/sink';
+      if (tus) {
+        const created = await fetch(`${base}/api/uploads`, {
+          method: 'POST',
+          headers: {
+            'tus-resumable': '1.0.0',
+            authorization: `Bearer ${token}`,
+            'upload-length': String(VIDEO_BYTES),
+            'upload-metadata': `filename ${b64('keynote.mp4')},filetype ${b64('video/mp4')},caption ${b64('Keynote over tus')},username ${b64('bench')}`,
+          },
+        });
+        location = created.headers.get('location') ?? '';
+      }
+      let offset = 0;
+      let status = 0;
+      for await (const piece of inPieces(mp4Chunks(VIDEO_BYTES)(), TUS_CHUNK)) {
+        const response = await fetch(`${base}${location}`, {
+          method: tus ? 'PATCH' : 'POST',
+          headers: {
+            'tus-resumable': '1.0.0',
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/offset+octet-stream',
+            'upload-offset': String(offset),
+          },
+          body: new Uint8Array(piece),
+        });
+        await response.arrayBuffer();
+        status = response.status;
+        offset += piece.length;
+      }
+      return status;
+    };
+    await fetch(`${server.url}/api/memory`);
+    const refStart = performance.now();
+    await send(reference.url, false);
+    const refSeconds = (performance.now() - refStart) / 1000;
+
+    const before = await server.rss();
+    const start = performance.now();
+    let status = 0;
+    const peak = await peakRss(
+      () => server.rss(),
+      async () => {
+        status = await send(server.url, true);
+      },
+    );
+    const seconds = (performance.now() - start) / 1000;
+    const growth = peak - before;
+    const made = await listed(server.url);
+    return [
+      {
+        name: '200 MB video over tus, 10 MB PATCHes: last status, memories, time',
+        value: `${status}, ${made}, ${fmt(seconds, 2)} s (${fmt(200 / seconds)} MB/s)`,
+        reference: `${fmt(refSeconds, 2)} s into a bare node:http sink`,
+        ratio: fmt(refSeconds / seconds, 2),
+        target: '204, 1 memory',
+        met: status === 204 && made === 1,
+      },
+      {
+        name: '200 MB video over tus: server resident memory growth',
+        value: `${mb(growth)} (idle ${mb(before)}, peak ${mb(peak)})`,
+        reference: '64 MB budget',
+        ratio: fmt(growth / (64 * 1024 * 1024), 2),
+        target: '< 64 MB',
+        met: growth < 64 * 1024 * 1024,
+      },
+    ];
+  } finally {
+    await reference.stop();
+    await server.stop();
+  }
+}
+
+/** The upload suite: one big video alone (as one post, then over tus), then many at once. */
 export async function uploads(): Promise<Row[]> {
-  return [...(await videoUpload()), ...(await concurrentUploads())];
+  return [...(await videoUpload()), ...(await tusVideoUpload()), ...(await concurrentUploads())];
 }

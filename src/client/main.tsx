@@ -44,3 +44,13 @@ if (hydrate) {
     });
   });
 }
+
+// The service worker (decision 171): registered once the page has loaded and the browser is idle,
+// so it never competes with the first screen.
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  window.addEventListener('load', () => {
+    const register = () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
+    if ('requestIdleCallback' in window) window.requestIdleCallback(register, { timeout: 5000 });
+    else setTimeout(register, 2000);
+  });
+}

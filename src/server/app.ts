@@ -59,6 +59,10 @@ import { type FanOut, createRealtime } from './realtime/realtime.ts';
 import { speakersVersion } from './speakers/speaker.repository.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
+import { uploadRoutes } from './uploads/upload.routes.ts';
+import { webManifestRoutes } from './http/web-manifest.ts';
+import { publicBranding } from './settings/branding.ts';
+import { openResumableStore, startAbandonedUploadSweeper } from './uploads/upload.service.ts';
 
 /** The media store chosen by the config. */
 async function openMediaStore(config: Config, app: FastifyInstance): Promise<MediaStore> {
@@ -157,6 +161,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   app.addHook('onClose', () => orphans.stop());
   await orphans.sweep();
+  // Resumable uploads (decision 166): their own store, and a sweep of the abandoned ones.
+  const resumable = await openResumableStore(config);
+  const abandoned = startAbandonedUploadSweeper({ db: database.db }, resumable, {
+    intervalMs: config.orphanSweepIntervalMs,
+    now: () => clock.now().getTime(),
+    log: app.log,
+  });
+  app.addHook('onClose', () => abandoned.stop());
+  await abandoned.sweep();
 
   // With PostgreSQL, socket events fan out to every instance through LISTEN/NOTIFY on a small
   // pool of its own (a LISTEN connection must not take a slot of the query pool).
@@ -286,8 +299,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(attendeeRoutes, { deps });
   await app.register(mediaRoutes, { media });
   await app.register(memoryRoutes, { deps });
+  await app.register(uploadRoutes, { deps, store: resumable });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
+  await app.register(webManifestRoutes, {
+    branding: () => publicBranding(settings),
+    pageRateLimit: config.pageRateLimit,
+  });
   await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });
   await app.register(apiDocsRoutes, { pageRateLimit: config.pageRateLimit });
   await registerClientApp(app, config.clientDir, {

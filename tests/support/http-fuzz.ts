@@ -196,6 +196,10 @@ export const fuzzPath = (ids: {
         '/api/openapi.json',
         '/api/docs',
         '/api/docs/scalar.js',
+        '/api/uploads',
+        '/manifest.webmanifest',
+        '/share-target',
+        '/sw.js',
         '/',
         '/home',
         '/memory',
@@ -208,6 +212,7 @@ export const fuzzPath = (ids: {
       ),
       seg.map((s) => `/api/memory/${s}`),
       seg.map((s) => `/api/memories/${s}`),
+      seg.map((s) => `/api/uploads/${s}`),
       seg.map((s) => `/api/media/${s}`),
       seg.map((s) => `/m/${s}`),
       username.map((u) => `/api/speakers/${u}/dashboard`),
@@ -434,6 +439,21 @@ export const fuzzHeaders = (adminToken: string) =>
         fc.string({ maxLength: 40 }).map(encode),
       ),
       'x-confab-user': nastyText.map((t) => encode(t.slice(0, 100))),
+      // tus (resumable uploads) and idempotent posts.
+      'tus-resumable': fc.constantFrom('1.0.0', '0.2.2', ''),
+      'upload-length': fc.oneof(
+        fc.constantFrom('0', '-1', '1e9', '99999999999999999999', 'x'),
+        fc.nat().map(String),
+      ),
+      'upload-offset': fc.oneof(fc.constantFrom('-1', 'abc', ''), fc.nat().map(String)),
+      'upload-metadata': fc.oneof(
+        fc.constantFrom('filename', 'filename ***', 'caption YQ==,caption YQ==', ''),
+        nastyText.map((t) => `filename ${Buffer.from(t.slice(0, 200)).toString('base64')}`),
+      ),
+      'idempotency-key': fc.oneof(
+        fc.constantFrom('k', ''),
+        nastyText.map((t) => encode(t.slice(0, 120))),
+      ),
       accept: fc.constantFrom('text/html', 'application/json', '*/*'),
       // With TRUST_PROXY, many senders: the per-address limits stay out of the way.
       'x-forwarded-for': fc.oneof(

@@ -6,6 +6,7 @@ import '@mantine/core/styles/Popover.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/FloatingIndicator.layer.css';
 import '@mantine/core/styles/Accordion.layer.css';
+import '@mantine/core/styles/Affix.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/AspectRatio.layer.css';
 import '@mantine/core/styles/Combobox.layer.css';

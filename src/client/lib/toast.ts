@@ -19,3 +19,8 @@ export function toastFailed(error: unknown, fallback: string, title?: string): v
     autoClose: TOAST_AUTO_CLOSE,
   });
 }
+
+/** The one way a screen says something waits to be sent: a blue toast that closes itself. */
+export function toastQueued(message: string): void {
+  notifications.show({ color: 'blue', message, autoClose: TOAST_AUTO_CLOSE });
+}

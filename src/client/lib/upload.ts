@@ -6,6 +6,8 @@ export interface UploadOptions {
   signal?: AbortSignal;
   /** An attendee token, sent as `Authorization: Bearer`. */
   token?: string | undefined;
+  /** More request headers (an `Idempotency-Key`). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -16,7 +18,7 @@ export function uploadForm<T>(
   schema: AnswerSchema<T>,
   path: string,
   body: FormData,
-  { onProgress, signal, token }: UploadOptions = {},
+  { onProgress, signal, token, headers = {} }: UploadOptions = {},
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -26,7 +28,9 @@ export function uploadForm<T>(
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.withCredentials = true;
-    for (const [name, value] of Object.entries(baseHeaders())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries({ ...baseHeaders(), ...headers })) {
+      xhr.setRequestHeader(name, value);
+    }
     xhr.setRequestHeader('accept', 'application/json');
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.addEventListener('progress', (event) => {

@@ -93,6 +93,23 @@ export interface AdminAuditTable {
   created_at: string;
 }
 
+export interface ResumableUploadsTable {
+  id: string;
+  attendee_id: string;
+  size_bytes: number;
+  created_at: string;
+  touched_at: string;
+  memory_id: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  scope: string;
+  key: string;
+  /** The JSON answer the first post got. */
+  response: string;
+  created_at: string;
+}
+
 export interface Database {
   memories: MemoriesTable;
   speakers: SpeakersTable;
@@ -101,6 +118,8 @@ export interface Database {
   settings: SettingsTable;
   attendees: AttendeesTable;
   admin_audit: AdminAuditTable;
+  resumable_uploads: ResumableUploadsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type Db = Kysely<Database>;

@@ -31,6 +31,10 @@ const TAGS = [
   { name: 'Speakers', description: 'Speaker sign-up, login, the list and the dashboard.' },
   { name: 'Questions', description: 'Asking questions, and the lists of the Q&A screens.' },
   { name: 'Attendees', description: 'Joining: the attendee token votes and questions carry.' },
+  {
+    name: 'Uploads',
+    description: 'Resumable uploads (tus 1.0): a finished upload becomes one memory.',
+  },
   { name: 'Admin', description: 'Moderation, behind the admin token.' },
 ];
 

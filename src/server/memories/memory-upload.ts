@@ -180,3 +180,51 @@ export async function storeMemoryFile(
     await fsp.rm(staged, { force: true });
   }
 }
+
+/** Stores one file of a post as it arrives (see `storeMemoryFile`). */
+export type StoreFile = (file: UploadedFile) => Promise<void>;
+
+/**
+ * Receives one memory post, whichever way its bytes come (a multipart form, a finished resumable
+ * upload): `read` hands each file to `storeFile` as it arrives and answers the post's text
+ * fields. A file refused on its own (empty, unsupported, damaged, too large) is listed in
+ * `refused` and the others are kept (decision 144); when none is left, the first refusal is the
+ * answer, as for a single file. On any other refusal or a cut-off request, what was already
+ * stored is removed before the error goes on.
+ */
+export async function receiveMemoryPost(
+  context: UploadContext,
+  read: (storeFile: StoreFile) => Promise<MemoryPostFields>,
+): Promise<ReceivedPost> {
+  const stored: string[] = [];
+  const discard = async () => {
+    await Promise.all(stored.map((key) => context.media.delete(key)));
+  };
+  const files: StoredFile[] = [];
+  const refused: { filename: string; error: HttpError }[] = [];
+  try {
+    const fields = await read(async (file) => {
+      try {
+        files.push(await storeMemoryFile(file, context, stored));
+      } catch (error) {
+        if (!isFileRefusal(error)) throw error;
+        refused.push({ filename: file.name, error });
+        await file.skip();
+      }
+    });
+    if (files.length === 0) {
+      throw (
+        refused[0]?.error ?? new HttpError(400, 'Add at least one image or video.', 'VALIDATION')
+      );
+    }
+    return {
+      fields,
+      files,
+      refused: refused.map(({ filename, error }) => ({ filename, error: error.message })),
+      discard,
+    };
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+}

@@ -6,6 +6,7 @@ import { API_PATHS, CLIENT_PATHS, memorySharePath } from '../../shared/routes.ts
 import {
   MEMORY_FILE_FIELDS,
   type Memory,
+  type MemoryPostResponse,
   type MemoryPostFields,
   memoryListQuerySchema,
   memoryListSchema,
@@ -18,6 +19,11 @@ import {
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { ATTENDEE_TOKEN } from '../http/openapi.ts';
 import { idSchema } from '../../shared/schemas/common.ts';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAY_HEADER,
+  idempotencyHeadersSchema,
+} from '../../shared/schemas/upload.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -33,14 +39,15 @@ import {
   listMemories,
   listOwnMemoryIds,
 } from './memory.repository.ts';
-import { createMemories, deleteOwnMemory, postedMessage } from './memory.service.ts';
 import {
-  type ReceivedPost,
-  type StoredFile,
-  type UploadContext,
-  isFileRefusal,
-  storeMemoryFile,
-} from './memory-upload.ts';
+  AlreadyPostedError,
+  type PostedMemories,
+  deleteOwnMemory,
+  postMemory,
+  postedMessage,
+} from './memory.service.ts';
+import { findIdempotentAnswer, saveIdempotentAnswer } from './idempotency.repository.ts';
+import type { StoreFile, UploadContext } from './memory-upload.ts';
 
 /** The most own-memory ids `GET /api/memories/mine` answers (an attendee's recent posts). */
 const OWN_MEMORIES_MAX = 500;
@@ -61,25 +68,12 @@ function parseFields(values: Record<string, string>): MemoryPostFields {
 }
 
 /**
- * Reads a memory post: text fields `caption` and `username`, files in `files` or `media`, each
- * stored as it arrives. A file refused on its own (empty, unsupported, damaged, too large) is
- * listed in `refused` and the others are kept (decision 144); when none is left, the first
- * refusal is the answer, as for a single file. On any other refusal or a cut-off request, what
- * was already stored is removed before the error goes on.
+ * Reads a memory post's form: text fields `caption` and `username`, files in `files` or
+ * `media`, each handed to `storeFile` as it arrives.
  */
-async function readMemoryPost(
-  request: FastifyRequest,
-  upload: UploadContext,
-  config: Pick<Config, 'maxUploadMb'>,
-): Promise<ReceivedPost> {
-  const stored: string[] = [];
-  const discard = async () => {
-    await Promise.all(stored.map((key) => upload.media.delete(key)));
-  };
-  const files: StoredFile[] = [];
-  const refused: { filename: string; error: HttpError }[] = [];
-  let fields: MemoryPostFields | undefined;
-  try {
+function readMemoryForm(request: FastifyRequest, config: Pick<Config, 'maxUploadMb'>) {
+  return async (storeFile: StoreFile): Promise<MemoryPostFields> => {
+    let fields: MemoryPostFields | undefined;
     const values = await readMultipart(
       request,
       {
@@ -94,37 +88,24 @@ async function readMemoryPost(
           tooManyFiles: `A memory can carry at most ${MAX_FILES_PER_POST} files.`,
         },
       },
-      async (file) => {
-        try {
-          files.push(await storeMemoryFile(file, upload, stored));
-        } catch (error) {
-          if (!isFileRefusal(error)) throw error;
-          refused.push({ filename: file.name, error });
-          await file.skip();
-        }
-      },
+      storeFile,
       // When the text comes first (as the app sends it), refuse bad text before any upload.
       (values) => {
         if (!fields && 'caption' in values && 'username' in values) fields = parseFields(values);
       },
     );
-    fields ??= parseFields(values);
-    if (files.length === 0) {
-      throw (
-        refused[0]?.error ?? new HttpError(400, 'Add at least one image or video.', 'VALIDATION')
-      );
-    }
-    return {
-      fields,
-      files,
-      refused: refused.map(({ filename, error }) => ({ filename, error: error.message })),
-      discard,
-    };
-  } catch (error) {
-    await discard();
-    throw error;
-  }
+    return fields ?? parseFields(values);
+  };
 }
+
+/**
+ * The answer to a post: its memories, the files refused on their own, and a message that says
+ * whether they await approval and which files were not shared (decision 144).
+ */
+const answerOf = ({ memories, refused }: PostedMemories): MemoryPostResponse => {
+  const pending = memories.some((memory) => memory.status === 'pending');
+  return { message: postedMessage(memories.length, refused, pending), memories, refused };
+};
 
 /** The gallery's routes: post a memory, list them (ETag / 304), read one. */
 export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -146,13 +127,18 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     API_PATHS.memoryCreate,
     {
       // The attendee token is optional (the spec's call works without one); one that is sent
-      // must be valid, and makes its attendee the memory's owner (decision 142).
+      // must be valid, makes its attendee the memory's owner (decision 142) and scopes the post's
+      // `Idempotency-Key`.
       onRequest: (request, reply) => callers.identifyAttendee(request, reply),
       preHandler: limited,
       schema: {
         tags: ['Memories'],
         summary: 'Post a memory: a caption and up to 10 photos or videos',
+        description:
+          'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
+          'repeat with the same key within 24 hours answers the first result and creates nothing.',
         security: [{}, ...ATTENDEE_TOKEN],
+        headers: idempotencyHeadersSchema,
         response: {
           201: memoryPostResponseSchema,
           400: errorResponseSchema,
@@ -162,15 +148,38 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       },
     },
     async (request, reply) => {
-      const post = await readMemoryPost(request, upload, config);
-      const memories = await createMemories(deps, post, callers.attendeeOf(request));
       reply.code(201).header('cache-control', 'no-store');
-      const pending = memories.some((memory) => memory.status === 'pending');
-      return {
-        message: postedMessage(memories.length, post.refused, pending),
-        memories,
-        refused: post.refused,
-      };
+      const owner = callers.attendeeOf(request);
+      const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+      if (typeof key !== 'string') {
+        return answerOf(await postMemory(deps, upload, readMemoryForm(request, config), { owner }));
+      }
+      // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
+      const scope = owner?.id ?? '';
+      const first = (await findIdempotentAnswer(deps.db, scope, key)) as
+        MemoryPostResponse | undefined;
+      if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
+      try {
+        const posted = await postMemory(deps, upload, readMemoryForm(request, config), {
+          owner,
+          alongside: async (trx, inserted) => {
+            const response = answerOf(inserted);
+            const createdAt = deps.clock.now().toISOString();
+            if (!(await saveIdempotentAnswer(trx, { scope, key, response, createdAt }))) {
+              throw new AlreadyPostedError();
+            }
+          },
+        });
+        return answerOf(posted);
+      } catch (error) {
+        // The same post sent twice at once: the one that committed first is the answer.
+        if (!(error instanceof AlreadyPostedError)) throw error;
+        const answer = (await findIdempotentAnswer(deps.db, scope, key)) as
+          MemoryPostResponse | undefined;
+        if (!answer)
+          throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
+        return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(answer);
+      }
     },
   );
 

@@ -13,7 +13,13 @@ import {
   insertMemories,
   setMemoryStatus,
 } from './memory.repository.ts';
-import type { ReceivedPost } from './memory-upload.ts';
+import {
+  type ReceivedPost,
+  type StoreFile,
+  type UploadContext,
+  receiveMemoryPost,
+} from './memory-upload.ts';
+import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
 
 /**
  * The message of a post (the server's message is shown as the toast): how many were shared (or
@@ -36,38 +42,68 @@ export function postedMessage(
   return `${shared} ${refused.length} files were not shared (${names}): ${refused.map((file) => file.error).join(' ')}`;
 }
 
+/** Thrown by a post's `alongside` claim when the same post was already made: nothing is kept. */
+export class AlreadyPostedError extends Error {
+  constructor() {
+    super('This post was made already');
+    this.name = 'AlreadyPostedError';
+  }
+}
+
+/** What a caller of `postMemory` adds to the post's own transaction. */
+export interface PostOptions {
+  /** The post the memories join (a post sent as one resumable upload per file); else a new one. */
+  postId?: string | undefined;
+  /**
+   * Runs in the transaction that inserts the memories, with them: a claim that makes the post
+   * happen once (an upload's id, an `Idempotency-Key`). When it throws, nothing is kept.
+   */
+  alongside?: (trx: Transaction<Database>, posted: PostedMemories) => Promise<void>;
+  /** The attendee who sent the post, its owner (decision 142); null or absent when none did. */
+  owner?: Attendee | null | undefined;
+}
+
+/** What a post became: its memories, and the files refused on their own (decision 144). */
+export interface PostedMemories {
+  memories: Memory[];
+  refused: RefusedFile[];
+}
+
 /**
- * Receives a post's files and text, stores one memory per file (one post id, one caption, one
- * username, the attendee who sent it as owner when a token came with it), then tells every open
- * gallery. The one place a post becomes memories, whichever way its files arrived. When the rows
- * cannot be written, the files just stored go too.
+ * Stores a post's files and text, one memory per file (one post id, one caption, one username,
+ * the attendee who sent it as owner when a token came with it), then tells every open gallery.
+ * When the rows cannot be written, the files just stored go too.
  */
 export async function createMemories(
   deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
   post: ReceivedPost,
-  owner: Attendee | null = null,
+  options: PostOptions = {},
 ): Promise<Memory[]> {
   // With approval on, nobody but the admin and the poster sees them until approved.
   const status = deps.settings.current.moderateMemories ? 'pending' : 'published';
-  const postId = newId();
+  const postId = options.postId ?? newId();
   const createdAt = deps.clock.now().toISOString();
   // Ids sort by time; the first file gets the newest, so the gallery shows the post in order.
   const ids = post.files.map(() => newId()).reverse();
   let memories: Memory[];
   try {
-    memories = await insertMemories(
-      deps.db,
-      post.files.map((file, index) => ({
-        id: ids[index] ?? newId(),
-        postId,
-        username: post.fields.username,
-        text: post.fields.caption,
-        createdAt,
-        status,
-        ownerId: owner?.id ?? null,
-        ...file,
-      })),
-    );
+    memories = await deps.db.transaction().execute(async (trx) => {
+      const inserted = await insertMemories(
+        trx,
+        post.files.map((file, index) => ({
+          id: ids[index] ?? newId(),
+          postId,
+          username: post.fields.username,
+          text: post.fields.caption,
+          createdAt,
+          status,
+          ownerId: options.owner?.id ?? null,
+          ...file,
+        })),
+      );
+      await options.alongside?.(trx, { memories: inserted, refused: post.refused });
+      return inserted;
+    });
   } catch (error) {
     await post.discard();
     throw error;
@@ -80,6 +116,21 @@ export async function createMemories(
   }
   // In the order of the post, which is newest first, as the list answers them.
   return memories;
+}
+
+/**
+ * The one way a memory is posted, whichever way its bytes come (`POST /api/memories`, a finished
+ * resumable upload): each file `read` hands over is checked by its bytes, rendered and stored
+ * without its metadata, then the memories are inserted (with `options.alongside`) and announced.
+ */
+export async function postMemory(
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
+  context: UploadContext,
+  read: (storeFile: StoreFile) => Promise<MemoryPostFields>,
+  options: PostOptions = {},
+): Promise<PostedMemories> {
+  const post = await receiveMemoryPost(context, read);
+  return { memories: await createMemories(deps, post, options), refused: post.refused };
 }
 
 /**

@@ -1,15 +1,22 @@
 import { Box, Button, Center, Stack, Text, Title } from '@mantine/core';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { OutboxPanel } from '../../components/outbox-panel.tsx';
 import { AppHeader } from './app-header.tsx';
 import { RouteFallback } from './route-fallback.tsx';
 
 /** The frame of every screen but the join page. */
 export function AppLayout({ notFound = false }: { notFound?: boolean }) {
+  // What a closed page left in the outbox is sent from any screen, once it is idle.
+  useEffect(() => {
+    void import('../../features/memories/memory-outbox.ts');
+    void import('../../features/questions/question-outbox.ts');
+  }, []);
   return (
     <>
       <AppHeader />
+      <OutboxPanel />
       <Box component="main" px="sm" pb="xl" maw={1200} mx="auto">
         {notFound ? (
           <Center mih="60vh">

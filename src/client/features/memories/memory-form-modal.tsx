@@ -5,6 +5,7 @@ import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { useMemoryPost } from './use-memory-post.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
+import { useSharedFiles } from './use-shared-files.ts';
 
 /** The upload's progress while a post is sent. */
 export function UploadProgress({ value }: { value: number | null }) {
@@ -39,9 +40,12 @@ export function MemoryFormModal({
   onClose: () => void;
   onShared: (result: MemoryPostResponse) => void;
 }) {
-  const { form, selection, progress, posting, submit } = useMemoryPost('files', ({ result }) =>
-    onShared(result),
+  const { form, selection, progress, posting, waiting, submit } = useMemoryPost(
+    'files',
+    ({ result }) => onShared(result),
+    onClose,
   );
+  useSharedFiles(opened, selection.add);
 
   return (
     <FormDialog
@@ -64,6 +68,11 @@ export function MemoryFormModal({
       />
       <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
       <UploadProgress value={progress} />
+      {waiting && (
+        <Text size="sm" c="dimmed" role="status">
+          Waiting for connection… the upload goes on where it stopped.
+        </Text>
+      )}
       <Button type="submit" size="lg" disabled={posting} leftSection={<IconSend size={20} />}>
         {posting ? MEMORY_TEXTS.submitting : MEMORY_TEXTS.submit}
       </Button>

@@ -4,14 +4,21 @@ import { useState } from 'react';
 import { MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { type MemoryPostResponse, memoryPostFieldsSchema } from '../../../shared/schemas/memory.ts';
 import { errorMessage } from '../../lib/api-client.ts';
+import { enqueue, useQueue } from '../../lib/offline-queue.ts';
+import { toastQueued } from '../../lib/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
-import { useCreateMemory } from './api/create-memory.ts';
+import { newPostId } from './api/create-memory.ts';
+import './memory-outbox.ts';
 import { useSelectedFiles } from './use-selected-files.ts';
 
 /** The caption as the server checks it. */
 const checkCaption = schemaResolver(memoryPostFieldsSchema.pick({ caption: true }), { sync: true });
 
 const NO_FILES = 'Add at least one photo or video.';
+
+/** Said when a post is kept for later: the browser is offline. */
+export const QUEUED_MESSAGE =
+  'You are offline: your memory is saved and will be sent when the connection returns.';
 
 /** What was posted: the answer, and the caption and files it was made from. */
 export interface MemoryPosted {
@@ -23,14 +30,22 @@ export interface MemoryPosted {
 /**
  * A form that posts a memory (the memory form and the share dialog): a caption checked with the
  * server's own schema, at least one photo or video, the upload's progress, and a toast for the
- * outcome. Success clears it and calls `onPosted`; a failure keeps what was typed and picked.
+ * outcome. Every post goes through the offline queue (kept in IndexedDB, sent resumably), so a
+ * dropped connection pauses it and a closed page resumes it. Online, the form follows the post
+ * to its end: success clears it and calls `onPosted`; a failure keeps what was typed and picked.
+ * Offline, the post is queued at once ("waiting for connection") and the form is cleared.
  * `field` names the files' multipart field.
  */
-export function useMemoryPost(field: 'files' | 'media', onPosted: (posted: MemoryPosted) => void) {
+export function useMemoryPost(
+  _field: 'files' | 'media',
+  onPosted: (posted: MemoryPosted) => void,
+  onQueued?: () => void,
+) {
   const [username] = useStoredUsername();
   const selection = useSelectedFiles();
-  const [progress, setProgress] = useState<number | null>(null);
-  const create = useCreateMemory();
+  const [sending, setSending] = useState<string | null>(null);
+  const queue = useQueue('memory');
+  const entry = sending ? queue.find((item) => item.id === sending) : undefined;
   const form = useForm({
     mode: 'controlled',
     initialValues: { caption: '' },
@@ -40,36 +55,48 @@ export function useMemoryPost(field: 'files' | 'media', onPosted: (posted: Memor
     }),
   });
 
-  const submit = form.onSubmit(({ caption }) => {
-    if (!username) return;
+  const submit = form.onSubmit(async ({ caption }) => {
+    if (!username || sending) return;
     const files = selection.files;
-    setProgress(0);
-    create.mutate(
-      { caption, username, files, field, onProgress: setProgress },
-      {
-        onSuccess: (result) => {
-          // One toast: what was shared and, when some files were refused, which and why.
-          const partly = result.refused.length > 0;
-          notifications.show({
-            color: partly ? 'yellow' : 'green',
-            message: result.message,
-            autoClose: partly ? false : TOAST_AUTO_CLOSE,
-          });
-          form.reset();
-          selection.clear();
-          setProgress(null);
-          onPosted({ result, caption: caption.trim(), files });
-        },
-        onError: (error) => {
-          setProgress(null);
-          // The spec's "Error submitting memory: {the server's reason}", or its plain fallback.
-          const reason = errorMessage(error, '');
-          notifications.show({
-            color: 'red',
-            message: reason ? MEMORY_TEXTS.postFailed(reason) : MEMORY_TEXTS.postFailedFallback,
-            autoClose: TOAST_AUTO_CLOSE,
-          });
-        },
+    const { id, sent } = await enqueue({
+      kind: 'memory',
+      label: caption.trim(),
+      files,
+      payload: { caption, username, postId: newPostId() },
+    });
+    if (!navigator.onLine) {
+      toastQueued(QUEUED_MESSAGE);
+      form.reset();
+      selection.clear();
+      onQueued?.();
+      return;
+    }
+    setSending(id);
+    sent.then(
+      (answer) => {
+        const result = answer as MemoryPostResponse;
+        setSending(null);
+        // One toast: what was shared and, when some files were refused, which and why.
+        const partly = result.refused.length > 0;
+        notifications.show({
+          color: partly ? 'yellow' : 'green',
+          message: result.message,
+          autoClose: partly ? false : TOAST_AUTO_CLOSE,
+        });
+        form.reset();
+        selection.clear();
+        onPosted({ result, caption: caption.trim(), files });
+      },
+      (error: unknown) => {
+        setSending(null);
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+        // The spec's "Error submitting memory: {the server's reason}", or its plain fallback.
+        const reason = errorMessage(error, '');
+        notifications.show({
+          color: 'red',
+          message: reason ? MEMORY_TEXTS.postFailed(reason) : MEMORY_TEXTS.postFailedFallback,
+          autoClose: TOAST_AUTO_CLOSE,
+        });
       },
     );
   });
@@ -84,8 +111,10 @@ export function useMemoryPost(field: 'files' | 'media', onPosted: (posted: Memor
         form.clearFieldError('files');
       },
     },
-    progress,
-    posting: create.isPending,
+    progress: sending ? (entry?.progress ?? 0) : null,
+    /** Sending, but the connection is gone: it goes on when it comes back. */
+    waiting: sending !== null && entry !== undefined && (entry.waiting === true || !entry.sending),
+    posting: sending !== null,
     submit,
   };
 }

@@ -8,11 +8,17 @@ import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
-import { errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { enqueue } from '../../lib/offline-queue.ts';
+import { toastQueued } from '../../lib/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { useSpeakers } from '../speakers/api/get-speakers.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
+
+/** Said when a question is kept for later. */
+export const QUEUED_QUESTION =
+  'You are offline: your question is queued and will be sent when the connection returns.';
 
 export interface AskQuestionModalProps {
   opened: boolean;
@@ -49,45 +55,69 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
   const submit = form.onSubmit((values) => {
     if (submitting || !username) return;
     const speaker = list.find((item) => item._id === values.speakerId);
-    mutation.mutate(
-      {
-        speakerId: values.speakerId,
-        speakerName: speaker?.name,
-        question: values.question,
-        askerUsername: username,
-      },
-      {
-        onSuccess: (question) => {
+    const request = {
+      speakerId: values.speakerId,
+      speakerName: speaker?.name,
+      question: values.question,
+      askerUsername: username,
+    };
+    // Offline, or the network failed on the way: it is queued at once and sent on reconnect,
+    // never left spinning.
+    const queue = () => {
+      void import('./question-outbox.ts');
+      void enqueue({
+        kind: 'question',
+        label: values.question.trim().slice(0, 80),
+        files: [],
+        payload: Object.fromEntries(
+          Object.entries(request).filter((entry): entry is [string, string] => !!entry[1]),
+        ),
+      });
+      toastQueued(QUEUED_QUESTION);
+      form.reset();
+      onClose();
+    };
+    if (!navigator.onLine) {
+      queue();
+      return;
+    }
+    mutation.mutate(request, {
+      onSuccess: (question) => {
+        notifications.show({
+          color: 'green',
+          message: QA_TEXTS.questionSuccess,
+          autoClose: TOAST_AUTO_CLOSE,
+        });
+        // Pre-moderation: nobody but the admin and the speaker sees it yet.
+        if (question.status === 'pending') {
           notifications.show({
-            color: 'green',
-            message: QA_TEXTS.questionSuccess,
-            autoClose: TOAST_AUTO_CLOSE,
+            color: 'blue',
+            message: QA_TEXTS.awaitingApproval,
+            autoClose: TOAST_AUTO_CLOSE * 2,
           });
-          // Pre-moderation: nobody but the admin and the speaker sees it yet.
-          if (question.status === 'pending') {
-            notifications.show({
-              color: 'blue',
-              message: QA_TEXTS.awaitingApproval,
-              autoClose: TOAST_AUTO_CLOSE * 2,
-            });
-          }
-          form.reset();
-          onAsked();
-          onClose();
-        },
-        onError: (error) => {
-          notifications.show({
-            color: 'red',
-            title: QA_TEXTS.questionFailure,
-            message: errorMessage(
-              error,
-              'Check your connection and try again; your question is still here.',
-            ),
-            autoClose: TOAST_AUTO_CLOSE,
-          });
-        },
+        }
+        form.reset();
+        onAsked();
+        onClose();
       },
-    );
+      onError: (error) => {
+        // The connection went while it was sent: queued, as if asked offline. Online, a
+        // failure keeps the form, to send again.
+        if (error instanceof ApiError && error.status === 0 && !navigator.onLine) {
+          queue();
+          return;
+        }
+        notifications.show({
+          color: 'red',
+          title: QA_TEXTS.questionFailure,
+          message: errorMessage(
+            error,
+            'Check your connection and try again; your question is still here.',
+          ),
+          autoClose: TOAST_AUTO_CLOSE,
+        });
+      },
+    });
   });
 
   return (

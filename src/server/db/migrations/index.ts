@@ -5,6 +5,7 @@ import * as liveQa from './0003-live-qa.ts';
 import * as memoryStatus from './0004-memory-status.ts';
 import * as originalKey from './0005-original-key.ts';
 import * as videoRenditions from './0006-video-renditions.ts';
+import * as resumableUploads from './0007-resumable-uploads.ts';
 import * as memoryOwner from './0008-memory-owner.ts';
 
 /**
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   '0004-memory-status': memoryStatus,
   '0005-original-key': originalKey,
   '0006-video-renditions': videoRenditions,
+  '0007-resumable-uploads': resumableUploads,
   '0008-memory-owner': memoryOwner,
 };

@@ -1,16 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import {
   type MemoryPostResponse,
-  type OwnMemories,
   memoryPostResponseSchema,
+  memorySchema,
 } from '../../../../shared/schemas/memory.ts';
-import { useWithAttendeeToken } from '../../../lib/attendee-token.ts';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../../shared/schemas/upload.ts';
+import { apiCall } from '../../../lib/api-client.ts';
+import { uploadResumable } from '../../../lib/resumable-upload.ts';
 import { uploadForm } from '../../../lib/upload.ts';
-import { mergeMemories } from '../memory-cache.ts';
-import { keepOwnPending } from '../own-pending.ts';
-import { type GalleryData, galleryQueryKey } from './get-memories.ts';
-import { ownMemoriesQueryKey } from './get-own-memories.ts';
 
 export interface NewMemoryPost {
   caption: string;
@@ -19,46 +16,72 @@ export interface NewMemoryPost {
   /** `files` for the memory form, `media` for the share dialog (both accepted). */
   field?: 'files' | 'media';
   onProgress?: (fraction: number) => void;
-  /** The attendee token: the post becomes theirs to delete (decision 142). */
+  /** Each file's share sent so far (0 to 1), in the order of `files`. */
+  onFileProgress?: (fractions: number[]) => void;
+  /** True while the connection is gone and the post waits for it. */
+  onWaiting?: (waiting: boolean) => void;
+  /** One per post, made once: a repeat of the same post (a lost answer) creates nothing. */
+  postId?: string;
+  /** The attendee token: with it, files go resumably over tus. */
   token?: string | undefined;
+  signal?: AbortSignal;
 }
 
-/** POST /api/memories: caption and username first, so bad text is refused before the upload. */
-export async function postMemory({
-  caption,
-  username,
-  files,
-  field = 'files',
-  onProgress,
-  token,
-}: NewMemoryPost): Promise<MemoryPostResponse> {
+/**
+ * Posts a memory. With an attendee token, each file goes resumably over tus (`/api/uploads`),
+ * one after the other, all under the post's id, and the memories they became are read back;
+ * without one, `POST /api/memories` (caption and username first, so bad text is refused before
+ * the upload) with the post's `Idempotency-Key`.
+ */
+export async function postMemory(post: NewMemoryPost): Promise<MemoryPostResponse> {
+  const { caption, username, files, field = 'files', onProgress, postId = newPostId() } = post;
+  if (post.token) return postResumably({ ...post, postId, token: post.token });
   const body = new FormData();
   body.append('caption', caption);
   body.append('username', username);
   for (const file of files) body.append(field, file, file.name);
-  return uploadForm(memoryPostResponseSchema, API_PATHS.memoryCreate, body, { onProgress, token });
-}
-
-/**
- * Posts a memory with the attendee token and shows it in the gallery at once (the socket may
- * bring it too: no twins), as the attendee's own; one awaiting approval is shown to its poster
- * alone, as waiting.
- */
-export function useCreateMemory() {
-  const queryClient = useQueryClient();
-  const withToken = useWithAttendeeToken();
-  return useMutation({
-    mutationFn: (post: NewMemoryPost) => withToken((token) => postMemory({ ...post, token })),
-    onSuccess: ({ memories }) => {
-      const published = memories.filter((memory) => memory.status === 'published');
-      queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
-        mergeMemories(data, published),
-      );
-      keepOwnPending(memories);
-      queryClient.setQueryData<OwnMemories>(ownMemoriesQueryKey, (data) =>
-        data ? { ids: [...memories.map((memory) => memory._id), ...data.ids] } : data,
-      );
-      void queryClient.invalidateQueries({ queryKey: ownMemoriesQueryKey });
-    },
+  return uploadForm(memoryPostResponseSchema, API_PATHS.memoryCreate, body, {
+    onProgress,
+    headers: { [IDEMPOTENCY_KEY_HEADER]: postId },
+    ...(post.signal ? { signal: post.signal } : {}),
   });
 }
+
+/** A post's id: a UUID made in the browser (it doubles as its Idempotency-Key). */
+export const newPostId = (): string => crypto.randomUUID();
+
+async function postResumably(
+  post: NewMemoryPost & { postId: string; token: string },
+): Promise<MemoryPostResponse> {
+  const total = post.files.reduce((sum, file) => sum + file.size, 0) || 1;
+  const fractions = post.files.map(() => 0);
+  const ids: string[] = [];
+  for (const [index, file] of post.files.entries()) {
+    ids.push(
+      await uploadResumable({
+        file,
+        token: post.token,
+        metadata: { caption: post.caption, username: post.username, postId: post.postId },
+        onProgress: (sent, size) => {
+          fractions[index] = size > 0 ? sent / size : 1;
+          post.onFileProgress?.([...fractions]);
+          const done = post.files.reduce((sum, f, i) => sum + f.size * (fractions[i] ?? 0), 0);
+          post.onProgress?.(done / total);
+        },
+        ...(post.onWaiting ? { onWaiting: post.onWaiting } : {}),
+        ...(post.signal ? { signal: post.signal } : {}),
+      }),
+    );
+  }
+  // The memories as the gallery shows them (one still being approved is not public yet).
+  const memories = await Promise.all(
+    ids.map((id) =>
+      apiCall(memorySchema, `${API_PATHS.memoryList}/${encodeURIComponent(id)}`).catch(() => null),
+    ),
+  );
+  const made = memories.filter((memory) => memory !== null).reverse();
+  return { message: postedMessage(post.files.length), memories: made, refused: [] };
+}
+
+const postedMessage = (count: number): string =>
+  count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;

@@ -1,0 +1,87 @@
+import { ActionIcon, Affix, Group, Image, Paper, Progress, Stack, Text } from '@mantine/core';
+import { useNetwork } from '@mantine/hooks';
+import { IconX } from '@tabler/icons-react';
+import { useEffect, useMemo } from 'react';
+import { type QueueEntry, cancelQueued, useQueue } from '../lib/offline-queue.ts';
+
+/** A picked image as a small picture (a video shows its name). */
+function Thumbnail({ file }: { file: File }) {
+  const url = useMemo(
+    () => (file.type.startsWith('image/') ? URL.createObjectURL(file) : null),
+    [file],
+  );
+  useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
+  if (!url) {
+    return (
+      <Text size="xs" c="dimmed" maw={64} truncate>
+        {file.name}
+      </Text>
+    );
+  }
+  return <Image src={url} alt={file.name} w={40} h={40} radius="sm" fit="cover" />;
+}
+
+function status(entry: QueueEntry, online: boolean): string {
+  if (entry.error) return `Not sent: ${entry.error}`;
+  if (!online || entry.waiting) return 'Waiting for connection';
+  if (entry.sending) return `Sending… ${Math.round(entry.progress * 100)}%`;
+  return 'Queued';
+}
+
+/**
+ * What waits to be sent (memories and questions made on a bad network), pinned to the bottom
+ * of the screen: each with its files' thumbnails, its state ("Waiting for connection",
+ * "Sending… 40%", or why the server refused it) and a button that cancels it.
+ */
+export function OutboxPanel() {
+  const entries = useQueue();
+  const { online } = useNetwork();
+  if (entries.length === 0) return null;
+  return (
+    <Affix position={{ bottom: 16, left: 16 }} zIndex={150}>
+      <Paper
+        component="section"
+        aria-label="Waiting to be sent"
+        shadow="md"
+        p="sm"
+        withBorder
+        maw={360}
+      >
+        <Stack gap="xs">
+          {entries.map((entry) => (
+            <Stack key={entry.id} gap={4}>
+              <Group justify="space-between" wrap="nowrap" gap="xs">
+                <div style={{ minWidth: 0 }}>
+                  <Text size="sm" fw={600} truncate>
+                    {entry.kind === 'memory' ? 'Memory' : 'Question'}: {entry.label}
+                  </Text>
+                  <Text size="xs" c={entry.error ? 'red' : 'dimmed'} role="status">
+                    {status(entry, online)}
+                  </Text>
+                </div>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={`Cancel ${entry.kind} “${entry.label}”`}
+                  onClick={() => void cancelQueued(entry.id)}
+                >
+                  <IconX size={18} />
+                </ActionIcon>
+              </Group>
+              {entry.files.length > 0 && (
+                <Group gap={4}>
+                  {entry.files.map((file, index) => (
+                    <Thumbnail key={`${file.name}-${index}`} file={file} />
+                  ))}
+                </Group>
+              )}
+              {entry.sending && online && !entry.waiting && (
+                <Progress value={entry.progress * 100} size="sm" />
+              )}
+            </Stack>
+          ))}
+        </Stack>
+      </Paper>
+    </Affix>
+  );
+}

@@ -1,0 +1,95 @@
+import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { getAttendeeToken } from '../../lib/attendee-token.ts';
+import { type QueuedItem, registerSender } from '../../lib/offline-queue.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { postMemory } from './api/create-memory.ts';
+import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
+import { mergeMemories } from './memory-cache.ts';
+import { keepOwnPending } from './own-pending.ts';
+import { ownMemoriesQueryKey } from './api/get-own-memories.ts';
+
+/** The answer to a post sent file by file, in the words of the server's (decision 144). */
+function postedAnswer(
+  memories: MemoryPostResponse['memories'],
+  refused: MemoryPostResponse['refused'],
+): MemoryPostResponse {
+  const count = memories.length;
+  const shared =
+    count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
+  const notShared = refused.map((file) => file.error).join(' ');
+  return { message: notShared ? `${shared} Not shared: ${notShared}` : shared, memories, refused };
+}
+
+/** A file the server refused on its own (not a picture or video, damaged, too large). */
+const isFileRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && [400, 413, 415].includes(error.status);
+
+/**
+ * How a queued memory post is sent. With an attendee token, file by file over tus: each file
+ * finished is taken off the stored item, so a page closed midway sends only what is left, and
+ * the file in flight resumes from the server's offset. Without one, the whole post at once with
+ * its id as `Idempotency-Key`, so a repeat after a lost answer makes nothing twice.
+ */
+registerSender('memory', async (item: QueuedItem, { update, progress, waiting, signal }) => {
+  const { caption = '', username = '', postId = '' } = item.payload;
+  const token = getAttendeeToken();
+  // Published ones join the gallery at once; one awaiting approval shows to its poster alone.
+  const show = (memories: MemoryPostResponse['memories']) => {
+    const published = memories.filter((memory) => memory.status === 'published');
+    queryClient.setQueryData<GalleryData>(galleryQueryKey, (data) =>
+      mergeMemories(data, published),
+    );
+    keepOwnPending(memories);
+    void queryClient.invalidateQueries({ queryKey: ownMemoriesQueryKey });
+  };
+  if (!token) {
+    const result = await postMemory({
+      caption,
+      username,
+      files: item.files,
+      postId,
+      signal,
+      onProgress: progress,
+    });
+    show(result.memories);
+    return result;
+  }
+  const total = item.files.reduce((sum, file) => sum + file.size, 0) || 1;
+  let sent = 0;
+  let remaining = [...item.files];
+  const memories: MemoryPostResponse['memories'] = [];
+  const refused: MemoryPostResponse['refused'] = [];
+  let firstRefusal: ApiError | undefined;
+  while (remaining.length > 0) {
+    const [file, ...rest] = remaining;
+    if (!file) break;
+    try {
+      const result = await postMemory({
+        caption,
+        username,
+        files: [file],
+        postId,
+        token,
+        signal,
+        onWaiting: waiting,
+        onProgress: (fraction) => progress((sent + fraction * file.size) / total),
+      });
+      memories.unshift(...result.memories);
+      show(result.memories);
+    } catch (error) {
+      // One bad file does not sink the post: the others go on, and the answer names it.
+      if (!isFileRefusal(error)) throw error;
+      refused.push({
+        filename: file.name,
+        error: errorMessage(error, `${file.name} was refused.`),
+      });
+      firstRefusal ??= error;
+    }
+    sent += file.size;
+    remaining = rest;
+    await update({ ...item, files: remaining });
+  }
+  if (memories.length === 0 && firstRefusal) throw firstRefusal;
+  return postedAnswer(memories, refused);
+});

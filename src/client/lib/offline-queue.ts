@@ -1,0 +1,195 @@
+import { createStore, del, entries, set } from 'idb-keyval';
+import { useSyncExternalStore } from 'react';
+import { ApiError } from './api-client.ts';
+
+/**
+ * What waits to be sent: a memory post or a question made on a bad network. Kept in IndexedDB
+ * (files too), so closing the page loses nothing; sent in order, each once, when the browser is
+ * online. Each feature says how its kind is sent (`registerSender`).
+ */
+export interface QueuedItem {
+  id: string;
+  kind: 'memory' | 'question';
+  /** What the person sees in the list ("Memory: …", "Question to …"). */
+  label: string;
+  createdAt: number;
+  /** Files still to send (a memory's; finished ones are taken off as they go). */
+  files: File[];
+  payload: Record<string, string>;
+  /** Why the server refused it, when it did (it stays until the person removes it). */
+  error?: string;
+}
+
+/** What the list shows of an item: the item, and how far it got. */
+export interface QueueEntry extends QueuedItem {
+  /** Sending now (else waiting for the connection, or its turn). */
+  sending: boolean;
+  /** Share of its bytes sent (0 to 1) while sending. */
+  progress: number;
+  /** Sending, but the connection is gone: it goes on when it comes back. */
+  waiting?: boolean;
+}
+
+/** Sends one item; `update` keeps what is left of it (a memory's unsent files). */
+export type Sender = (
+  item: QueuedItem,
+  context: {
+    update: (item: QueuedItem) => Promise<void>;
+    progress: (fraction: number) => void;
+    waiting: (waiting: boolean) => void;
+    signal: AbortSignal;
+  },
+) => Promise<unknown>;
+
+const senders = new Map<QueuedItem['kind'], Sender>();
+const settled = new Map<
+  string,
+  { resolve: (value: unknown) => void; reject: (e: unknown) => void }
+>();
+let store: ReturnType<typeof createStore> | undefined;
+let items: QueueEntry[] = [];
+let loaded: Promise<void> | undefined;
+let running = false;
+let current: { id: string; abort: AbortController } | undefined;
+const listeners = new Set<() => void>();
+
+const db = () => (store ??= createStore('confab-outbox', 'items'));
+
+function publish(next: QueueEntry[]) {
+  items = next;
+  for (const listener of listeners) listener();
+}
+
+const patchEntry = (id: string, change: Partial<QueueEntry>) =>
+  publish(items.map((entry) => (entry.id === id ? { ...entry, ...change } : entry)));
+
+function load(): Promise<void> {
+  loaded ??= entries<string, QueuedItem>(db())
+    .then((stored) => {
+      const known = new Set(items.map((item) => item.id));
+      const restored = stored
+        .map(([, item]) => item)
+        .filter((item) => !known.has(item.id))
+        .map((item) => ({ ...item, sending: false, progress: 0 }));
+      publish([...items, ...restored].sort((a, b) => a.createdAt - b.createdAt));
+    })
+    .catch(() => undefined);
+  return loaded;
+}
+
+/** Says how items of `kind` are sent, and starts sending what waits. */
+export function registerSender(kind: QueuedItem['kind'], sender: Sender): void {
+  senders.set(kind, sender);
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', () => void run());
+    void load().then(run);
+  }
+}
+
+const isNetworkFailure = (error: unknown) => error instanceof ApiError && error.status === 0;
+
+/** Sends what waits, oldest first, one at a time, while the browser is online. */
+async function run(): Promise<void> {
+  if (running) return;
+  running = true;
+  try {
+    await load();
+    for (;;) {
+      if (!navigator.onLine) return;
+      const next = items.find((item) => !item.error && senders.has(item.kind));
+      const sender = next && senders.get(next.kind);
+      if (!next || !sender) return;
+      const abort = new AbortController();
+      current = { id: next.id, abort };
+      patchEntry(next.id, { sending: true, progress: 0 });
+      try {
+        const result = await sender(next, {
+          update: async (item) => {
+            await set(item.id, item, db());
+            patchEntry(item.id, { files: item.files, payload: item.payload });
+          },
+          progress: (fraction) => patchEntry(next.id, { progress: fraction, waiting: false }),
+          waiting: (waiting) => patchEntry(next.id, { waiting }),
+          signal: abort.signal,
+        });
+        await del(next.id, db());
+        publish(items.filter((item) => item.id !== next.id));
+        settled.get(next.id)?.resolve(result);
+      } catch (error) {
+        if (abort.signal.aborted) continue;
+        if (isNetworkFailure(error)) {
+          // Gone offline midway: it waits, and the 'online' event starts again.
+          patchEntry(next.id, { sending: false });
+          return;
+        }
+        const message = error instanceof Error ? error.message : 'It could not be sent';
+        const failed = { ...stripEntry(next), error: message };
+        await set(next.id, failed, db()).catch(() => undefined);
+        patchEntry(next.id, { sending: false, error: message });
+        settled.get(next.id)?.reject(error);
+      } finally {
+        settled.delete(next.id);
+        current = undefined;
+      }
+    }
+  } finally {
+    running = false;
+  }
+}
+
+const stripEntry = ({
+  sending: _sending,
+  progress: _progress,
+  waiting: _waiting,
+  ...item
+}: QueueEntry): QueuedItem => item;
+
+/**
+ * Puts an item in the queue (kept in IndexedDB first) and starts sending when online. Resolves
+ * with what its sender answered once it is sent; rejects when the server refuses it or it is
+ * cancelled.
+ */
+export async function enqueue(item: Omit<QueuedItem, 'id' | 'createdAt'>): Promise<{
+  id: string;
+  sent: Promise<unknown>;
+}> {
+  await load();
+  const queued: QueuedItem = { ...item, id: crypto.randomUUID(), createdAt: Date.now() };
+  const sent = new Promise<unknown>((resolve, reject) => {
+    settled.set(queued.id, { resolve, reject });
+  });
+  // Never unhandled: callers that do not wait for it still see the item's state in the list.
+  sent.catch(() => undefined);
+  try {
+    await set(queued.id, queued, db());
+  } catch {
+    // Private browsing without IndexedDB: it is kept for this page only.
+  }
+  publish([...items, { ...queued, sending: false, progress: 0 }]);
+  void run();
+  return { id: queued.id, sent };
+}
+
+/** Takes an item out of the queue; one being sent is stopped. */
+export async function cancelQueued(id: string): Promise<void> {
+  if (current?.id === id) current.abort.abort();
+  await del(id, db()).catch(() => undefined);
+  publish(items.filter((item) => item.id !== id));
+  settled.get(id)?.reject(new DOMException('Cancelled', 'AbortError'));
+  settled.delete(id);
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/** What waits to be sent, oldest first (of one kind, when given). */
+export function useQueue(kind?: QueuedItem['kind']): QueueEntry[] {
+  const all = useSyncExternalStore(
+    subscribe,
+    () => items,
+    () => items,
+  );
+  return kind ? all.filter((item) => item.kind === kind) : all;
+}

@@ -1,0 +1,121 @@
+/**
+ * The service worker (decision 171): the app shell cached for an offline start, and the share
+ * target. It never answers `/api/*`, `/socket.io/*` or `/media/*`: those always go to the
+ * network, so nothing live is ever served stale.
+ */
+import { createStore, set } from 'idb-keyval';
+import { SHARED_FILES_PARAM, SHARED_FILES_STORE, SHARE_TARGET_PATH } from '../shared/pwa.ts';
+import { CLIENT_PATHS } from '../shared/routes.ts';
+
+interface ExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface FetchEvent extends ExtendableEvent {
+  request: Request;
+  respondWith(response: Promise<Response> | Response): void;
+}
+interface WorkerScope {
+  __WB_MANIFEST: { url: string; revision: string | null }[];
+  skipWaiting(): Promise<void>;
+  clients: { claim(): Promise<void> };
+  addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  location: Location;
+}
+declare const self: WorkerScope;
+
+/** The built files, each with its revision: the cache's name changes with any of them. */
+const PRECACHE = self.__WB_MANIFEST;
+const VERSION = PRECACHE.map((entry) => `${entry.url}@${entry.revision ?? ''}`).join('|');
+const SHELL_CACHE = `confab-shell-${hash(VERSION)}`;
+const PAGES_CACHE = 'confab-pages';
+/** What the network may take before an offline start uses the cached page instead. */
+const NAVIGATION_TIMEOUT_MS = 4000;
+/** Never answered here: live data and media always come from the server. */
+const NETWORK_ONLY = /^\/(api|socket\.io|media)(\/|$)/;
+
+function hash(text: string): string {
+  let h = 5381;
+  for (let i = 0; i < text.length; i += 1) h = (h * 33) ^ text.charCodeAt(i);
+  return (h >>> 0).toString(36);
+}
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) =>
+        cache.addAll(PRECACHE.map((entry) => new URL(entry.url, self.location.href).href)),
+      )
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) =>
+        Promise.all(
+          names
+            .filter((name) => name.startsWith('confab-shell-') && name !== SHELL_CACHE)
+            .map((name) => caches.delete(name)),
+        ),
+      )
+      .then(() => self.clients.claim()),
+  );
+});
+
+/** Keeps the files shared from the phone's gallery for the memory form, then opens it. */
+async function receiveShare(request: Request): Promise<Response> {
+  const form = await request.formData();
+  const files = form.getAll('files').filter((value): value is File => value instanceof File);
+  await set('files', files, createStore(...SHARED_FILES_STORE));
+  return Response.redirect(`${CLIENT_PATHS.memoryForm}?${SHARED_FILES_PARAM}=1`, 303);
+}
+
+/** A page: from the network (and kept), else the same page kept from before, else the app. */
+async function navigate(request: Request): Promise<Response> {
+  const cache = await caches.open(PAGES_CACHE);
+  try {
+    const response = await Promise.race([
+      // The service worker forwards the page's own requests: not a call of the API.
+      // eslint-disable-next-line no-restricted-globals
+      fetch(request),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('timeout')), NAVIGATION_TIMEOUT_MS),
+      ),
+    ]);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (error) {
+    const kept =
+      (await cache.match(request, { ignoreSearch: true })) ??
+      (await cache.match(CLIENT_PATHS.home)) ??
+      (await cache.match(CLIENT_PATHS.join));
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || NETWORK_ONLY.test(url.pathname)) return;
+  if (request.method === 'POST' && url.pathname === SHARE_TARGET_PATH) {
+    event.respondWith(receiveShare(request));
+    return;
+  }
+  if (request.method !== 'GET') return;
+  if (request.mode === 'navigate') {
+    event.respondWith(navigate(request));
+    return;
+  }
+  event.respondWith(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.match(request))
+      // eslint-disable-next-line no-restricted-globals
+      .then((cached) => cached ?? fetch(request)),
+  );
+});

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { CLIENT_PATHS } from '../../shared/routes.ts';
+import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../shared/pwa.ts';
+import type { PublicBranding } from '../settings/branding.ts';
+import { pageRateLimit } from './rate-limits.ts';
+
+/** A short name for a phone's home screen: the event's name when it fits, else its start. */
+const shortName = (name: string) => (name.length <= 12 ? name : `${name.slice(0, 11).trimEnd()}…`);
+
+/**
+ * The web app manifest, made from the event's settings at each request (a change of name or
+ * colour applies without a rebuild): installable (`display: standalone`, icons of 192 and 512 px,
+ * a maskable one), and a share target, so photos and videos shared from the phone's gallery open
+ * the memory form with them attached (decision 171).
+ */
+export function webManifest(branding: PublicBranding) {
+  return {
+    id: '/',
+    name: branding.eventName,
+    short_name: shortName(branding.eventName),
+    description: 'Share memories and ask speakers questions, live.',
+    start_url: CLIENT_PATHS.home,
+    scope: '/',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: branding.primaryColor,
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+    share_target: {
+      action: SHARE_TARGET_PATH,
+      method: 'POST',
+      enctype: 'multipart/form-data',
+      params: {
+        title: 'title',
+        text: 'text',
+        files: [{ name: 'files', accept: ['image/*', 'video/*'] }],
+      },
+    },
+  };
+}
+
+/**
+ * `GET /manifest.webmanifest`, and the share target's address. The service worker answers a
+ * share itself (it keeps the files for the form); this route only sees one when no service
+ * worker runs yet (the first visit), and opens the form empty rather than failing.
+ */
+export const webManifestRoutes: FastifyPluginAsync<{
+  branding: () => PublicBranding;
+  pageRateLimit: number;
+}> = async (app, options) => {
+  const limit = pageRateLimit(app, options.pageRateLimit);
+  app.get(
+    WEB_MANIFEST_PATH,
+    { preHandler: limit, schema: { hide: true } },
+    async (_request, reply) => {
+      reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache');
+      return JSON.stringify(webManifest(options.branding()));
+    },
+  );
+  // The share's body is not read (the multipart parser reads only on demand): without the
+  // service worker there is nowhere to keep it, and the connection closes with the answer.
+  app.post(
+    SHARE_TARGET_PATH,
+    { preHandler: limit, schema: { hide: true } },
+    async (_request, reply) => {
+      return reply
+        .code(303)
+        .header('cache-control', 'no-store')
+        .header('connection', 'close')
+        .redirect(CLIENT_PATHS.memoryForm, 303);
+    },
+  );
+};

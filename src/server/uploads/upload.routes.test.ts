@@ -1,0 +1,416 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../../../tests/support/media.ts';
+import { joinAttendee } from '../../../tests/support/speakers.ts';
+import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { memoryListSchema } from '../../shared/schemas/memory.ts';
+import { newId } from '../lib/ids.ts';
+import {
+  ABANDONED_AFTER_MS,
+  createFinisher,
+  openResumableStore,
+  sweepAbandonedUploads,
+} from './upload.service.ts';
+
+const TUS = { 'tus-resumable': '1.0.0' };
+
+/** `Upload-Metadata`: each key with its value in base64. */
+const metadataOf = (values: Record<string, string>) =>
+  Object.entries(values)
+    .map(([key, value]) => `${key} ${Buffer.from(value).toString('base64')}`)
+    .join(',');
+
+interface Who {
+  token: string;
+  username: string;
+}
+
+async function create(
+  t: TestApp,
+  who: Who | undefined,
+  size: number,
+  metadata: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(`${t.url}/api/uploads`, {
+    method: 'POST',
+    headers: {
+      ...TUS,
+      'upload-length': String(size),
+      'upload-metadata': metadataOf(metadata),
+      ...(who ? { authorization: `Bearer ${who.token}` } : {}),
+      ...headers,
+    },
+  });
+}
+
+const patch = (t: TestApp, who: Who, location: string, offset: number, bytes: Buffer) =>
+  fetch(`${t.url}${location}`, {
+    method: 'PATCH',
+    headers: {
+      ...TUS,
+      authorization: `Bearer ${who.token}`,
+      'content-type': 'application/offset+octet-stream',
+      'upload-offset': String(offset),
+    },
+    body: new Uint8Array(bytes),
+  });
+
+const head = (t: TestApp, who: Who, location: string) =>
+  fetch(`${t.url}${location}`, {
+    method: 'HEAD',
+    headers: { ...TUS, authorization: `Bearer ${who.token}` },
+  });
+
+/**
+ * A PATCH cut off by the network: its headers and the first `sent` bytes of `bytes` go out, then
+ * the connection is destroyed, as a phone leaving the Wi-Fi does.
+ */
+function cutPatch(
+  t: TestApp,
+  who: Who,
+  location: string,
+  offset: number,
+  bytes: Buffer,
+  sent: number,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const request = http.request(`${t.url}${location}`, {
+      method: 'PATCH',
+      headers: {
+        ...TUS,
+        authorization: `Bearer ${who.token}`,
+        'content-type': 'application/offset+octet-stream',
+        'upload-offset': String(offset),
+        'content-length': String(bytes.length),
+      },
+    });
+    request.on('error', () => resolve());
+    request.on('close', () => resolve());
+    request.write(bytes.subarray(0, sent), () => {
+      // Long enough for the server to store what arrived, then the line goes dead.
+      setTimeout(() => request.destroy(), 300);
+    });
+  });
+}
+
+async function gallery(t: TestApp) {
+  const response = await fetch(`${t.url}/api/memory?limit=50`);
+  return memoryListSchema.parse(await response.json());
+}
+
+/** Files the tus store holds on disk (the upload and its `.json` info). */
+async function resumableFiles(t: TestApp): Promise<string[]> {
+  return fs.readdir(path.join(t.dataDir, 'resumable')).catch(() => []);
+}
+
+/** Keys of unfinished uploads in the bucket, or files on disk, whichever the app uses. */
+async function leftovers(t: TestApp): Promise<string[]> {
+  if (t.config.mediaStore === 'disk') return resumableFiles(t);
+  const keys: string[] = [];
+  for await (const key of t.app.deps.media.list('')) {
+    if (!key.startsWith('memories/') && !key.startsWith('speakers/')) keys.push(key);
+  }
+  return keys;
+}
+
+async function bigPhoto(): Promise<Buffer> {
+  // Noise does not compress: a JPEG of a few hundred kB, sent in pieces.
+  const { data, info } = await sharp({
+    create: {
+      width: 900,
+      height: 700,
+      channels: 3,
+      background: '#888',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return sharp(data, { raw: info }).jpeg({ quality: 95 }).toBuffer();
+}
+
+const combos = [
+  ...testDatabases.map((database) => ({ database, media: 'disk' as const })),
+  { database: testDatabases.at(-1) ?? ('sqlite' as const), media: 's3' as const },
+];
+
+describe.each(combos)('resumable uploads ($database, $media)', ({ database, media }) => {
+  let t: TestApp;
+  let ann: Who;
+  let bob: Who;
+  let photo: Buffer;
+
+  beforeAll(async () => {
+    t = await startTestApp({ database, media });
+    ann = { username: 'ann', token: await joinAttendee(t.url, 'ann') };
+    bob = { username: 'bob', token: await joinAttendee(t.url, 'bob') };
+    photo = await bigPhoto();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const meta = (caption: string, extra: Record<string, string> = {}) => ({
+    filename: 'photo.jpg',
+    filetype: 'image/jpeg',
+    caption,
+    username: 'ann',
+    ...extra,
+  });
+
+  it('resumes a PATCH cut off midway from the offset HEAD gives, and makes one memory', async () => {
+    const created = await create(t, ann, photo.length, meta('Cut off and resumed'));
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') ?? '';
+    expect(location).toMatch(/^\/api\/uploads\/[0-9a-f-]{36}$/);
+    // Security headers apply as on every route.
+    expect(created.headers.get('x-content-type-options')).toBe('nosniff');
+
+    await cutPatch(t, ann, location, 0, photo, 100_000);
+    const after = await head(t, ann, location);
+    expect(after.status).toBe(200);
+    const offset = Number(after.headers.get('upload-offset'));
+    expect(after.headers.get('upload-length')).toBe(String(photo.length));
+    expect(after.headers.get('cache-control')).toBe('no-store');
+    // What arrived before the cut is kept on disk; S3 keeps whole parts (8 MB), so a cut in
+    // the first part starts that part again.
+    if (media === 'disk') expect(offset).toBeGreaterThan(0);
+    expect(offset).toBeLessThan(photo.length);
+
+    // A PATCH from the wrong offset is a conflict and changes nothing.
+    const wrong = await patch(t, ann, location, offset + 1, photo.subarray(offset + 1));
+    expect(wrong.status).toBe(409);
+    expect(typeof ((await wrong.json()) as { error?: unknown }).error).toBe('string');
+
+    const rest = await patch(t, ann, location, offset, photo.subarray(offset));
+    expect(rest.status).toBe(204);
+    expect(rest.headers.get('upload-offset')).toBe(String(photo.length));
+    const memoryId = rest.headers.get('memory-id');
+    expect(memoryId).toBeTruthy();
+
+    const list = await gallery(t);
+    const made = list.filter((m) => m.text === 'Cut off and resumed');
+    expect(made).toHaveLength(1);
+    expect(made[0]?._id).toBe(memoryId);
+    expect(made[0]?.contentType).toBe('image/jpeg');
+    // Rendered like any memory: a display rendition at most 2048 px and a thumbnail.
+    expect(made[0]?.thumbnail).toBeTruthy();
+    const served = await fetch(`${t.url}${made[0]?.media}`);
+    const rendered = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+    expect(rendered.exif).toBeUndefined();
+
+    // Finished twice: the last PATCH again, and a HEAD, make nothing more.
+    const again = await patch(t, ann, location, offset, photo.subarray(offset));
+    expect(again.status).toBe(409);
+    const last = await patch(t, ann, location, photo.length, Buffer.alloc(0));
+    expect(last.status).toBe(204);
+    const done = await head(t, ann, location);
+    expect(done.status).toBe(200);
+    expect(done.headers.get('upload-offset')).toBe(String(photo.length));
+    expect(done.headers.get('memory-id')).toBe(memoryId);
+    expect((await gallery(t)).filter((m) => m.text === 'Cut off and resumed')).toHaveLength(1);
+    // The upload's own bytes are gone once they are a memory.
+    expect(await leftovers(t)).toEqual([]);
+  });
+
+  it('makes one memory when the last PATCH is sent twice at once', async () => {
+    const created = await create(t, ann, photo.length, meta('Twice at once'));
+    const location = created.headers.get('location') ?? '';
+    const first = await patch(t, ann, location, 0, photo.subarray(0, 200_000));
+    expect(first.status).toBe(204);
+    const results = await Promise.all([
+      patch(t, ann, location, 200_000, photo.subarray(200_000)),
+      patch(t, ann, location, 200_000, photo.subarray(200_000)),
+    ]);
+    expect(results.map((r) => r.status)).toContain(204);
+    const mine = (await gallery(t)).filter((m) => m.text === 'Twice at once');
+    expect(mine).toHaveLength(1);
+  });
+
+  it('makes one memory when two instances finish the same upload at once', async () => {
+    const created = await create(t, ann, photo.length, meta('Two instances'));
+    const id = (created.headers.get('location') ?? '').split('/').pop() ?? '';
+    // Every byte is in the store, and two finishers (each instance has its own) see it at once.
+    const store = await openResumableStore(t.config);
+    await store.write(Readable.from([photo]), id, 0);
+    const context = {
+      media: t.app.deps.media,
+      stagingDir: path.join(t.dataDir, 'uploads'),
+      images: t.app.deps.images,
+      videos: t.app.deps.videos,
+    };
+    const mediaBefore = await t.storedMediaKeys('memories/');
+    const [one, two] = [1, 2].map(() =>
+      createFinisher(t.app.deps, context, store, { warn: () => undefined }),
+    );
+    const upload = await store.getUpload(id);
+    const results = await Promise.all([one?.finish(upload), two?.finish(upload)]);
+    const ids = results.map((r) => (r && 'memoryId' in r ? r.memoryId : undefined));
+    expect(ids[0]).toBeTruthy();
+    expect(ids[1]).toBe(ids[0]);
+    const made = (await gallery(t)).filter((m) => m.text === 'Two instances');
+    expect(made.map((m) => m._id)).toEqual([ids[0]]);
+    // The loser's renditions went: exactly one display image and one thumbnail were added.
+    const added = (await t.storedMediaKeys('memories/')).filter((k) => !mediaBefore.includes(k));
+    expect(added).toHaveLength(2);
+  });
+
+  it('groups the files of one post under its postId', async () => {
+    const postId = newId();
+    const small = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#f00' },
+    })
+      .png()
+      .toBuffer();
+    for (const name of ['a.png', 'b.png']) {
+      const created = await create(
+        t,
+        ann,
+        small.length,
+        meta('Two files, one post', { filename: name, filetype: 'image/png', postId }),
+      );
+      const location = created.headers.get('location') ?? '';
+      expect((await patch(t, ann, location, 0, small)).status).toBe(204);
+    }
+    const post = (await gallery(t)).filter((m) => m.text === 'Two files, one post');
+    expect(post.map((m) => m.postId)).toEqual([postId, postId]);
+    // Nobody else can add files to that post.
+    const joined = await create(
+      t,
+      bob,
+      small.length,
+      meta('Mine now', { username: 'bob', filetype: 'image/png', postId }),
+    );
+    expect(joined.status).toBe(403);
+  });
+
+  it('refuses uploads without a valid attendee token, and leaves nothing', async () => {
+    const before = await leftovers(t);
+    const rowsBefore = await t.app.deps.db.selectFrom('resumable_uploads').select('id').execute();
+    expect((await create(t, undefined, 10, meta('No token'))).status).toBe(401);
+    const forged = await create(
+      t,
+      { ...ann, token: `${ann.token.slice(0, -4)}AAAA` },
+      10,
+      meta('x'),
+    );
+    expect(forged.status).toBe(401);
+    expect(typeof ((await forged.json()) as { error?: unknown }).error).toBe('string');
+    const wrongKind = await create(t, { ...ann, token: 'not-a-token' }, 10, meta('x'));
+    expect(wrongKind.status).toBe(401);
+    // Someone else's name.
+    expect((await create(t, bob, 10, meta('As ann'))).status).toBe(403);
+    expect(await leftovers(t)).toEqual(before);
+    const rows = await t.app.deps.db.selectFrom('resumable_uploads').select('id').execute();
+    expect(rows).toEqual(rowsBefore);
+  });
+
+  it("hides one attendee's upload from another", async () => {
+    const created = await create(t, ann, photo.length, meta('Private'));
+    const location = created.headers.get('location') ?? '';
+    expect((await head(t, bob, location)).status).toBe(404);
+    expect((await patch(t, bob, location, 0, photo)).status).toBe(404);
+    const unknown = await head(t, ann, `/api/uploads/${newId()}`);
+    expect(unknown.status).toBe(404);
+    const hostile = await head(t, ann, '/api/uploads/..%2F..%2Fetc%2Fpasswd');
+    expect(hostile.status).toBe(404);
+    // Abandoned by its owner: gone, files and all.
+    const removed = await fetch(`${t.url}${location}`, {
+      method: 'DELETE',
+      headers: { ...TUS, authorization: `Bearer ${ann.token}` },
+    });
+    expect(removed.status).toBe(204);
+    expect((await head(t, ann, location)).status).toBe(404);
+  });
+
+  it('refuses bad metadata, a type that is no picture or video, and a size over the limit', async () => {
+    const before = await leftovers(t);
+    const noCaption = await create(t, ann, 10, { filename: 'a.jpg', username: 'ann' });
+    expect(noCaption.status).toBe(400);
+    expect(await noCaption.json()).toMatchObject({ error: 'Caption is required' });
+    expect((await create(t, ann, 10, meta('pdf', { filetype: 'application/pdf' }))).status).toBe(
+      415,
+    );
+    const tooBig = await create(t, ann, t.config.maxUploadMb * 1024 * 1024 + 1, meta('big'));
+    expect(tooBig.status).toBe(413);
+    expect((await create(t, ann, 0, meta('empty'))).status).toBe(400);
+    const noLength = await fetch(`${t.url}/api/uploads`, {
+      method: 'POST',
+      headers: { ...TUS, authorization: `Bearer ${ann.token}`, 'upload-defer-length': '1' },
+    });
+    expect(noLength.status).toBe(400);
+    const badMeta = await create(t, ann, 10, {}, { 'upload-metadata': 'caption ***' });
+    expect(badMeta.status).toBe(400);
+    expect(await leftovers(t)).toEqual(before);
+  });
+
+  it('refuses a finished file whose bytes are no picture or video, and leaves nothing', async () => {
+    const mediaBefore = await t.storedMediaKeys('memories/');
+    const text = Buffer.from('%PDF-1.4 this is not a photo at all '.repeat(40));
+    const created = await create(t, ann, text.length, meta('Disguised'));
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location') ?? '';
+    const refused = await patch(t, ann, location, 0, text);
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as { error: string }).error).toContain('not a supported');
+    expect((await gallery(t)).filter((m) => m.text === 'Disguised')).toHaveLength(0);
+    expect(await t.storedMediaKeys('memories/')).toEqual(mediaBefore);
+    expect(await leftovers(t)).toEqual([]);
+    expect((await head(t, ann, location)).status).toBe(404);
+  });
+
+  it('turns a video into a memory with its metadata stripped', async () => {
+    const video = await fixture('gps-android.mp4');
+    const created = await create(
+      t,
+      ann,
+      video.length,
+      meta('A video', { filename: 'clip.mp4', filetype: 'video/mp4' }),
+    );
+    const location = created.headers.get('location') ?? '';
+    const half = Math.floor(video.length / 2);
+    expect((await patch(t, ann, location, 0, video.subarray(0, half))).status).toBe(204);
+    expect((await patch(t, ann, location, half, video.subarray(half))).status).toBe(204);
+    const [memory] = (await gallery(t)).filter((m) => m.text === 'A video');
+    expect(memory?.contentType).toBe('video/mp4');
+    const served = Buffer.from(await (await fetch(`${t.url}${memory?.media}`)).arrayBuffer());
+    expect(served.length).toBe(video.length);
+    expect(served.includes(Buffer.from('+48.8'))).toBe(false);
+  });
+
+  it('sweeps uploads abandoned for a day, never one in progress', async () => {
+    const abandoned = await create(t, ann, photo.length, meta('Abandoned'));
+    const abandonedAt = abandoned.headers.get('location') ?? '';
+    await patch(t, ann, abandonedAt, 0, photo.subarray(0, 100_000));
+    const active = await create(t, ann, photo.length, meta('Active'));
+    const activeAt = active.headers.get('location') ?? '';
+    await patch(t, ann, activeAt, 0, photo.subarray(0, 100_000));
+    const old = new Date(Date.now() - ABANDONED_AFTER_MS - 60_000).toISOString();
+    await t.app.deps.db
+      .updateTable('resumable_uploads')
+      .set({ touched_at: old })
+      .where('id', '=', abandonedAt.split('/').pop() ?? '')
+      .execute();
+    const removed = await sweepAbandonedUploads(
+      { db: t.app.deps.db },
+      await openResumableStore(t.config),
+      Date.now(),
+    );
+    expect(removed).toBe(1);
+    expect((await head(t, ann, abandonedAt)).status).toBe(404);
+    const still = await head(t, ann, activeAt);
+    expect(still.status).toBe(200);
+    expect(Number(still.headers.get('upload-offset'))).toBe(100_000);
+    const left = (await leftovers(t)).join(' ');
+    expect(left).not.toContain(abandonedAt.split('/').pop());
+    expect(left).toContain(activeAt.split('/').pop());
+    // The active one finishes as usual.
+    const offset = Number(still.headers.get('upload-offset'));
+    expect((await patch(t, ann, activeAt, offset, photo.subarray(offset))).status).toBe(204);
+  });
+});

@@ -1,0 +1,268 @@
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { type DataStore, Server } from '@tus/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
+import { UPLOADS_PATH } from '../../shared/schemas/upload.ts';
+import type { Attendee } from '../auth/callers.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+import { ATTENDEE_TOKEN } from '../http/openapi.ts';
+import { pageRateLimit, writeRateLimit } from '../http/rate-limits.ts';
+import { newId } from '../lib/ids.ts';
+import type { UploadContext } from '../memories/memory-upload.ts';
+import {
+  deleteResumableUpload,
+  findResumableUpload,
+  insertResumableUpload,
+  postOfAnother,
+  touchResumableUpload,
+} from './upload.repository.ts';
+import { createFinisher, parseUploadMetadata } from './upload.service.ts';
+
+/** The tus request whose errors Fastify's one error handler must answer. */
+const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
+
+const uploadParamsSchema = z.object({ id: z.string().max(64) });
+
+/** Whether an error is one of tus's own answers (a status and a text), not a failure. */
+const isTusAnswer = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  'status_code' in error &&
+  typeof error.status_code === 'number';
+
+/**
+ * Resumable uploads (tus 1.0) at `/api/uploads`, served by `@tus/server` inside the app: every
+ * request goes through Fastify's hooks (security headers, cross-origin guard, connection limits,
+ * error shape) and a rate limit, and needs an attendee token. `POST` makes an upload (its
+ * metadata checked at once), `PATCH` sends bytes from `Upload-Offset`, `HEAD` answers how far it
+ * got, `DELETE` abandons it. A finished upload becomes one memory through the pipeline of
+ * `POST /api/memories` (decisions 166-168).
+ */
+export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataStore }> = async (
+  app,
+  { deps, store },
+) => {
+  const { config, callers } = deps;
+  const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
+  const context: UploadContext = {
+    media: deps.media,
+    stagingDir: path.join(config.dataDir, 'uploads'),
+    images: deps.images,
+    videos: deps.videos,
+  };
+  const finisher = createFinisher(deps, context, store, app.log);
+  /** The attendee of each request handed to tus, and the error it failed with. */
+  const owners = new WeakMap<Request, Attendee>();
+  const failures = new WeakMap<Request, unknown>();
+  const now = () => deps.clock.now().toISOString();
+
+  const tus = new Server({
+    path: UPLOADS_PATH,
+    datastore: store,
+    maxSize: maxBytes,
+    relativeLocation: true,
+    // Cross-origin calls are the app's guard's to allow (its CORS headers are set before).
+    allowedOrigins: [],
+    disableTerminationForFinishedUploads: true,
+    // UUIDv7, like every id of the app: they sort by time.
+    namingFunction: () => newId(),
+    onUploadCreate: async (request, upload) => {
+      const attendee = owners.get(request);
+      if (!attendee) throw new HttpError(401, 'Sign in to upload');
+      const fields = parseUploadMetadata(upload.metadata);
+      if (fields.username !== attendee.username) {
+        throw new HttpError(403, 'You can only upload as yourself');
+      }
+      if (fields.filetype && !/^(image|video)\//i.test(fields.filetype)) {
+        throw new HttpError(
+          415,
+          `${fields.filename} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
+        );
+      }
+      if (upload.size === 0) throw new HttpError(400, `${fields.filename} is empty.`);
+      if (fields.postId && (await postOfAnother(deps.db, fields.postId, fields.username))) {
+        throw new HttpError(403, 'That post is somebody else’s');
+      }
+      await insertResumableUpload(deps.db, {
+        id: upload.id,
+        attendeeId: attendee.id,
+        sizeBytes: upload.size ?? 0,
+        now: now(),
+      });
+      return {};
+    },
+    onUploadFinish: async (_request, upload) => {
+      const result = await finisher.finish(upload);
+      if ('refused' in result) throw result.refused;
+      return { headers: { 'Memory-Id': result.memoryId } };
+    },
+    onResponseError: (request, error) => {
+      // tus's own answers (a wrong offset, a missing header) keep their status and text; any
+      // other failure goes to the app's error handler below.
+      if (isTusAnswer(error)) return undefined;
+      failures.set(request, error);
+      return Promise.resolve({ status_code: 500, body: 'failed' });
+    },
+  });
+
+  /** Hands the request to tus and sends its answer through Fastify. */
+  async function forward(request: FastifyRequest, reply: FastifyReply, attendee: Attendee) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const hasBody = request.method === 'PATCH' || request.method === 'POST';
+    const webRequest = new Request(new URL(request.url, 'http://app.invalid'), {
+      method: request.method,
+      headers,
+      ...(hasBody
+        ? { body: Readable.toWeb(request.raw) as ReadableStream<Uint8Array>, duplex: 'half' }
+        : {}),
+    });
+    owners.set(webRequest, attendee);
+    const response = await tus.handleWeb(webRequest);
+    if (hasBody && !request.raw.complete) {
+      // Answered before its bytes were read (a wrong offset, a refusal): the rest is not
+      // wanted, and the connection closes with the answer instead of waiting for it.
+      reply.header('connection', 'close');
+      reply.raw.once('finish', () => request.raw.destroy());
+    }
+    const failure = failures.get(webRequest);
+    if (failure !== undefined)
+      throw failure instanceof Error ? failure : new Error('The upload failed', { cause: failure });
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
+      if (name === 'connection' && value === 'close') reply.header(name, value);
+    });
+    reply.header('cache-control', 'no-store');
+    const text = await response.text();
+    if (response.status >= 400) {
+      throw new HttpError(response.status, text.trim() || 'The upload was refused');
+    }
+    return { status: response.status, headers: response.headers, text };
+  }
+
+  const requireAttendee = async (request: FastifyRequest, reply: FastifyReply) => {
+    await callers.identifyAttendee(request, reply);
+    callers.requireAttendee(request);
+  };
+
+  // PATCH bodies are the file's bytes: tus reads them as a stream, never whole.
+  app.addContentTypeParser(TUS_CONTENT_TYPE, (_request, _payload, done) => {
+    done(null);
+  });
+
+  const schemaOf = (summary: string, extra: object = {}) => ({
+    tags: ['Uploads'],
+    summary,
+    description: 'Refusals answer `{ error }` JSON with a 4xx, as every route does.',
+    security: ATTENDEE_TOKEN,
+    ...extra,
+  });
+
+  app.post(
+    UPLOADS_PATH,
+    {
+      onRequest: requireAttendee,
+      preHandler: writeRateLimit(app, config.writeRateLimit),
+      schema: schemaOf(
+        'Start a resumable upload (tus 1.0): Upload-Length and Upload-Metadata (filename, filetype, caption, username, optional postId)',
+      ),
+    },
+    async (request, reply) => {
+      if (request.headers['upload-length'] === undefined) {
+        throw new HttpError(400, 'Upload-Length is required');
+      }
+      const answer = await forward(request, reply, callers.requireAttendee(request));
+      return reply.code(answer.status).send(answer.text || undefined);
+    },
+  );
+
+  // A PATCH per chunk: a phone sends a long video in many, so the limit is ten times a post's.
+  const bytesLimit = writeRateLimit(app, {
+    perClient: config.writeRateLimit.perClient * 10,
+    perAddress: config.writeRateLimit.perAddress,
+  });
+
+  for (const method of ['HEAD', 'PATCH', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: `${UPLOADS_PATH}/:id`,
+      onRequest: requireAttendee,
+      preHandler: bytesLimit,
+      schema: schemaOf(
+        {
+          HEAD: 'How far an upload got (Upload-Offset)',
+          PATCH: 'Send bytes of an upload from Upload-Offset; the last ones make the memory',
+          DELETE: 'Abandon an unfinished upload',
+        }[method],
+        { params: uploadParamsSchema },
+      ),
+      handler: async (request, reply) => {
+        const attendee = callers.requireAttendee(request);
+        const { id } = request.params as z.infer<typeof uploadParamsSchema>;
+        const row = await findResumableUpload(deps.db, id);
+        // Somebody else's upload is as unknown as a missing one.
+        if (!row || row.attendeeId !== attendee.id) throw new HttpError(404, 'Upload not found');
+        reply.header('tus-resumable', '1.0.0').header('cache-control', 'no-store');
+        if (row.memoryId) {
+          // Finished: its memory is made and its bytes are gone; it answers as complete, so a
+          // client that lost the last answer finishes instead of sending it all again.
+          const size = String(row.sizeBytes);
+          reply.header('upload-offset', size).header('upload-length', size);
+          reply.header('memory-id', row.memoryId);
+          if (method === 'HEAD') return reply.code(200).send();
+          if (method === 'PATCH' && request.headers['upload-offset'] === size) {
+            return reply.code(204).send();
+          }
+          if (method === 'DELETE')
+            throw new HttpError(403, 'A finished upload cannot be abandoned');
+          throw new HttpError(409, 'This upload is finished');
+        }
+        if (method === 'PATCH') await touchResumableUpload(deps.db, id, now());
+        let answer;
+        try {
+          answer = await forward(request, reply, attendee);
+        } finally {
+          if (method === 'PATCH') await touchResumableUpload(deps.db, id, now());
+        }
+        if (method === 'DELETE') await deleteResumableUpload(deps.db, id);
+        if (method === 'HEAD') {
+          const offset = answer.headers.get('upload-offset');
+          if (offset !== null && offset === answer.headers.get('upload-length')) {
+            // Every byte arrived but no memory was made (the last PATCH failed on the way):
+            // make it now, or answer why it is refused.
+            const result = await finisher.finish(await store.getUpload(id));
+            if ('refused' in result) throw result.refused;
+            reply.header('memory-id', result.memoryId);
+          }
+        }
+        return reply.code(answer.status).send(answer.text || undefined);
+      },
+    });
+  }
+
+  // What the server supports (no token needed).
+  for (const url of [UPLOADS_PATH, `${UPLOADS_PATH}/:id`]) {
+    app.options(
+      url,
+      {
+        preHandler: pageRateLimit(app, config.pageRateLimit),
+        schema: { tags: ['Uploads'], summary: 'tus versions, extensions and the largest upload' },
+      },
+      async (request, reply) => {
+        const response = await tus.handleWeb(
+          new Request(new URL(request.url, 'http://app.invalid'), { method: 'OPTIONS' }),
+        );
+        response.headers.forEach((value, name) => {
+          if (name.toLowerCase().startsWith('tus-')) reply.header(name, value);
+        });
+        return reply.code(204).header('cache-control', 'no-store').send();
+      },
+    );
+  }
+};

@@ -1,0 +1,259 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { FileStore } from '@tus/file-store';
+import { type DataStore, type Upload } from '@tus/server';
+import type { FastifyBaseLogger } from 'fastify';
+import { type UploadMetadata, uploadMetadataSchema } from '../../shared/schemas/upload.ts';
+import type { Config } from '../config.ts';
+import type { AppDeps } from '../deps.ts';
+import { HttpError } from '../http/errors.ts';
+import { HEAD_BYTES, type UploadedFile, displayName } from '../http/multipart.ts';
+import { deleteIdempotencyKeysBefore } from '../memories/idempotency.repository.ts';
+import { AlreadyPostedError, postMemory } from '../memories/memory.service.ts';
+import type { UploadContext } from '../memories/memory-upload.ts';
+import {
+  claimResumableUpload,
+  deleteAbandonedUpload,
+  deleteResumableUpload,
+  deleteFinishedUploadsBefore,
+  findResumableUpload,
+  listAbandonedUploads,
+} from './upload.repository.ts';
+
+/** An unfinished upload no byte reached for this long is abandoned, and removed. */
+export const ABANDONED_AFTER_MS = 24 * 3_600_000;
+/** Finished uploads (for late HEADs) and `Idempotency-Key`s are kept this long. */
+export const KEPT_FOR_MS = 48 * 3_600_000;
+
+/** The tus store: files on disk under `DATA_DIR/resumable`, or the media bucket with S3. */
+export async function openResumableStore(config: Config): Promise<DataStore> {
+  if (config.mediaStore === 's3') {
+    // Loaded only when used, as the media store's S3 client is.
+    const { S3Store } = await import('@tus/s3-store');
+    const { s3 } = config;
+    return new S3Store({
+      // Chunks of a few MB each become one part; a smaller tail waits as an incomplete part.
+      partSize: 8 * 1024 * 1024,
+      s3ClientConfig: {
+        bucket: s3.bucket,
+        region: s3.region,
+        forcePathStyle: s3.forcePathStyle,
+        // Parts go as plain bodies, not aws-chunked with a checksum trailer, which not every
+        // S3-compatible store reads (the bytes would be stored with the framing in them).
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        ...(s3.endpoint ? { endpoint: s3.endpoint } : {}),
+        ...(s3.accessKeyId && s3.secretAccessKey
+          ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+          : {}),
+      },
+    });
+  }
+  return new FileStore({ directory: path.join(config.dataDir, 'resumable') });
+}
+
+/** The post fields of an upload's metadata, or a 400 naming what is wrong. */
+export function parseUploadMetadata(metadata: Record<string, string | null> | undefined) {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (value !== null) values[key] = value;
+  }
+  const parsed = uploadMetadataSchema.safeParse(values);
+  if (!parsed.success) {
+    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid upload', 'VALIDATION');
+  }
+  return parsed.data;
+}
+
+/** A finished upload's bytes as a post's file: its first bytes (for the type), then all. */
+async function openStored(name: string, stream: Readable): Promise<UploadedFile> {
+  const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  let ended = false;
+  while (length < HEAD_BYTES) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  const head = Buffer.concat(chunks);
+  async function* body(): AsyncGenerator<Buffer> {
+    yield head;
+    while (!ended) {
+      const next = await iterator.next();
+      if (next.done) break;
+      yield next.value;
+    }
+  }
+  const skip = async () => {
+    ended = true;
+    stream.destroy();
+    await Promise.resolve();
+  };
+  return { field: 'files', name: displayName(name), head, body: body(), skip };
+}
+
+/** A finished upload's bytes: both stores read them, though `DataStore` does not say so. */
+const readStored = async (store: DataStore, id: string): Promise<Readable> =>
+  (store as DataStore & { read(id: string): Readable | Promise<Readable> }).read(id);
+
+export type FinishResult = { memoryId: string } | { refused: HttpError };
+
+/**
+ * Turns finished uploads into memories, exactly once: the file goes through the same pipeline
+ * as `POST /api/memories` (`postMemory`), and the memory's transaction claims the upload's row,
+ * so a repeated last PATCH, a HEAD after a lost answer, or another instance that saw the same
+ * upload finish makes no second one. Refused files leave nothing: no memory, no upload.
+ */
+export function createFinisher(
+  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
+  context: UploadContext,
+  store: DataStore,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+) {
+  /** Finishes in flight on this instance, by upload id: a second caller waits for the first. */
+  const running = new Map<string, Promise<FinishResult>>();
+
+  const removeStored = async (id: string) => {
+    await store.remove(id).catch((error: unknown) => {
+      // Already gone (another instance removed it), or the sweep will.
+      log.warn({ err: error, upload: id }, 'a finished upload could not be removed');
+    });
+  };
+
+  const finishOnce = async (upload: Upload): Promise<FinishResult> => {
+    const known = await findResumableUpload(deps.db, upload.id);
+    if (known?.memoryId) return { memoryId: known.memoryId };
+    if (!known) throw new HttpError(404, 'Upload not found');
+    let fields: UploadMetadata;
+    try {
+      fields = parseUploadMetadata(upload.metadata);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      return { refused: error };
+    }
+    try {
+      const { memories } = await postMemory(
+        deps,
+        context,
+        async (storeFile) => {
+          await storeFile(await openStored(fields.filename, await readStored(store, upload.id)));
+          return { caption: fields.caption, username: fields.username };
+        },
+        {
+          postId: fields.postId,
+          // The attendee whose token made the upload owns the memory (decision 142).
+          owner: { id: known.attendeeId, username: fields.username },
+          alongside: async (trx, { memories: inserted }) => {
+            const [memory] = inserted;
+            if (!memory || !(await claimResumableUpload(trx, upload.id, memory._id))) {
+              throw new AlreadyPostedError();
+            }
+          },
+        },
+      );
+      await removeStored(upload.id);
+      return { memoryId: memories[0]?._id ?? '' };
+    } catch (error) {
+      if (error instanceof AlreadyPostedError) {
+        const first = await findResumableUpload(deps.db, upload.id);
+        if (first?.memoryId) return { memoryId: first.memoryId };
+      }
+      // A file the pipeline refuses (its bytes are no picture or video, it is damaged, too
+      // large): the upload goes, so nothing of it is left. A store or database failure keeps
+      // it, and the next HEAD or PATCH tries again.
+      if (error instanceof HttpError && error.statusCode < 500) return { refused: error };
+      throw error;
+    }
+  };
+
+  return {
+    /** Makes the finished `upload` a memory, or answers why it was refused. */
+    finish(upload: Upload): Promise<FinishResult> {
+      let entry = running.get(upload.id);
+      if (!entry) {
+        entry = finishOnce(upload)
+          .then(async (result) => {
+            if ('refused' in result) {
+              // A refused file leaves nothing behind: not its bytes, not its row.
+              await removeStored(upload.id);
+              await deleteResumableUpload(deps.db, upload.id);
+            }
+            return result;
+          })
+          .finally(() => running.delete(upload.id));
+        running.set(upload.id, entry);
+      }
+      return entry;
+    },
+  };
+}
+
+/**
+ * Removes abandoned uploads: unfinished ones no byte reached for `ABANDONED_AFTER_MS` (their
+ * files on disk or their parts in the bucket, then their rows), and forgets finished uploads
+ * and `Idempotency-Key`s after `KEPT_FOR_MS`. An upload in progress is never touched: each PATCH
+ * marks its row when it starts and when it ends, and no request lasts a day, so a row untouched
+ * for a day has no request in flight on any instance. Answers how many uploads were removed.
+ */
+export async function sweepAbandonedUploads(
+  deps: Pick<AppDeps, 'db'>,
+  store: DataStore,
+  now: number,
+): Promise<number> {
+  const cutoff = new Date(now - ABANDONED_AFTER_MS).toISOString();
+  let removed = 0;
+  for (;;) {
+    const ids = await listAbandonedUploads(deps.db, cutoff, 100);
+    for (const id of ids) {
+      // The row goes first, only if still untouched: a PATCH arriving after it finds no upload.
+      if (!(await deleteAbandonedUpload(deps.db, id, cutoff))) continue;
+      await removeUploadFiles(store, id);
+      removed += 1;
+    }
+    if (ids.length < 100) break;
+  }
+  const kept = new Date(now - KEPT_FOR_MS).toISOString();
+  await deleteFinishedUploadsBefore(deps.db, kept);
+  await deleteIdempotencyKeysBefore(deps.db, kept);
+  return removed;
+}
+
+/** An upload's files in the store, whatever is left of them (an S3 tail part too). */
+async function removeUploadFiles(store: DataStore, id: string): Promise<void> {
+  const withTail = store as DataStore & { deleteIncompletePart?: (id: string) => Promise<void> };
+  if (typeof withTail.deleteIncompletePart === 'function') {
+    await withTail.deleteIncompletePart(id).catch(() => undefined);
+  }
+  await store.remove(id).catch((error: unknown) => {
+    // Never created (its process died between the row and the file), or gone already.
+    if ((error as { status_code?: number }).status_code !== 404) throw error;
+  });
+}
+
+/** Sweeps abandoned uploads at start and then every `intervalMs`; a failure is logged. */
+export function startAbandonedUploadSweeper(
+  deps: Pick<AppDeps, 'db'>,
+  store: DataStore,
+  options: { intervalMs: number; now: () => number; log: Pick<FastifyBaseLogger, 'warn'> },
+): { sweep(): Promise<number>; stop(): void } {
+  let running: Promise<number> | undefined;
+  const sweep = () => {
+    running ??= sweepAbandonedUploads(deps, store, options.now())
+      .catch((error: unknown) => {
+        options.log.warn({ err: error }, 'abandoned uploads could not be swept');
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void sweep(), options.intervalMs);
+  timer.unref();
+  return { sweep, stop: () => clearInterval(timer) };
+}
