@@ -26,7 +26,13 @@ describe('the server process while ffmpeg reads and renders videos', () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-video-logs-'));
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    server = await startServer(dataDir, port, { LOG_LEVEL: 'debug' }, { captureOutput: true });
+    // A set admin password: the first-run line for the organiser is the one plain line by design.
+    server = await startServer(
+      dataDir,
+      port,
+      { LOG_LEVEL: 'debug', ADMIN_PASSWORD: 'correct horse battery staple' },
+      { captureOutput: true },
+    );
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   });

@@ -8,6 +8,7 @@ import { ExportButton } from '../../components/export-button.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { DownloadAllButton } from './download-all-button.tsx';
 
 const AdminCharts = lazy(() => import('./admin-charts.tsx'));
 
@@ -47,7 +48,7 @@ function useLiveStats(): void {
 }
 
 /** The exports for the end of the day: questions, the figures, and every memory. */
-function Exports({ token }: { token: string }) {
+function Exports({ token, onExpired }: { token: string; onExpired: () => void }) {
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="sm">
@@ -65,7 +66,7 @@ function Exports({ token }: { token: string }) {
           <ExportButton path={API_PATHS.adminStatsCsv} token={token} filename="stats.csv">
             Figures CSV
           </ExportButton>
-          {/* MERGE: the memories ZIP ("Download all", with its progress) goes here. */}
+          <DownloadAllButton token={token} onExpired={onExpired} />
         </Group>
       </Stack>
     </Paper>
@@ -111,7 +112,7 @@ export function AdminOverview({ token, onExpired }: { token: string; onExpired: 
       ) : (
         <Skeleton h={260} radius="md" />
       )}
-      <Exports token={token} />
+      <Exports token={token} onExpired={onExpired} />
     </Stack>
   );
 }
