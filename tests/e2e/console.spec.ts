@@ -53,6 +53,11 @@ test.describe('the organiser console', () => {
     const projector = await projectorContext.newPage();
     await projector.goto(`/speakers/${speaker.username}/present`);
     await expect(projector.getByText(speaker.name).first()).toBeVisible();
+    // The wall behind the stage.
+    const wallContext = await browser.newContext({ baseURL });
+    const wall = await wallContext.newPage();
+    await wall.goto('/wall');
+    await expect(wall.getByText('Confab').first()).toBeVisible();
     // The socket is up (the join page connects once it is idle).
     await visitor.waitForLoadState('networkidle');
 
@@ -79,6 +84,9 @@ test.describe('the organiser console', () => {
       // The projector too.
       await expect.poll(() => brandShade(projector, 6), { timeout: 10_000 }).toBe(shades[6]);
       await expect(projector).toHaveTitle(name);
+      // The wall too: its name and colour, without a reload.
+      await expect(wall.getByText(name).first()).toBeVisible({ timeout: 10_000 });
+      await expect.poll(() => brandShade(wall, 6), { timeout: 10_000 }).toBe(shades[6]);
       // A page loaded afresh has them in its first paint, before any script.
       const fresh = await browser.newContext({ baseURL, javaScriptEnabled: false });
       const still = await fresh.newPage();
@@ -98,6 +106,7 @@ test.describe('the organiser console', () => {
       });
       await visitorContext.close();
       await projectorContext.close();
+      await wallContext.close();
     }
   });
 

@@ -58,10 +58,11 @@ export async function askViaApi(
 
 /** Nothing on the page scrolls sideways. */
 export async function expectNoHorizontalScroll(page: Page): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  );
-  expect(overflow).toBeLessThanOrEqual(0);
+  // Polled: what lays itself out from a ResizeObserver (the console's charts) settles a frame
+  // or two after the viewport changes.
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
+    .toBeLessThanOrEqual(0);
 }
 
 /** Types the text fields of the "Join as Speaker" form. */

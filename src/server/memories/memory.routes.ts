@@ -253,17 +253,26 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   app.get(
     `${API_PATHS.memoryList}/:id`,
     {
+      // Optional: with the token that posted it, a memory awaiting approval is its poster's to see.
+      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
       schema: {
         tags: ['Memories'],
         summary: 'One memory',
+        security: [{}, ...ATTENDEE_TOKEN],
         params: memoryParamsSchema,
         response: { 200: memorySchema },
       },
     },
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
-      // A memory awaiting approval is nobody's business but the admin's and its poster's.
-      if (found?.memory.status !== 'published') throw new HttpError(404, 'Memory not found');
+      if (!found) throw new HttpError(404, 'Memory not found');
+      if (found.memory.status !== 'published') {
+        // A memory awaiting approval is nobody's business but the admin's and its poster's.
+        const asker = callers.attendeeOf(request);
+        if (!asker || found.ownerId !== asker.id) throw new HttpError(404, 'Memory not found');
+        reply.header('cache-control', 'private, no-store');
+        return found.memory;
+      }
       reply.header('cache-control', 'no-cache');
       return found.memory;
     },

@@ -1,4 +1,5 @@
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { getAttendeeToken } from '../../lib/attendee-token.ts';
 import { type QueuedItem, registerSender } from '../../lib/offline-queue.ts';
@@ -15,8 +16,11 @@ function postedAnswer(
   refused: MemoryPostResponse['refused'],
 ): MemoryPostResponse {
   const count = memories.length;
-  const shared =
-    count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
+  const shared = memories.some((memory) => memory.status === 'pending')
+    ? MEMORY_TEXTS.postedPending(count)
+    : count === 1
+      ? 'Memory shared successfully!'
+      : `${count} memories shared successfully!`;
   const notShared = refused.map((file) => file.error).join(' ');
   return { message: notShared ? `${shared} Not shared: ${notShared}` : shared, memories, refused };
 }

@@ -1,4 +1,5 @@
 import { API_PATHS } from '../../../../shared/routes.ts';
+import { MEMORY_TEXTS } from '../../../../shared/constants.ts';
 import {
   type MemoryPostResponse,
   memoryPostResponseSchema,
@@ -73,15 +74,22 @@ async function postResumably(
       }),
     );
   }
-  // The memories as the gallery shows them (one still being approved is not public yet).
+  // The memories as the gallery shows them; one awaiting approval is its poster's to see.
   const memories = await Promise.all(
     ids.map((id) =>
-      apiCall(memorySchema, `${API_PATHS.memoryList}/${encodeURIComponent(id)}`).catch(() => null),
+      apiCall(memorySchema, `${API_PATHS.memoryList}/${encodeURIComponent(id)}`, {
+        token: post.token,
+      }).catch(() => null),
     ),
   );
   const made = memories.filter((memory) => memory !== null).reverse();
-  return { message: postedMessage(post.files.length), memories: made, refused: [] };
+  const pending = made.some((memory) => memory.status === 'pending');
+  return { message: postedMessage(post.files.length, pending), memories: made, refused: [] };
 }
 
-const postedMessage = (count: number): string =>
-  count === 1 ? 'Memory shared successfully!' : `${count} memories shared successfully!`;
+const postedMessage = (count: number, pending: boolean): string =>
+  pending
+    ? MEMORY_TEXTS.postedPending(count)
+    : count === 1
+      ? 'Memory shared successfully!'
+      : `${count} memories shared successfully!`;
