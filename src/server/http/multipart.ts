@@ -95,25 +95,33 @@ function drain(request: FastifyRequest): void {
   raw.resume();
 }
 
+/**
+ * Reads a file's first HEAD_BYTES bytes (fewer when it is smaller) from its chunks, for its type
+ * to be told; `ended` says whether that was all of it.
+ */
+export async function readHead(
+  iterator: AsyncIterator<Buffer>,
+): Promise<{ head: Buffer; ended: boolean }> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  while (length < HEAD_BYTES) {
+    const next = await iterator.next();
+    if (next.done) return { head: Buffer.concat(chunks), ended: true };
+    chunks.push(next.value);
+    length += next.value.length;
+  }
+  return { head: Buffer.concat(chunks), ended: false };
+}
+
 /** Reads a file part's first bytes and gives back the whole stream, with the size check. */
 async function openFile(part: MultipartFile, form: MultipartForm): Promise<UploadedFile> {
   const name = displayName(part.filename);
   const file = part.file;
   const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const tooLarge = () => new HttpError(413, form.messages.tooLarge(name));
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < HEAD_BYTES) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-  }
-  const head = Buffer.concat(chunks);
+  const first = await readHead(iterator);
+  const { head } = first;
+  let { ended } = first;
   // A file over the limit is refused when its bytes are read, so the caller decides whether
   // that refuses the whole form or this file alone.
   // Read through a call: the parser sets the flag while the bytes are read.

@@ -7,7 +7,7 @@ import { type UploadMetadata, uploadMetadataSchema } from '../../shared/schemas/
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { HEAD_BYTES, type UploadedFile, displayName } from '../http/multipart.ts';
+import { type UploadedFile, displayName, readHead } from '../http/multipart.ts';
 import { deleteIdempotencyKeysBefore } from '../memories/idempotency.repository.ts';
 import { AlreadyPostedError, postMemory } from '../memories/memory.service.ts';
 import type { UploadContext } from '../memories/memory-upload.ts';
@@ -68,19 +68,9 @@ export function parseUploadMetadata(metadata: Record<string, string | null> | un
 /** A finished upload's bytes as a post's file: its first bytes (for the type), then all. */
 async function openStored(name: string, stream: Readable): Promise<UploadedFile> {
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let ended = false;
-  while (length < HEAD_BYTES) {
-    const next = await iterator.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    chunks.push(next.value);
-    length += next.value.length;
-  }
-  const head = Buffer.concat(chunks);
+  const first = await readHead(iterator);
+  const { head } = first;
+  let { ended } = first;
   async function* body(): AsyncGenerator<Buffer> {
     yield head;
     while (!ended) {

@@ -1,7 +1,6 @@
 import {
   Alert,
   Badge,
-  Button,
   CloseButton,
   Group,
   Loader,
@@ -54,6 +53,7 @@ import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { useAdminLiveUpdates } from './use-admin-live-updates.ts';
 import classes from './admin-screen.module.css';
+import { LoadMoreButton } from './load-more-button.tsx';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
 /** The console's tabs, as `?tab=` names them. */
@@ -270,17 +270,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
                 getKey={memoryKey}
                 renderItem={renderCard}
               />
-              {media.hasNextPage && (
-                <Group justify="center">
-                  <Button
-                    variant="default"
-                    loading={media.isFetchingNextPage}
-                    onClick={() => void media.fetchNextPage()}
-                  >
-                    Load more
-                  </Button>
-                </Group>
-              )}
+              <LoadMoreButton list={media} />
             </>
           )}
           <Title order={2} fz="lg" mt="lg">

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
+import { LoadMoreButton } from './load-more-button.tsx';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
 
@@ -140,17 +141,7 @@ export function AdminPendingMemories({
               />
             ))}
           </SimpleGrid>
-          {pending.hasNextPage && (
-            <Group justify="center">
-              <Button
-                variant="default"
-                loading={pending.isFetchingNextPage}
-                onClick={() => void pending.fetchNextPage()}
-              >
-                Load more
-              </Button>
-            </Group>
-          )}
+          <LoadMoreButton list={pending} />
         </>
       )}
       <DeleteMemoryModal
