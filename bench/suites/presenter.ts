@@ -12,6 +12,7 @@ import {
 import { freePort } from '../../tests/support/free-port.ts';
 import { startAppServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
+import { liveAgainRow, pageMemory } from '../lib/long-running-page.ts';
 
 /** Minutes of questions and votes the presenter view lives through (BENCH_PRESENTER_MINUTES). */
 const MINUTES = Number(process.env.BENCH_PRESENTER_MINUTES ?? 3);
@@ -43,12 +44,7 @@ export async function presenterView(): Promise<Row[]> {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.goto(`${server.url}/speakers/${speaker.username}/present`);
     await page.getByRole('heading', { name: `Q&A with ${speaker.name}` }).waitFor();
-    const cdp = await page.context().newCDPSession(page);
-    const heap = async () => {
-      await cdp.send('HeapProfiler.collectGarbage');
-      const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-      return usedSize / 2 ** 20;
-    };
+    const { heapMb: heap } = await pageMemory(page);
     const tokens = await Promise.all(
       Array.from({ length: 20 }, (_, i) => joinAttendee(server.url, `voter-${i}`)),
     );
@@ -122,14 +118,7 @@ export async function presenterView(): Promise<Row[]> {
         target: 'flat (< 5 MB growth)',
         met: growth < 5,
       },
-      {
-        name: 'presenter view: live again after a server restart (a new question shown)',
-        value: `${fmt(backLive, 1)} s`,
-        reference: '20 s',
-        ratio: fmt(backLive / 20, 2),
-        target: '< 20 s',
-        met: backLive < 20,
-      },
+      liveAgainRow('presenter view', 'a server restart (a new question shown)', backLive),
     ];
   } finally {
     await browser.close();
