@@ -105,6 +105,27 @@ export const MEMORY_TEXTS = {
       : `${count} memories received! They will appear in the gallery once approved.`,
 } as const;
 
+/**
+ * The message of a post, as the server answers it and the app shows it: how many were shared (or
+ * received for approval) and, when some files were refused, which and why (decision 144).
+ */
+export function postedMessage(
+  count: number,
+  refused: readonly { filename: string; error: string }[] = [],
+  pending = false,
+): string {
+  const shared = pending
+    ? MEMORY_TEXTS.postedPending(count)
+    : count === 1
+      ? 'Memory shared successfully!'
+      : `${count} memories shared successfully!`;
+  if (refused.length === 0) return shared;
+  const [only] = refused;
+  if (refused.length === 1 && only) return `${shared} Not shared: ${only.error}`;
+  const names = refused.map((file) => file.filename).join(', ');
+  return `${shared} ${refused.length} files were not shared (${names}): ${refused.map((file) => file.error).join(' ')}`;
+}
+
 /** The photo wall (`/wall`) and its admin controls. */
 export const WALL_TEXTS = {
   scanToJoin: 'Scan to share yours',

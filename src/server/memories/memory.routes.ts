@@ -44,10 +44,10 @@ import {
   type PostedMemories,
   deleteOwnMemory,
   postMemory,
-  postedMessage,
 } from './memory.service.ts';
 import { findIdempotentAnswer, saveIdempotentAnswer } from './idempotency.repository.ts';
 import type { StoreFile, UploadContext } from './memory-upload.ts';
+import { postedMessage } from '../../shared/constants.ts';
 
 /** The most own-memory ids `GET /api/memories/mine` answers (an attendee's recent posts). */
 const OWN_MEMORIES_MAX = 500;

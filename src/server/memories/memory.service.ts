@@ -1,4 +1,3 @@
-import { MEMORY_TEXTS } from '../../shared/constants.ts';
 import type { Memory, RefusedFile } from '../../shared/schemas/memory.ts';
 import type { Attendee } from '../auth/callers.ts';
 import { HttpError } from '../http/errors.ts';
@@ -20,27 +19,6 @@ import {
   receiveMemoryPost,
 } from './memory-upload.ts';
 import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
-
-/**
- * The message of a post (the server's message is shown as the toast): how many were shared (or
- * received for approval) and, when some files were refused, which and why (decision 144).
- */
-export function postedMessage(
-  count: number,
-  refused: readonly RefusedFile[] = [],
-  pending = false,
-): string {
-  const shared = pending
-    ? MEMORY_TEXTS.postedPending(count)
-    : count === 1
-      ? 'Memory shared successfully!'
-      : `${count} memories shared successfully!`;
-  if (refused.length === 0) return shared;
-  const [only] = refused;
-  if (refused.length === 1 && only) return `${shared} Not shared: ${only.error}`;
-  const names = refused.map((file) => file.filename).join(', ');
-  return `${shared} ${refused.length} files were not shared (${names}): ${refused.map((file) => file.error).join(' ')}`;
-}
 
 /** Thrown by a post's `alongside` claim when the same post was already made: nothing is kept. */
 export class AlreadyPostedError extends Error {

@@ -1,5 +1,5 @@
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { postedMessage } from '../../../shared/constants.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { getAttendeeToken } from '../../lib/attendee-token.ts';
 import { type QueuedItem, registerSender } from '../../lib/offline-queue.ts';
@@ -9,21 +9,6 @@ import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
 import { mergeMemories } from './memory-cache.ts';
 import { keepOwnPending } from './own-pending.ts';
 import { ownMemoriesQueryKey } from './api/get-own-memories.ts';
-
-/** The answer to a post sent file by file, in the words of the server's (decision 144). */
-function postedAnswer(
-  memories: MemoryPostResponse['memories'],
-  refused: MemoryPostResponse['refused'],
-): MemoryPostResponse {
-  const count = memories.length;
-  const shared = memories.some((memory) => memory.status === 'pending')
-    ? MEMORY_TEXTS.postedPending(count)
-    : count === 1
-      ? 'Memory shared successfully!'
-      : `${count} memories shared successfully!`;
-  const notShared = refused.map((file) => file.error).join(' ');
-  return { message: notShared ? `${shared} Not shared: ${notShared}` : shared, memories, refused };
-}
 
 /** A file the server refused on its own (not a picture or video, damaged, too large). */
 const isFileRefusal = (error: unknown): error is ApiError =>
@@ -95,5 +80,6 @@ registerSender('memory', async (item: QueuedItem, { update, progress, waiting, s
     await update({ ...item, files: remaining });
   }
   if (memories.length === 0 && firstRefusal) throw firstRefusal;
-  return postedAnswer(memories, refused);
+  const pending = memories.some((memory) => memory.status === 'pending');
+  return { message: postedMessage(memories.length, refused, pending), memories, refused };
 });

@@ -1,5 +1,5 @@
 import { API_PATHS } from '../../../../shared/routes.ts';
-import { MEMORY_TEXTS } from '../../../../shared/constants.ts';
+import { postedMessage } from '../../../../shared/constants.ts';
 import {
   type MemoryPostResponse,
   memoryPostResponseSchema,
@@ -84,12 +84,5 @@ async function postResumably(
   );
   const made = memories.filter((memory) => memory !== null).reverse();
   const pending = made.some((memory) => memory.status === 'pending');
-  return { message: postedMessage(post.files.length, pending), memories: made, refused: [] };
+  return { message: postedMessage(post.files.length, [], pending), memories: made, refused: [] };
 }
-
-const postedMessage = (count: number, pending: boolean): string =>
-  pending
-    ? MEMORY_TEXTS.postedPending(count)
-    : count === 1
-      ? 'Memory shared successfully!'
-      : `${count} memories shared successfully!`;
