@@ -220,7 +220,7 @@ export async function tusVideoUpload(): Promise<Row[]> {
     });
     const { token } = (await joined.json()) as { token: string };
     const b64 = (text: string) => Buffer.from(text).toString('base64');
-    const send = async (base: string, tus: boolean): Promise<number> => {
+    const send = async (base: string, tus: boolean, bytes = VIDEO_BYTES): Promise<number> => {
       let location = '/sink';
       if (tus) {
         const created = await fetch(`${base}/api/uploads`, {
@@ -228,7 +228,7 @@ export async function tusVideoUpload(): Promise<Row[]> {
           headers: {
             'tus-resumable': '1.0.0',
             authorization: `Bearer ${token}`,
-            'upload-length': String(VIDEO_BYTES),
+            'upload-length': String(bytes),
             'upload-metadata': `filename ${b64('keynote.mp4')},filetype ${b64('video/mp4')},caption ${b64('Keynote over tus')},username ${b64('bench')}`,
           },
         });
@@ -236,7 +236,7 @@ export async function tusVideoUpload(): Promise<Row[]> {
       }
       let offset = 0;
       let status = 0;
-      for await (const piece of inPieces(mp4Chunks(VIDEO_BYTES)(), TUS_CHUNK)) {
+      for await (const piece of inPieces(mp4Chunks(bytes)(), TUS_CHUNK)) {
         const response = await fetch(`${base}${location}`, {
           method: tus ? 'PATCH' : 'POST',
           headers: {
@@ -253,7 +253,9 @@ export async function tusVideoUpload(): Promise<Row[]> {
       }
       return status;
     };
-    await fetch(`${server.url}/api/memory`);
+    // Warm up with one small video over the same path, so what its first use loads (the tus
+    // server, the video reader, the poster's image code) is not counted as the big file's memory.
+    await send(server.url, true, TUS_CHUNK);
     const refStart = performance.now();
     await send(reference.url, false);
     const refSeconds = (performance.now() - refStart) / 1000;
@@ -273,14 +275,15 @@ export async function tusVideoUpload(): Promise<Row[]> {
     return [
       {
         name: '200 MB video over tus, 10 MB PATCHes: last status, memories, time',
-        value: `${status}, ${made}, ${fmt(seconds, 2)} s (${fmt(200 / seconds)} MB/s)`,
+        value: `${status}, ${made - 1}, ${fmt(seconds, 2)} s (${fmt(200 / seconds)} MB/s)`,
         reference: `${fmt(refSeconds, 2)} s into a bare node:http sink`,
         ratio: fmt(refSeconds / seconds, 2),
         target: '204, 1 memory',
-        met: status === 204 && made === 1,
+        // The warm-up's memory and the big file's.
+        met: status === 204 && made === 2,
       },
       {
-        name: '200 MB video over tus: server resident memory growth',
+        name: '200 MB video over tus: server resident memory growth (after a 10 MB one)',
         value: `${mb(growth)} (idle ${mb(before)}, peak ${mb(peak)})`,
         reference: '64 MB budget',
         ratio: fmt(growth / (64 * 1024 * 1024), 2),

@@ -29,6 +29,11 @@ export interface UploadedFile {
    * file was refused on its own (the bytes past a size limit are dropped by the parser).
    */
   skip(): Promise<void>;
+  /**
+   * Where the whole file already lies on this machine's disk (a finished resumable upload): it
+   * is then copied by the kernel instead of streamed through the process.
+   */
+  localPath?: string;
 }
 
 export interface MultipartForm {

@@ -55,6 +55,25 @@ describe.each(['disk', 's3'] as const)('MediaStore contract: %s', (kind) => {
     expect(part.equals(bytes.subarray(4096, 8192))).toBe(true);
   });
 
+  it('stores a file of the local disk whole, leaving the file where it was', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-put-file-'));
+    try {
+      const file = path.join(dir, 'staged.mp4');
+      const bytes = Buffer.from(Array.from({ length: 70_000 }, (_, i) => (i * 7) % 256));
+      await fs.writeFile(file, bytes);
+      const stored = await store.putFile('memories/from-disk.mp4', file, 'video/mp4');
+      expect(stored.size).toBe(bytes.length);
+      expect((await readAll(await store.read('memories/from-disk.mp4'))).equals(bytes)).toBe(true);
+      expect((await fs.readFile(file)).equals(bytes)).toBe(true);
+      await expect(
+        store.putFile('memories/missing.mp4', path.join(dir, 'none'), 'video/mp4'),
+      ).rejects.toThrow();
+      expect(await store.stat('memories/missing.mp4')).toBeNull();
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads exactly the bytes of any range, one-byte ranges included', async () => {
     const bytes = Buffer.from(Array.from({ length: 300 }, (_, i) => i % 256));
     await store.put('memories/ranges.png', bytes, 'image/png');

@@ -35,6 +35,8 @@ export interface StoredObject {
 export interface MediaStore {
   /** Streams `body` into the store under `key`; the object appears whole or not at all. */
   put(key: string, body: Readable | Buffer, contentType: string): Promise<StoredObject>;
+  /** Stores a whole file of the local disk under `key` (copied by the kernel where it can be). */
+  putFile(key: string, file: string, contentType: string): Promise<StoredObject>;
   /** Size of an object, or null when there is none. */
   stat(key: string): Promise<StoredObject | null>;
   /** A stream of the object's bytes, or of one range of them. */

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -83,6 +84,10 @@ export class S3MediaStore implements MediaStore {
     const stored = await this.stat(key);
     if (!stored) throw new MediaStoreUnavailableError(new Error(`${key} is missing after upload`));
     return stored;
+  }
+
+  putFile(key: string, file: string, contentType: string): Promise<StoredObject> {
+    return this.put(key, fs.createReadStream(file), contentType);
   }
 
   async stat(key: string): Promise<StoredObject | null> {

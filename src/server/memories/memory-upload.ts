@@ -130,7 +130,7 @@ async function storeVideo({ file, type, name, context, stored }: Staged): Promis
   const posterKey = `memories/${id}-poster.${video.poster.ext}`;
   const thumbnailKey = `memories/${id}-thumb.${video.thumbnail.ext}`;
   stored.push(mediaKey);
-  const { size } = await context.media.put(mediaKey, fs.createReadStream(file), type.mime);
+  const { size } = await context.media.putFile(mediaKey, file, type.mime);
   stored.push(posterKey);
   await context.media.put(posterKey, video.poster.data, video.poster.contentType);
   stored.push(thumbnailKey);
@@ -173,7 +173,12 @@ export async function storeMemoryFile(
   // Staged on disk (never whole in memory) while it is processed, then removed.
   const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
   try {
-    await pipeline(Readable.from(file.body), fs.createWriteStream(staged, { flags: 'wx' }));
+    if (file.localPath) {
+      await file.skip();
+      await fsp.copyFile(file.localPath, staged, fs.constants.COPYFILE_EXCL);
+    } else {
+      await pipeline(Readable.from(file.body), fs.createWriteStream(staged, { flags: 'wx' }));
+    }
     const job = { file: staged, type, name: file.name, context, stored };
     return await (type.kind === 'image' ? storeImage(job) : storeVideo(job));
   } finally {

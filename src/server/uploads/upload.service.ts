@@ -66,7 +66,11 @@ export function parseUploadMetadata(metadata: Record<string, string | null> | un
 }
 
 /** A finished upload's bytes as a post's file: its first bytes (for the type), then all. */
-async function openStored(name: string, stream: Readable): Promise<UploadedFile> {
+async function openStored(
+  name: string,
+  stream: Readable,
+  localPath: string | undefined,
+): Promise<UploadedFile> {
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await readHead(iterator);
   const { head } = first;
@@ -84,7 +88,14 @@ async function openStored(name: string, stream: Readable): Promise<UploadedFile>
     stream.destroy();
     await Promise.resolve();
   };
-  return { field: 'files', name: displayName(name), head, body: body(), skip };
+  return {
+    field: 'files',
+    name: displayName(name),
+    head,
+    body: body(),
+    skip,
+    ...(localPath ? { localPath } : {}),
+  };
 }
 
 /** A finished upload's bytes: both stores read them, though `DataStore` does not say so. */
@@ -131,7 +142,14 @@ export function createFinisher(
         deps,
         context,
         async (storeFile) => {
-          await storeFile(await openStored(fields.filename, await readStored(store, upload.id)));
+          await storeFile(
+            await openStored(
+              fields.filename,
+              await readStored(store, upload.id),
+              // On disk the finished file is copied by the kernel, never read through the process.
+              store instanceof FileStore ? path.join(store.directory, upload.id) : undefined,
+            ),
+          );
           return { caption: fields.caption, username: fields.username };
         },
         {
