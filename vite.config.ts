@@ -60,6 +60,9 @@ const OVERLAY_APP_CODE =
   /src[\\/]client[\\/]features[\\/].*(-modal|-dialog|-file-picker|use-selected-files|use-memory-post|[\\/]upload|create-memory)\.tsx?$/;
 const isOverlayCode = (id: string) => OVERLAY_LIBRARIES.test(id) || OVERLAY_APP_CODE.test(id);
 
+const QR_CODE =
+  /node_modules[\\/]qrcode-generator[\\/]|src[\\/]client[\\/]components[\\/]qr-code\.tsx$/;
+
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 
 /** Dev-only: send browser navigations to the SPA even where the API has a route (GET /questions). */
@@ -118,6 +121,10 @@ export default defineConfig(({ isSsrBuild }) => ({
             },
             // Everything the entry imports statically: the join page, in one file.
             { name: 'index', tags: ['$initial'], priority: 30 },
+            // The QR code's generator, which only the wall and the presenter view draw, kept out
+            // of what every screen loads first.
+            { name: 'qr-code', test: QR_CODE, priority: 20 },
+
             // What two or more screens (or a screen and the toasts) share: the first render of
             // any screen past the join page loads it, once.
             {

@@ -1,4 +1,3 @@
-import { Upload } from 'tus-js-client';
 import { UPLOADS_PATH } from '../../shared/schemas/upload.ts';
 import { ApiError, baseHeaders } from './api-client.ts';
 
@@ -53,7 +52,7 @@ function refusal(body: string | undefined, status: number): ApiError {
  * closed and opened again finds the upload by the file's fingerprint in local storage and goes
  * on from there too. Resolves with the id of the memory it became.
  */
-export function uploadResumable({
+export async function uploadResumable({
   file,
   metadata,
   token,
@@ -61,6 +60,8 @@ export function uploadResumable({
   onWaiting,
   signal,
 }: ResumableFile): Promise<string> {
+  // tus's client loads with the first upload, not with every screen.
+  const { Upload } = await import('tus-js-client');
   return new Promise((resolve, reject) => {
     /** Failures with no answer in a row: each waits longer, up to 30 s. */
     let silent = 0;
