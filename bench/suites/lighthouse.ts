@@ -16,7 +16,7 @@ import { seededServer } from './gallery.ts';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 /** The issue's targets, per Lighthouse category. */
 const CATEGORIES = [
-  { key: 'performance', name: 'performance', target: 0.95 },
+  { key: 'performance', name: 'performance', target: 0.98 },
   { key: 'accessibility', name: 'accessibility', target: 1 },
   { key: 'bestPractices', name: 'best practices', target: 0.95 },
 ] as const;
@@ -206,18 +206,21 @@ export async function lighthouseScores(): Promise<Row[]> {
     });
     const speakerId = seeded.speakerIds[0] ?? '';
     const pages = [
-      { key: 'join', label: 'join page /', url: `${server.url}${CLIENT_PATHS.join}` },
+      // The first-paint issue's targets for the Largest Contentful Paint, in milliseconds.
+      { key: 'join', label: 'join page /', url: `${server.url}${CLIENT_PATHS.join}`, lcp: 1200 },
       {
         key: 'home',
         label: '/home, 200 memories',
         url: `${server.url}${CLIENT_PATHS.home}`,
         username: 'lighthouse',
+        lcp: 1800,
       },
       {
         key: 'qa',
         label: 'Q&A room, 100 questions',
         url: `${server.url}${CLIENT_PATHS.speakersCard}?speaker=${speakerId}`,
         username: 'lighthouse',
+        lcp: 1500,
       },
     ];
     const ref = await auditMedian(browser, `${reference.url}/`);
@@ -239,18 +242,26 @@ export async function lighthouseScores(): Promise<Row[]> {
       '| page | performance | accessibility | best practices | LCP | TBT | CLS | targets met |',
     );
     console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-    for (const { label, run } of [
+    for (const { label, run, lcp } of [
       ...results,
-      { label: 'reference: minimal static page', run: ref },
+      { label: 'reference: minimal static page', run: ref, lcp: Infinity },
     ]) {
-      const met = CATEGORIES.every(({ key, target }) => run[key] >= target);
+      const met = CATEGORIES.every(({ key, target }) => run[key] >= target) && run.lcp <= lcp;
       console.log(
         `| ${label} | ${fmt(run.performance, 2)} | ${fmt(run.accessibility, 2)} | ${fmt(run.bestPractices, 2)} | ${fmt(run.lcp / 1000, 1)} s | ${fmt(run.tbt)} ms | ${fmt(run.cls, 3)} | ${met ? 'met' : 'NOT met'} |`,
       );
     }
 
     const rows: Row[] = [];
-    for (const { label, run } of results) {
+    for (const { label, run, lcp } of results) {
+      rows.push({
+        name: `${label}: Largest Contentful Paint`,
+        value: `${fmt(run.lcp / 1000, 2)} s (runs ${run.runs.map((one) => fmt(one.lcp / 1000, 2)).join(', ')})`,
+        reference: `${fmt(ref.lcp / 1000, 2)} s (minimal static page)`,
+        ratio: fmt(run.lcp / ref.lcp, 2),
+        target: `<= ${fmt(lcp / 1000, 1)} s`,
+        met: run.lcp <= lcp,
+      });
       for (const { key, name, target } of CATEGORIES) {
         const runs = run.runs.map((one) => fmt(one[key], 2)).join(', ');
         rows.push({
