@@ -1,7 +1,7 @@
-// Prerenders the join page (decision 106): builds the app's tree for Node (`vite build --ssr`),
-// renders the join page with it, and writes the markup where the server reads it
-// (dist/client/.prerendered/join.html, never served as a file). The event's name is left as a
-// slot the server fills in.
+// Prerenders the first screens (decisions 106 and 173): builds the app's tree for Node
+// (`vite build --ssr`), renders the join page and the shells of /home and the Q&A room with it,
+// and writes the markup where the server reads it (dist/client/.prerendered/<name>.html, never
+// served as a file). The event's name and logo are left as slots the server fills in.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -13,8 +13,10 @@ execSync(`npx vite build --ssr prerender.tsx --outDir ${outDir} --emptyOutDir --
   cwd: root,
   stdio: 'inherit',
 });
-const { renderJoinPage } = await import(pathToFileURL(path.join(outDir, 'prerender.js')).href);
+const { renderPages } = await import(pathToFileURL(path.join(outDir, 'prerender.js')).href);
 const target = path.join(root, 'dist/client/.prerendered');
 await fs.mkdir(target, { recursive: true });
-await fs.writeFile(path.join(target, 'join.html'), renderJoinPage());
+for (const [name, markup] of Object.entries(renderPages())) {
+  await fs.writeFile(path.join(target, `${name}.html`), markup);
+}
 await fs.rm(outDir, { recursive: true, force: true });

@@ -1,10 +1,16 @@
 import './app/ui-kit-styles.ts';
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { CLIENT_PATHS } from '../shared/routes.ts';
 import { AppProviders } from './app/providers.tsx';
 import { AppRouter, preloadRoute } from './app/router.tsx';
 import { getStoredUsername } from './lib/username.ts';
+
+/** Runs `run` once the render it is part of is in the page, before the browser paints it. */
+function AfterFirstCommit({ run }: { run: () => void }) {
+  useLayoutEffect(run, [run]);
+  return null;
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
@@ -32,6 +38,10 @@ if (hydrate) {
     hydrateRoot(container, app);
   });
 } else {
+  // A prerendered shell (decision 173) takes no tap until this first render has replaced it.
+  const replacesShell = () => {
+    container.removeAttribute('data-shell');
+  };
   const root = createRoot(container);
   // The first screen's code is loaded before the first render, so it renders in one go instead
   // of a spinner and then, after React's reveal delay, the screen (decision 093). Not a top-level
@@ -40,7 +50,12 @@ if (hydrate) {
     // As a transition, React renders the app in slices and gives the main thread back between
     // them, so a slow phone can take a tap or paint while the first screen renders (decision 074).
     startTransition(() => {
-      root.render(app);
+      root.render(
+        <>
+          {app}
+          <AfterFirstCommit run={replacesShell} />
+        </>,
+      );
     });
   });
 }

@@ -1,22 +1,51 @@
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { Route, Routes, StaticRouter } from 'react-router';
+import { CLIENT_PATHS } from '../shared/routes.ts';
+import QaRoomScreen from './features/questions/qa-room-screen.tsx';
+import { AppLayout } from './app/layout/app-layout.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
+import HomeRoute from './app/routes/home-route.tsx';
+import { ScreenProviders } from './app/screen-providers.tsx';
 
-/**
- * The join page's first screen as HTML, made at build time (`scripts/prerender.mjs`, decision
- * 106): the same tree `main.tsx` renders, at `/`, so the browser paints it before any script and
- * React hydrates it. The event's name is `EVENT_NAME_SLOT`, which the server fills in.
- */
-export function renderJoinPage(): string {
-  return renderToString(
+const render = (location: string, routes: ReactNode) =>
+  renderToString(
     <StrictMode>
       <AppProviders>
-        <StaticRouter location="/">
-          <AppRoutes />
-        </StaticRouter>
+        <StaticRouter location={location}>{routes}</StaticRouter>
       </AppProviders>
     </StrictMode>,
   );
+
+/**
+ * A screen under the attendee header as its first render draws it before any data: the header,
+ * the screen's layout and its loading places. The server puts it in the page and React's first
+ * render replaces it (decision 173): the attendee's own parts (their name, their outbox) and the
+ * data come with the code.
+ */
+const renderShell = (location: string, screen: ReactNode) =>
+  render(
+    location,
+    <ScreenProviders>
+      <Routes>
+        <Route element={<AppLayout />}>
+          <Route path={location} element={screen} />
+        </Route>
+      </Routes>
+    </ScreenProviders>,
+  );
+
+/**
+ * The first screens as HTML, made at build time (`scripts/prerender.mjs`): the join page (the
+ * same tree `main.tsx` renders, at `/`, so the browser paints it before any script and React
+ * hydrates it, decision 106), and the shells of /home and the Q&A room (decision 173). The
+ * event's name and logo are `EVENT_NAME_SLOT` and `LOGO_URL_SLOT`, which the server fills in.
+ */
+export function renderPages(): Record<'join' | 'home' | 'qa', string> {
+  return {
+    join: render(CLIENT_PATHS.join, <AppRoutes />),
+    home: renderShell(CLIENT_PATHS.home, <HomeRoute />),
+    qa: renderShell(CLIENT_PATHS.speakersCard, <QaRoomScreen />),
+  };
 }

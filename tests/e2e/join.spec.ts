@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, join, test } from './fixtures.ts';
+import { askViaApi, createSpeaker, uniqueName } from './qa-helpers.ts';
 
 test.describe('join', () => {
   test('an empty or blank username shows the spec error and stays on the page', async ({
@@ -207,4 +208,59 @@ test.describe('prerendered join page', () => {
       await context.close();
     });
   }
+});
+
+test.describe('prerendered shells of /home and the Q&A room', () => {
+  test('paint the header and the layout before any code, then the screen takes over without a shift', async ({
+    browser,
+    server,
+    request,
+  }) => {
+    const speaker = await createSpeaker(request, uniqueName('Shell'));
+    await askViaApi(request, speaker, 'Does the room paint before the code?', 'grace');
+    const context = await browser.newContext({ baseURL: server.url });
+    await context.addInitScript(() => localStorage.setItem('username', 'grace'));
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') {
+        problems.push(message.text());
+      }
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    let release: () => void = () => undefined;
+    let held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+
+    await page.goto('/home', { waitUntil: 'commit' });
+    const title = page.getByRole('heading', { name: 'Join the Fun at Confab!' });
+    await expect(title).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Memories' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Q&A Room' })).toBeVisible();
+    // The attendee's own parts come with the code.
+    await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
+    const before = await title.boundingBox();
+    release();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(page.getByText('No media available')).toBeVisible();
+    expect(await title.boundingBox()).toEqual(before);
+
+    held = new Promise<void>((resolve) => (release = resolve));
+    const fresh = await context.newPage();
+    await fresh.route('**/assets/*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await fresh.goto('/speakerscard', { waitUntil: 'commit' });
+    await expect(fresh.getByText('Select Speakers')).toBeVisible();
+    await expect(fresh.getByRole('link', { name: 'Q&A Room' })).toBeVisible();
+    release();
+    await fresh.getByText(speaker.name).click();
+    await expect(fresh.getByText('Does the room paint before the code?')).toBeVisible();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -32,24 +32,46 @@ export const withAppShell = (html: string, shell: string) =>
   html.replace(/<div id="root"><\/div>/, () => `<div id="root">${shell}</div>`);
 
 /**
- * The page with a screen React rendered at build time (decision 106) in its root element, the
- * event's name written where the markup holds its slot. `data-prerendered` tells the client to
- * hydrate the markup rather than draw the screen again.
+ * The page with a screen React rendered at build time in its root element, the event's name and
+ * logo written where the markup holds their slots. `hydrate` (the join page, decision 106):
+ * `data-prerendered` tells the client to hydrate the markup rather than draw the screen again,
+ * and its code, which only makes the painted screen interactive, loads after the first paint
+ * (decision 174). Without
+ * it (the shells of decision 173) React's first render replaces the markup.
  */
-export const withPrerendered = (
+export function withPrerendered(
   html: string,
   markup: string,
-  eventName: string,
-  logoUrl: string | null = null,
-) =>
-  html
-    .replace(
-      /<div id="root"><\/div>/,
-      () =>
-        `<div id="root" data-prerendered="">${markup
-          .replaceAll(EVENT_NAME_SLOT, escapeHtml(eventName))
-          .replaceAll(LOGO_URL_SLOT, escapeHtml(logoUrl ?? DEFAULT_LOGO_URL))}</div>`,
-    )
-    // The screen is in the page: its code only makes it interactive, so it loads behind the
-    // page instead of before its first paint.
-    .replace(/<(script type="module"|link rel="modulepreload")/g, '<$1 fetchpriority="low"');
+  branding: { eventName: string; logoUrl: string | null },
+  { hydrate }: { hydrate: boolean },
+): string {
+  const filled = markup
+    .replaceAll(EVENT_NAME_SLOT, escapeHtml(branding.eventName))
+    .replaceAll(LOGO_URL_SLOT, escapeHtml(branding.logoUrl ?? DEFAULT_LOGO_URL));
+  const page = html.replace(
+    /<div id="root"><\/div>/,
+    () => `<div id="root" ${hydrate ? 'data-prerendered' : 'data-shell'}="">${filled}</div>`,
+  );
+  return hydrate ? afterPaint(page) : page;
+}
+
+/**
+ * The page with its code loaded after its first paint (decision 174): the entry's module script
+ * and its module preloads become one classic script, `after-paint.js`, that names them and loads
+ * them one frame after the page has painted.
+ */
+function afterPaint(html: string): string {
+  const preloads: string[] = [];
+  const page = html.replace(
+    /\s*<link rel="modulepreload"[^>]*href="([^"]+)"[^>]*>/g,
+    (_tag, href: string) => {
+      preloads.push(href);
+      return '';
+    },
+  );
+  return page.replace(
+    /<script type="module"[^>]*src="([^"]+)"[^>]*><\/script>/,
+    (_tag, entry: string) =>
+      `<script src="/after-paint.js" defer data-entry="${entry}" data-preload="${preloads.join(' ')}"></script>`,
+  );
+}

@@ -15,6 +15,9 @@ const STYLES = '.join{color:red}';
 /** What the prerender writes: the join screen, the event's name as its slot. */
 const JOIN_MARKUP = '<main><h1>Join the Fun at %EVENT_NAME%!</h1><button>Join Now</button></main>';
 
+/** What the prerender writes for /home: its shell, the header naming the event. */
+const HOME_MARKUP = '<header>%EVENT_NAME%</header><main><h1>Memories</h1></main>';
+
 const page = async (t: TestApp, url: string, headers: Record<string, string> = {}) => {
   const response = await fetch(`${t.url}${url}`, { headers: { accept: 'text/html', ...headers } });
   return { response, html: await response.text() };
@@ -27,6 +30,7 @@ describe('the prerendered join page', () => {
       'index.html': BUILT_PAGE,
       'assets/index-abc.css': STYLES,
       '.prerendered/join.html': JOIN_MARKUP,
+      '.prerendered/home.html': HOME_MARKUP,
     },
   });
 
@@ -39,13 +43,28 @@ describe('the prerendered join page', () => {
     expect(html).not.toContain('%EVENT_NAME%');
     expect(html).toContain(`<style>${STYLES}</style>`);
     expect(html).not.toContain('rel="stylesheet"');
-    // Its code only makes it interactive: it loads behind the page.
-    expect(html).toContain('<script type="module" fetchpriority="low" crossorigin');
-    expect(html).toContain('<link rel="modulepreload" fetchpriority="low"');
+    // Its code only makes it interactive: it loads after the first paint.
+    expect(html).toContain(
+      '<script src="/after-paint.js" defer data-entry="/assets/index-abc.js" data-preload="/assets/react-abc.js"></script>',
+    );
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('rel="modulepreload"');
+  });
+
+  it('carries the shell of /home, replaced by the first render, with its styles inline', async () => {
+    const { html } = await page(t, '/home');
+    expect(html).toContain(
+      '<div id="root" data-shell=""><header>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</header><main><h1>Memories</h1></main></div>',
+    );
+    expect(html).toContain(`<style>${STYLES}</style>`);
+    expect(html).not.toContain('rel="stylesheet"');
+    // The screen's data comes with its code: that loads at once.
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js">');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/react-abc.js">');
   });
 
   it('leaves the other pages as built: they link their styles and draw their screens', async () => {
-    for (const url of ['/home', '/borderlessadmin', '/no-such-page']) {
+    for (const url of ['/memories', '/borderlessadmin', '/no-such-page']) {
       const { html } = await page(t, url);
       expect(html, url).not.toContain('data-prerendered');
       expect(html, url).toContain(

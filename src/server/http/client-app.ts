@@ -4,7 +4,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
 import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
-import { CLIENT_ROUTES, clientRouteAt, hasAppHeader } from '../../shared/routes.ts';
+import {
+  CLIENT_ROUTES,
+  type ClientRouteName,
+  clientRouteAt,
+  hasAppHeader,
+} from '../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
@@ -151,21 +156,40 @@ const withColorScheme = (html: string, scheme: ColorScheme) =>
   );
 
 /**
- * The page with the entry's stylesheets in it (`<style>`) instead of linked: the prerendered
- * join page paints with the HTML alone, one round trip sooner (decision 106). Only the entry's
- * styles are built, so the page needs no other.
+ * The page with the entry's stylesheets in it (`<style>`) instead of linked, and those of
+ * `screenStyles` (built paths, `assets/…`) after them: a prerendered screen paints with the HTML
+ * alone, one round trip sooner (decisions 106 and 173).
  */
-async function withInlineStyles(html: string, clientDir: string): Promise<string> {
+async function withInlineStyles(
+  html: string,
+  clientDir: string,
+  screenStyles: string[] = [],
+): Promise<string> {
+  const styleOf = async (file: string) => {
+    const css = await fs.promises.readFile(path.join(clientDir, file), 'utf8');
+    return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+  };
   const links = [
     ...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g),
   ];
   let page = html;
   for (const [tag, file = ''] of links) {
-    const css = await fs.promises.readFile(path.join(clientDir, file), 'utf8');
-    page = page.replace(tag, () => `<style>${css.replaceAll('</style', '<\\/style')}</style>`);
+    const style = await styleOf(file);
+    page = page.replace(tag, () => style);
   }
-  return page;
+  const more = await Promise.all(screenStyles.map(styleOf));
+  return more.length ? page.replace('</head>', () => `  ${more.join('')}\n  </head>`) : page;
 }
+
+/** The screens prerendered at build time (decisions 106 and 173), by client route. */
+const PRERENDERED = {
+  join: { file: 'join.html', hydrate: true },
+  home: { file: 'home.html', hydrate: false },
+  speakersCard: { file: 'qa.html', hydrate: false },
+} as const satisfies Partial<Record<ClientRouteName, { file: string; hydrate: boolean }>>;
+type PrerenderedRoute = keyof typeof PRERENDERED;
+const isPrerendered = (name: ClientRouteName | undefined): name is PrerenderedRoute =>
+  name !== undefined && name in PRERENDERED;
 
 /**
  * Serves the built client: hashed assets cached for a year, the other files of `public/` for an
@@ -181,14 +205,15 @@ export async function registerClientApp(
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
   type Page = { html: string; etag: string; compressed: CompressedText };
-  const pageOf = (html: string): Page => ({
+  const pageOf = (html: string, keep: 'forever' | 'version' = 'forever'): Page => ({
     html,
     etag: versionTag([html]),
-    compressed: new CompressedText(html, { keep: true }),
+    compressed: new CompressedText(html, { keep }),
   });
   // The page as built, the same with the header's shell for the screens that have it, and with
-  // the join page's first screen prerendered (decision 106); each in both colour schemes.
-  type Pages = { plain: Page; shell: Page; join: Page };
+  // the screens prerendered at build time in it (decisions 106 and 173); each in both colour
+  // schemes.
+  type Pages = { plain: Page; shell: Page; prerendered: Partial<Record<PrerenderedRoute, Page>> };
   let hints: RouteHints | undefined;
   // The page with each route's preload tags, by those tags (a few routes; the Q&A room's vary
   // with the speaker asked for, so the map is emptied when it grows).
@@ -198,7 +223,8 @@ export async function registerClientApp(
     const key = `${base.etag}\n${tags}`;
     let variant = hinted.get(key);
     if (!variant) {
-      variant = pageOf(withHints(base.html, tags));
+      // Made again whenever the gallery's first pictures change: compressed quickly.
+      variant = pageOf(withHints(base.html, tags), 'version');
       if (hinted.size >= 100) hinted.clear();
       hinted.set(key, variant);
     }
@@ -209,21 +235,33 @@ export async function registerClientApp(
   let pagesFor: ((branding: PageBranding) => Record<ColorScheme, Pages>) | undefined;
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
-    const joinMarkup = await fs.promises
-      .readFile(path.join(clientDir, '.prerendered', 'join.html'), 'utf8')
-      .catch(() => undefined);
-    const inlineStyled = await withInlineStyles(built, clientDir);
+    hints = RouteHints.load(clientDir);
+    const routeHints = hints;
+    // Each prerendered screen's markup, with the page it goes in: every stylesheet it needs
+    // inline. A build without the markup serves those routes as the others.
+    const prerendered = (
+      await Promise.all(
+        (Object.keys(PRERENDERED) as PrerenderedRoute[]).map(async (name) => {
+          const markup = await fs.promises
+            .readFile(path.join(clientDir, '.prerendered', PRERENDERED[name].file), 'utf8')
+            .catch(() => undefined);
+          if (markup === undefined) return [];
+          const styles = routeHints.styles(CLIENT_ROUTES[name].path);
+          return [{ name, markup, page: await withInlineStyles(built, clientDir, styles) }];
+        }),
+      )
+    ).flat();
     const make = (branding: PageBranding | undefined): Record<ColorScheme, Pages> => {
       const html = branding === undefined ? built : withBranding(built, branding);
-      const joinPage =
-        branding === undefined || joinMarkup === undefined
-          ? html
-          : withPrerendered(
-              withBranding(inlineStyled, branding),
-              joinMarkup,
-              branding.eventName,
-              branding.logoUrl,
-            );
+      const prerenderedPages =
+        branding === undefined
+          ? []
+          : prerendered.map(({ name, markup, page }) => ({
+              name,
+              html: withPrerendered(withBranding(page, branding), markup, branding, {
+                hydrate: PRERENDERED[name].hydrate,
+              }),
+            }));
       const pagesIn = (scheme: ColorScheme): Pages => {
         const plain = pageOf(withColorScheme(html, scheme));
         return {
@@ -237,7 +275,12 @@ export async function registerClientApp(
                     scheme,
                   ),
                 ),
-          join: pageOf(withColorScheme(joinPage, scheme)),
+          prerendered: Object.fromEntries(
+            prerenderedPages.map(({ name, html: page }) => [
+              name,
+              pageOf(withColorScheme(page, scheme)),
+            ]),
+          ),
         };
       };
       return { light: pagesIn('light'), dark: pagesIn('dark') };
@@ -252,7 +295,6 @@ export async function registerClientApp(
       }
       return made.pages;
     };
-    hints = RouteHints.load(clientDir);
     await app.register(fastifyStatic, {
       root: clientDir,
       wildcard: false,
@@ -291,15 +333,13 @@ export async function registerClientApp(
         options.branding?.() ?? { eventName: '', primaryColor: '', logoUrl: null, version: '' },
       );
       const inScheme = pages[colorSchemeOf(request)];
-      const base =
-        clientRouteAt(pathname) === 'join'
-          ? inScheme.join
-          : hasAppHeader(pathname)
-            ? inScheme.shell
-            : inScheme.plain;
+      const routeName = clientRouteAt(pathname);
+      const prerenderedPage = isPrerendered(routeName)
+        ? inScheme.prerendered[routeName]
+        : undefined;
+      const base = prerenderedPage ?? (hasAppHeader(pathname) ? inScheme.shell : inScheme.plain);
       // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
       reply.header('vary', 'Cookie');
-      const routeName = clientRouteAt(pathname);
       const renderHead = routeName && options.pageHead?.[CLIENT_ROUTES[routeName].path];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | null | undefined;
@@ -334,7 +374,10 @@ export async function registerClientApp(
           request.log.warn({ err: error }, 'page images could not be found');
         }
       }
-      const tags = [hints?.tags(pathname, search) ?? '', ...images.map(imagePreload)]
+      const tags = [
+        hints?.tags(pathname, search, prerenderedPage !== undefined) ?? '',
+        ...images.map(imagePreload),
+      ]
         .filter(Boolean)
         .join('\n    ');
       const answer = pageWithHints(base, tags);

@@ -94,18 +94,19 @@ export function compressTextAsync(body: Buffer, encoding: Encoding): Promise<Buf
 
 /**
  * A text answer outside @fastify/compress's reach (the not-found handler serves the pages),
- * compressed as the request accepts. A text that does not change (the built page) keeps each
- * encoding once made, at the best setting.
+ * compressed as the request accepts. `keep`: each encoding is kept once made, at the best
+ * setting for a text that does not change (`forever`, the built page), or at a quick one for a
+ * text that changes with the data (`version`, a page with the gallery's first pictures named in
+ * it), which is made on the event loop at the first request of each version.
  */
 export class CompressedText {
   private readonly body: Buffer;
   private readonly encoded = new Map<Encoding, Buffer>();
+  private readonly effort: Effort;
 
-  constructor(
-    text: string,
-    private readonly options: { keep: boolean },
-  ) {
+  constructor(text: string, options: { keep: false | 'forever' | 'version' }) {
     this.body = Buffer.from(text);
+    this.effort = options.keep || 'answer';
   }
 
   /** Sends the text with the headers already set, compressed as the request accepts. */
@@ -115,8 +116,8 @@ export class CompressedText {
     if (!encoding || this.body.length < COMPRESSION_THRESHOLD) return reply.send(this.body);
     let encoded = this.encoded.get(encoding);
     if (!encoded) {
-      encoded = compressText(this.body, encoding, this.options.keep ? 'forever' : 'answer');
-      if (this.options.keep) this.encoded.set(encoding, encoded);
+      encoded = compressText(this.body, encoding, this.effort);
+      if (this.effort !== 'answer') this.encoded.set(encoding, encoded);
     }
     return reply.header('content-encoding', encoding).send(encoded);
   }

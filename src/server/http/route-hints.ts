@@ -36,20 +36,31 @@ export class RouteHints {
     return new RouteHints(JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest);
   }
 
-  /** The tags for a path and its query; '' for a route without preloads. */
-  tags(pathname: string, search: URLSearchParams): string {
+  /**
+   * The tags for a path and its query; '' for a route without preloads. `stylesInPage`: the
+   * page carries the route's stylesheets already (`styles`), so they are not preloaded.
+   */
+  tags(pathname: string, search: URLSearchParams, stylesInPage = false): string {
     const route = routePreload(pathname);
     if (!route) return '';
     const { scripts, styles } = this.routeFiles(route);
     const data = route.data?.(search) ?? [];
     return [
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`),
-      ...styles.map((file) => `<link rel="preload" as="style" crossorigin href="/${file}" />`),
+      ...(stylesInPage ? [] : styles).map(
+        (file) => `<link rel="preload" as="style" crossorigin href="/${file}" />`,
+      ),
       // `crossorigin` gives the preload the credentials mode of the app's `fetch`, so it is used.
       ...data.map(
         (url) => `<link rel="preload" as="fetch" crossorigin href="${escapeAttribute(url)}" />`,
       ),
     ].join('\n    ');
+  }
+
+  /** The stylesheets a path's screen loads beyond the page's own (built paths, `assets/…`). */
+  styles(pathname: string): string[] {
+    const route = routePreload(pathname);
+    return route ? this.routeFiles(route).styles : [];
   }
 
   private routeFiles(route: RoutePreload): RouteFiles {

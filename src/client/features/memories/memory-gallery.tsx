@@ -177,7 +177,9 @@ export function MemoryGallery() {
     [open, own, askDeletePost],
   );
 
-  if (gallery.isPending) return <MemoriesLoading py="xl" />;
+  // A screen's height kept while the first page loads: what is below the gallery (the footer)
+  // waits out of sight instead of being pushed down by the tiles (no layout shift).
+  if (gallery.isPending) return <MemoriesLoading py="xl" mih="100vh" />;
   if (gallery.isError && memories.length === 0) {
     // The spec shows a gallery error as it is: the message the server (or network) gave.
     return (
