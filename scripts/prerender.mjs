@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'dist/prerender');
-execSync(`npx vite build --ssr prerender.tsx --outDir ${outDir} --emptyOutDir --logLevel warn`, {
+execSync(`npx vite build --ssr prerender.tsx --outDir ${outDir} --emptyOutDir --logLevel error`, {
   cwd: root,
   stdio: 'inherit',
 });

@@ -61,11 +61,14 @@ if (hydrate) {
 }
 
 // The service worker (decision 171): registered once the page has loaded and the browser is idle,
-// so it never competes with the first screen.
+// so it never competes with the first screen. Code loaded after the first paint (decision 174)
+// may arrive after the page's load event.
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => {
+  const whenIdle = () => {
     const register = () => void navigator.serviceWorker.register('/sw.js').catch(() => undefined);
     if ('requestIdleCallback' in window) window.requestIdleCallback(register, { timeout: 5000 });
     else setTimeout(register, 2000);
-  });
+  };
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
 }

@@ -210,6 +210,27 @@ test.describe('prerendered join page', () => {
   }
 });
 
+test('a name typed into the prerendered join page before its code arrives is the one joined', async ({
+  page,
+}) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  await page.getByLabel('Username').fill('early_bird');
+  release();
+  await page.waitForFunction(() => {
+    const input = document.querySelector('input[name="username"]');
+    return input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+  });
+  await page.getByRole('button', { name: 'Join Now' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  expect(await page.evaluate(() => localStorage.getItem('username'))).toBe('early_bird');
+});
+
 test.describe('prerendered shells of /home and the Q&A room', () => {
   test('paint the header and the layout before any code, then the screen takes over without a shift', async ({
     browser,

@@ -1,5 +1,5 @@
 import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
-import { type ErrorResponse, errorResponseSchema } from '../../shared/errors.ts';
+import type { ErrorResponse } from '../../shared/errors.ts';
 import { getStoredUsername } from './username.ts';
 
 /** Headers every call carries. */
@@ -57,6 +57,8 @@ export async function readResponse<T>(schema: AnswerSchema<T>, response: Respons
     }
   }
   if (!response.ok) {
+    // The error's schema (zod) loads with the first failure, not with the join page.
+    const { errorResponseSchema } = await import('../../shared/errors.ts');
     const parsed = errorResponseSchema.safeParse(body);
     throw new ApiError(response.status, parsed.success ? parsed.data : undefined);
   }

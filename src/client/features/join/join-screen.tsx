@@ -49,7 +49,10 @@ export default function JoinScreen() {
   const join = async (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
     // Checked here rather than through `field.validate()`, which does not answer an async check.
-    const username = field.getValue();
+    // The input is read, not the hook's copy: a name typed into the server's page before its
+    // code arrived is only in the input (decision 174).
+    const input = event.currentTarget.elements.namedItem('username');
+    const username = input instanceof HTMLInputElement ? input.value : field.getValue();
     const error = await validateUsername(username);
     field.setError(error);
     if (error) return;
@@ -81,6 +84,7 @@ export default function JoinScreen() {
               <Stack gap="md">
                 <TextInput
                   label="Username"
+                  name="username"
                   placeholder="e.g. ada_lovelace"
                   autoComplete="nickname"
                   autoCapitalize="none"
