@@ -231,6 +231,28 @@ test('a name typed into the prerendered join page before its code arrives is the
   expect(await page.evaluate(() => localStorage.getItem('username'))).toBe('early_bird');
 });
 
+test('"Join Now" tapped on the prerendered page before its code arrives still joins', async ({
+  page,
+}) => {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  await page.getByLabel('Username').fill('early_tap');
+  // The browser sends the form itself.
+  await page.getByRole('button', { name: 'Join Now' }).click();
+  await expect(page).toHaveURL(/\/\?username=early_tap$/);
+  release();
+  await expect(page).toHaveURL(/\/home$/);
+  expect(await page.evaluate(() => localStorage.getItem('username'))).toBe('early_tap');
+  // The address the browser made is replaced, not left in the history.
+  await page.goBack();
+  await expect(page).not.toHaveURL(/username=/);
+});
+
 test.describe('prerendered shells of /home and the Q&A room', () => {
   test('paint the header and the layout before any code, then the screen takes over without a shift', async ({
     browser,

@@ -7,7 +7,6 @@ import {
   type ClientRouteName,
 } from '../../shared/routes.ts';
 import JoinScreen from '../features/join/join-screen.tsx';
-import { AppLayout } from './layout/app-layout.tsx';
 import { RequireUsername } from './layout/require-username.tsx';
 import { RouteErrorBoundary } from './layout/route-error-boundary.tsx';
 import { RouteFallback } from './layout/route-fallback.tsx';
@@ -27,12 +26,18 @@ const isPreloadable = (type: unknown): type is PreloadableScreen<object> =>
  */
 function lazyScreen<Props extends object>(
   load: () => Promise<{ default: ComponentType<Props> }>,
+  { withProviders = true }: { withProviders?: boolean } = {},
 ): PreloadableScreen<Props> {
   let loaded: ComponentType<Props> | undefined;
   let loading: Promise<ComponentType<Props>> | undefined;
   const preload = () =>
-    (loading ??= Promise.all([import('./screen-providers.tsx'), load()]).then(
-      ([{ ScreenProviders }, { default: Screen }]) => {
+    (loading ??= Promise.all([
+      withProviders ? import('./screen-providers.tsx') : undefined,
+      load(),
+    ]).then(
+      ([providers, { default: Screen }]) => {
+        if (!providers) return (loaded = Screen);
+        const { ScreenProviders } = providers;
         function WithScreenProviders(props: Props) {
           return (
             <ScreenProviders>
@@ -58,7 +63,12 @@ function lazyScreen<Props extends object>(
 }
 
 // Route-level code splitting: the join page, the first page of most visits, is part of the
-// entry and needs nothing else; every other screen loads when first shown (decision 070).
+// entry and needs nothing else; every other screen loads when first shown (decision 070), and
+// so does the frame around them (header, outbox), which needs no providers of its own.
+const AppLayout = lazyScreen<{ notFound?: boolean }>(
+  () => import('./layout/app-layout.tsx').then((layout) => ({ default: layout.AppLayout })),
+  { withProviders: false },
+);
 const HomeRoute = lazyScreen(() => import('./routes/home-route.tsx'));
 const MemoriesScreen = lazyScreen(() => import('../features/memories/memories-screen.tsx'));
 const MemoryPage = lazyScreen(() => import('../features/memories/memory-page.tsx'));

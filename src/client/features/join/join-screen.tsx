@@ -1,6 +1,6 @@
 import { Button, Center, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useField } from '@mantine/form';
-import { type SyntheticEvent, useEffect } from 'react';
+import { type SyntheticEvent, useEffect, useEffectEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
@@ -40,26 +40,39 @@ export default function JoinScreen() {
   // One field: Mantine's single-field form hook, a fraction of `useForm` in the entry's weight.
   const field = useField({ mode: 'uncontrolled', initialValue: '' });
 
+  // `/?username=<name>`: the browser sent the form itself, tapped before the page's code had
+  // arrived (decision 174); the join it asked for goes on now.
+  const sentEarly = params.get('username');
+
+  const joinAs = async (typed: string) => {
+    // Checked here rather than through `field.validate()`, which does not answer an async check.
+    const error = await validateUsername(typed);
+    field.setError(error);
+    if (error) return;
+    // The attendee token comes with the username; without an answer the app asks again later.
+    await ensureAttendeeToken(typed.trim(), setToken);
+    setStored(typed.trim());
+    void navigate(next, { replace: sentEarly !== null });
+  };
+  const joinSentEarly = useEffectEvent(() => {
+    if (sentEarly === null || stored) return;
+    field.setValue(sentEarly);
+    void joinAs(sentEarly);
+  });
+
   useEffect(() => {
     void loadSchemas();
+    joinSentEarly();
   }, []);
 
   if (stored) return <Navigate to={next} replace />;
 
-  const join = async (event: SyntheticEvent<HTMLFormElement>) => {
+  const join = (event: SyntheticEvent<HTMLFormElement>) => {
     event.preventDefault();
-    // Checked here rather than through `field.validate()`, which does not answer an async check.
     // The input is read, not the hook's copy: a name typed into the server's page before its
-    // code arrived is only in the input (decision 174).
+    // code arrived is only in the input.
     const input = event.currentTarget.elements.namedItem('username');
-    const username = input instanceof HTMLInputElement ? input.value : field.getValue();
-    const error = await validateUsername(username);
-    field.setError(error);
-    if (error) return;
-    // The attendee token comes with the username; without an answer the app asks again later.
-    await ensureAttendeeToken(username.trim(), setToken);
-    setStored(username.trim());
-    void navigate(next);
+    void joinAs(input instanceof HTMLInputElement ? input.value : field.getValue());
   };
 
   return (
@@ -80,7 +93,7 @@ export default function JoinScreen() {
                 questions.
               </Text>
             </Stack>
-            <form onSubmit={(event) => void join(event)} noValidate>
+            <form onSubmit={join} noValidate>
               <Stack gap="md">
                 <TextInput
                   label="Username"
