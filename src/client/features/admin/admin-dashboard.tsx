@@ -25,7 +25,7 @@ import {
   IconSettings,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   ADMIN_LIMITS,
@@ -38,9 +38,10 @@ import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { VirtualGrid } from '../../components/virtual-grid.tsx';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
-import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { memoriesOf, removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
 import { AdminOverview } from './admin-overview.tsx';
 import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
@@ -113,19 +114,12 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   useAdminLiveUpdates(hide);
   const pendingCount = usePendingCount(token);
 
-  const expired = isUnauthorized(media.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(media.error, onExpired);
 
-  const memories = useMemo(() => {
-    const seen = new Set<string>();
-    return (media.data?.pages.flat() ?? []).filter((memory) => {
-      if (hidden.has(memory._id) || seen.has(memory._id)) return false;
-      seen.add(memory._id);
-      return true;
-    });
-  }, [media.data, hidden]);
+  const memories = useMemo(
+    () => memoriesOf(media.data, (memory) => !hidden.has(memory._id)),
+    [media.data, hidden],
+  );
 
   const renderCard = useCallback(
     (memory: Memory) => <AdminMemoryCard memory={memory} onDelete={setConfirming} />,

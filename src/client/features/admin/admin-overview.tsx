@@ -1,13 +1,13 @@
 import { Alert, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo } from 'react';
+import { Suspense, lazy, useMemo } from 'react';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { AdminStats } from '../../../shared/schemas/settings.ts';
 import { ExportButton } from '../../components/export-button.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { DownloadAllButton } from './download-all-button.tsx';
 
 const AdminCharts = lazy(() => import('./admin-charts.tsx'));
@@ -77,10 +77,7 @@ function Exports({ token, onExpired }: { token: string; onExpired: () => void })
 export function AdminOverview({ token, onExpired }: { token: string; onExpired: () => void }) {
   const stats = useAdminStats(token);
   useLiveStats();
-  const expired = isUnauthorized(stats.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(stats.error, onExpired);
 
   return (
     <Stack gap="md">

@@ -1,16 +1,17 @@
 import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
-import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { memoriesOf, removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
 import { useApproveAdminMedia } from './api/approve-admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { LoadMoreButton } from './load-more-button.tsx';
@@ -49,19 +50,12 @@ export function AdminPendingMemories({
   // moderation lists' live handlers of the admin screen).
   useLiveUpdates({ room: { room: 'moderation', token } });
 
-  const expired = isUnauthorized(pending.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(pending.error, onExpired);
 
-  const memories = useMemo(() => {
-    const seen = new Set<string>();
-    return (pending.data?.pages.flat() ?? []).filter((memory) => {
-      if (memory.status !== 'pending' || seen.has(memory._id)) return false;
-      seen.add(memory._id);
-      return true;
-    });
-  }, [pending.data]);
+  const memories = useMemo(
+    () => memoriesOf(pending.data, (memory) => memory.status === 'pending'),
+    [pending.data],
+  );
 
   const failed = (error: unknown, what: string) => {
     if (isUnauthorized(error)) {

@@ -19,7 +19,7 @@ import {
   IconThumbUp,
   IconTrash,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
@@ -31,6 +31,7 @@ import {
   useModerateQuestion,
 } from './api/admin-questions.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
@@ -148,10 +149,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
     refetchOnConnect: [ADMIN_QUESTIONS_KEY],
     room: { room: 'moderation', token },
   });
-  const expired = isUnauthorized(questions.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(questions.error, onExpired);
 
   const act = (question: Question, action: 'hide' | 'publish' | 'delete') =>
     moderate.mutate(

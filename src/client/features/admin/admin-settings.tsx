@@ -24,6 +24,7 @@ import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
 import { type Settings, settingsSchema } from '../../../shared/schemas/settings.ts';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 
 /** The check of one field, the shared schema's: its message, or null. */
@@ -68,10 +69,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       resetDirty(values);
     }
   }, [loaded, setValues, resetDirty]);
-  const expired = isUnauthorized(settings.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(settings.error, onExpired);
 
   if (!loaded) {
     return settings.isError && !expired ? (
