@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { memoryFixture, memoryId } from '../../../../tests/support/memory-fixture.ts';
 import {
   MIN_FRESH_SHOWN_MS,
   MIN_SHOWN_MS,
@@ -11,25 +12,8 @@ import {
   sync,
 } from './wall-playlist.ts';
 
-const memory = (n: number, status: Memory['status'] = 'published'): Memory => {
-  const id = `0193a1f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
-  return {
-    _id: id,
-    media: `/media/memories/${id}.jpg`,
-    original: `/media/memories/${id}.jpg`,
-    thumbnail: null,
-    poster: null,
-    processing: false,
-    contentType: 'image/jpeg',
-    username: `u${n}`,
-    text: `memory ${n}`,
-    postId: id,
-    createdAt: '2026-11-22T10:00:00.000Z',
-    width: 10,
-    height: 10,
-    status,
-  };
-};
+const memory = (n: number, status: Memory['status'] = 'published') =>
+  memoryFixture(memoryId(n), { username: `u${n}`, text: `memory ${n}`, status });
 
 /** The newest first, as the list answers. */
 const list = (...ns: number[]) => ns.map((n) => memory(n)).sort((a, b) => (a._id < b._id ? 1 : -1));
