@@ -12,15 +12,21 @@ import { DownloadAllButton } from './download-all-button.tsx';
 
 const AdminCharts = lazy(() => import('./admin-charts.tsx'));
 
-/** The figures of the overview, in the order a sponsor report names them. */
-const FIGURES: { key: keyof AdminStats; label: string }[] = [
-  { key: 'attendees', label: 'Attendees joined' },
-  { key: 'memories', label: 'Memories' },
-  { key: 'questions', label: 'Questions' },
-  { key: 'votes', label: 'Votes' },
-  { key: 'speakers', label: 'Speakers' },
-  { key: 'pendingQuestions', label: 'Questions awaiting approval' },
-];
+/** The counts among the stats: every one of them is a figure of the overview. */
+type Figure = {
+  [K in keyof AdminStats]: AdminStats[K] extends number ? K : never;
+}[keyof AdminStats];
+
+/** The label of each figure, in the order a sponsor report names them. */
+const FIGURE_LABELS: Record<Figure, string> = {
+  attendees: 'Attendees joined',
+  memories: 'Memories',
+  questions: 'Questions',
+  votes: 'Votes',
+  speakers: 'Speakers',
+  pendingQuestions: 'Questions awaiting approval',
+};
+const FIGURES = Object.entries(FIGURE_LABELS) as [Figure, string][];
 
 const numbers = new Intl.NumberFormat();
 
@@ -87,14 +93,14 @@ export function AdminOverview({ token, onExpired }: { token: string; onExpired: 
         </Alert>
       )}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
-        {FIGURES.map(({ key, label }) => (
+        {FIGURES.map(([key, label]) => (
           <Paper key={key} withBorder radius="md" p="md">
             <Text c="dimmed" fz="sm" fw={600}>
               {label}
             </Text>
             {stats.data ? (
               <Text fz={28} fw={800} lh={1.2} aria-live="polite">
-                {numbers.format(stats.data[key] as number)}
+                {numbers.format(stats.data[key])}
               </Text>
             ) : (
               <Skeleton h={34} mt={2} w="60%" />
