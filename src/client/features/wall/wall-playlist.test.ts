@@ -10,6 +10,7 @@ import {
   nextChangeIn,
   remove,
   sync,
+  wallReducer,
 } from './wall-playlist.ts';
 
 const memory = (n: number, status: Memory['status'] = 'published') =>
@@ -77,6 +78,14 @@ describe('the wall playlist', () => {
     expect(state.current?.username).toBe('u2');
     state = remove(state, memory(2)._id, [], 30);
     expect(state.current).toBeNull();
+  });
+
+  it('fills an empty screen from the first list, or else from the first arrival', () => {
+    const reduce = wallReducer(60, () => 0);
+    expect(reduce(emptyWall(), { type: 'sync', list: list(1, 2) }).current?.username).toBe('u2');
+    const empty = reduce(emptyWall(), { type: 'sync', list: [] });
+    expect(empty.current).toBeNull();
+    expect(reduce(empty, { type: 'arrive', memory: memory(3) }).current?.username).toBe('u3');
   });
 
   it('stays bounded: what it knows is the list and what waits', () => {
