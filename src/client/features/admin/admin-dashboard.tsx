@@ -57,15 +57,23 @@ import classes from './admin-screen.module.css';
 import { LoadMoreButton } from './load-more-button.tsx';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
-/** The console's tabs, as `?tab=` names them. */
+/** The console's tabs, as `?tab=` names them, in order, with their label and icon. */
 const CONSOLE_TABS = [
-  'overview',
-  'memories',
-  'pending',
-  'questions',
-  'speakers',
-  'settings',
-] as const;
+  { value: 'overview', label: 'Overview', Icon: IconChartBar },
+  { value: 'memories', label: 'Memories', Icon: IconPhoto },
+  { value: 'pending', label: WALL_TEXTS.awaitingApproval, Icon: IconClockHour4 },
+  { value: 'questions', label: 'Questions', Icon: IconMessages },
+  { value: 'speakers', label: 'Speakers', Icon: IconMicrophone },
+  { value: 'settings', label: 'Settings', Icon: IconSettings },
+];
+/** The tabs whose panel is a screen of its own (the memories tab is the dashboard's). */
+const TAB_PANELS = {
+  overview: AdminOverview,
+  pending: AdminPendingMemories,
+  questions: AdminQuestions,
+  speakers: AdminSpeakers,
+  settings: AdminSettings,
+};
 const memoryKey = (memory: Memory) => memory._id;
 
 function GridSkeleton() {
@@ -88,7 +96,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   // The open tab is in the address (`?tab=`), so a reload or a shared link keeps it.
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const tab = asked && (CONSOLE_TABS as readonly string[]).includes(asked) ? asked : 'overview';
+  const tab = CONSOLE_TABS.some(({ value }) => value === asked) ? asked : 'overview';
   const setTab = (value: string | null) =>
     setParams(value && value !== 'overview' ? { tab: value } : {}, { replace: true });
   const [search, setSearch] = useState('');
@@ -176,39 +184,30 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
     >
       <HiddenPageHeading>Organiser's console</HiddenPageHeading>
       <Tabs.List mb="sm">
-        <Tabs.Tab value="overview" leftSection={<IconChartBar size={18} />}>
-          Overview
-        </Tabs.Tab>
-        <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
-          Memories
-        </Tabs.Tab>
-        <Tabs.Tab
-          value="pending"
-          leftSection={<IconClockHour4 size={18} />}
-          rightSection={
-            pendingCount && (
-              <Badge size="sm" circle={pendingCount.length < 3}>
-                {pendingCount}
-              </Badge>
-            )
-          }
-        >
-          {WALL_TEXTS.awaitingApproval}
-        </Tabs.Tab>
-        <Tabs.Tab value="questions" leftSection={<IconMessages size={18} />}>
-          Questions
-        </Tabs.Tab>
-        <Tabs.Tab value="speakers" leftSection={<IconMicrophone size={18} />}>
-          Speakers
-        </Tabs.Tab>
-        <Tabs.Tab value="settings" leftSection={<IconSettings size={18} />}>
-          Settings
-        </Tabs.Tab>
+        {CONSOLE_TABS.map(({ value, label, Icon }) => (
+          <Tabs.Tab
+            key={value}
+            value={value}
+            leftSection={<Icon size={18} />}
+            rightSection={
+              value === 'pending' &&
+              pendingCount && (
+                <Badge size="sm" circle={pendingCount.length < 3}>
+                  {pendingCount}
+                </Badge>
+              )
+            }
+          >
+            {label}
+          </Tabs.Tab>
+        ))}
       </Tabs.List>
 
-      <Tabs.Panel value="overview">
-        <AdminOverview token={token} onExpired={onExpired} />
-      </Tabs.Panel>
+      {Object.entries(TAB_PANELS).map(([value, Panel]) => (
+        <Tabs.Panel key={value} value={value}>
+          <Panel token={token} onExpired={onExpired} />
+        </Tabs.Panel>
+      ))}
 
       <Tabs.Panel value="memories">
         <Stack gap="sm">
@@ -272,22 +271,6 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
           </Title>
           <AdminDeletions token={token} onExpired={onExpired} />
         </Stack>
-      </Tabs.Panel>
-
-      <Tabs.Panel value="pending">
-        <AdminPendingMemories token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="questions">
-        <AdminQuestions token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="speakers">
-        <AdminSpeakers token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="settings">
-        <AdminSettings token={token} onExpired={onExpired} />
       </Tabs.Panel>
 
       <DeleteMemoryModal
