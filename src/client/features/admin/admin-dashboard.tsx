@@ -13,7 +13,6 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
   IconChartBar,
@@ -24,23 +23,16 @@ import {
   IconSearch,
   IconSettings,
 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  ADMIN_LIMITS,
-  ADMIN_TEXTS,
-  TOAST_AUTO_CLOSE,
-  WALL_TEXTS,
-} from '../../../shared/constants.ts';
+import { ADMIN_LIMITS, ADMIN_TEXTS, WALL_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { VirtualGrid } from '../../components/virtual-grid.tsx';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
-import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
-import { memoriesOf, removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { memoriesOf, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { isGone, isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
 import { AdminOverview } from './admin-overview.tsx';
@@ -92,7 +84,6 @@ function GridSkeleton() {
  * keeps only the rows near the viewport in the DOM: "Load more" can page through every memory.
  */
 export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
-  const queryClient = useQueryClient();
   // The open tab is in the address (`?tab=`), so a reload or a shared link keeps it.
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
@@ -137,37 +128,18 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   const confirmDelete = (memory: Memory) => {
     setConfirming(null);
     hide(memory._id);
-    const gone = () => {
-      removeFromAdminMedia(queryClient, memory._id);
-      void queryClient.invalidateQueries({ queryKey: ADMIN_AUDIT_KEY });
-    };
     deletion.mutate(memory._id, {
-      onSuccess: () => {
-        gone();
-        notifications.show({
-          color: 'green',
-          message: `Deleted the memory by ${memory.username}.`,
-          autoClose: TOAST_AUTO_CLOSE,
-        });
-      },
+      onSuccess: () => toastDone(`Deleted the memory by ${memory.username}.`),
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 404) {
-          // Someone deleted it first: what the admin wanted has happened.
-          gone();
-          return;
-        }
+        // Someone deleted it first: what the admin wanted has happened.
+        if (isGone(error)) return;
         unhide(memory._id);
         if (isUnauthorized(error)) {
           onExpired();
           return;
         }
         console.error('Deleting a memory failed', error);
-        notifications.show({
-          color: 'red',
-          title: 'Could not delete the memory',
-          message: errorMessage(error, 'Please try again.'),
-          autoClose: TOAST_AUTO_CLOSE,
-        });
+        toastFailed(error, 'Please try again.', 'Could not delete the memory');
       },
     });
   };
