@@ -93,6 +93,13 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       onError: failed('The settings could not be saved.'),
     }),
   );
+  /** The input of a whole-number setting, within the bounds the shared schema sets. */
+  const wholeNumber = (key: 'wallIntervalSeconds' | 'questionsPerMinute') => ({
+    min: settingsSchema.shape[key].minValue ?? undefined,
+    max: settingsSchema.shape[key].maxValue ?? undefined,
+    allowDecimal: false,
+    ...form.getInputProps(key),
+  });
   const changeLogo = (file: File | null) => {
     if (file === null && !loaded.logoUrl) return;
     logo.mutate(file, {
@@ -112,7 +119,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
             <TextInput
               label="Event name"
               description="Shown on every screen, the wall, link previews and the page title."
-              maxLength={60}
+              maxLength={settingsSchema.shape.eventName.maxLength ?? undefined}
               required
               {...form.getInputProps('eventName')}
             />
@@ -193,18 +200,12 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
             <NumberInput
               label="Questions per minute"
               description="How many questions one attendee may ask a minute."
-              min={1}
-              max={600}
-              allowDecimal={false}
-              {...form.getInputProps('questionsPerMinute')}
+              {...wholeNumber('questionsPerMinute')}
             />
             <NumberInput
               label="Wall: seconds per memory"
               description="How long each memory stays on the projected wall."
-              min={3}
-              max={600}
-              allowDecimal={false}
-              {...form.getInputProps('wallIntervalSeconds')}
+              {...wholeNumber('wallIntervalSeconds')}
             />
           </Stack>
         </Paper>
