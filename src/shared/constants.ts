@@ -188,6 +188,13 @@ export const ACCEPTED_IMAGE_FILES: Record<(typeof ACCEPTED_IMAGE_TYPES)[number],
   'image/avif': ['.avif'],
 };
 
+/** The accepted videos with the name endings of each, for pickers. */
+export const ACCEPTED_VIDEO_FILES: Record<(typeof ACCEPTED_VIDEO_TYPES)[number], string[]> = {
+  'video/mp4': ['.mp4', '.m4v'],
+  'video/webm': ['.webm'],
+  'video/quicktime': ['.mov'],
+};
+
 /** Length bounds the spec leaves open (see docs/decisions/005-text-limits.md). */
 export const LIMITS = {
   usernameMax: 40,

@@ -1,6 +1,14 @@
-import { Badge, type BadgeProps, Paper, type PaperProps, SegmentedControl } from '@mantine/core';
+import {
+  Badge,
+  type BadgeProps,
+  EmptyState,
+  type EmptyStateProps,
+  Paper,
+  type PaperProps,
+  SegmentedControl,
+} from '@mantine/core';
 import type { ReactNode } from 'react';
-import { IconCheck, IconPinFilled } from '@tabler/icons-react';
+import { IconCheck, IconMessageCircleOff, IconPinFilled } from '@tabler/icons-react';
 import { QA_TEXTS } from '../../shared/qa-constants.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import card from './question-card.module.css';
@@ -91,5 +99,12 @@ export function QuestionFrame({
     >
       {children}
     </Paper>
+  );
+}
+
+/** A Q&A list without questions: the empty speech bubble, what that means, what comes next. */
+export function NoQuestions(props: Pick<EmptyStateProps, 'title' | 'description' | 'py'>) {
+  return (
+    <EmptyState icon={<IconMessageCircleOff size={28} />} withIndicatorBackground {...props} />
   );
 }

@@ -13,7 +13,6 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import {
   IconAlertCircle,
   IconChartBar,
@@ -24,23 +23,17 @@ import {
   IconSearch,
   IconSettings,
 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  ADMIN_LIMITS,
-  ADMIN_TEXTS,
-  TOAST_AUTO_CLOSE,
-  WALL_TEXTS,
-} from '../../../shared/constants.ts';
+import { ADMIN_LIMITS, ADMIN_TEXTS, WALL_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { VirtualGrid } from '../../components/virtual-grid.tsx';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
-import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
-import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { memoriesOf, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { isGone, isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
 import { AdminOverview } from './admin-overview.tsx';
 import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
@@ -56,15 +49,23 @@ import classes from './admin-screen.module.css';
 import { LoadMoreButton } from './load-more-button.tsx';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
-/** The console's tabs, as `?tab=` names them. */
+/** The console's tabs, as `?tab=` names them, in order, with their label and icon. */
 const CONSOLE_TABS = [
-  'overview',
-  'memories',
-  'pending',
-  'questions',
-  'speakers',
-  'settings',
-] as const;
+  { value: 'overview', label: 'Overview', Icon: IconChartBar },
+  { value: 'memories', label: 'Memories', Icon: IconPhoto },
+  { value: 'pending', label: WALL_TEXTS.awaitingApproval, Icon: IconClockHour4 },
+  { value: 'questions', label: 'Questions', Icon: IconMessages },
+  { value: 'speakers', label: 'Speakers', Icon: IconMicrophone },
+  { value: 'settings', label: 'Settings', Icon: IconSettings },
+];
+/** The tabs whose panel is a screen of its own (the memories tab is the dashboard's). */
+const TAB_PANELS = {
+  overview: AdminOverview,
+  pending: AdminPendingMemories,
+  questions: AdminQuestions,
+  speakers: AdminSpeakers,
+  settings: AdminSettings,
+};
 const memoryKey = (memory: Memory) => memory._id;
 
 function GridSkeleton() {
@@ -83,11 +84,10 @@ function GridSkeleton() {
  * keeps only the rows near the viewport in the DOM: "Load more" can page through every memory.
  */
 export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
-  const queryClient = useQueryClient();
   // The open tab is in the address (`?tab=`), so a reload or a shared link keeps it.
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
-  const tab = asked && (CONSOLE_TABS as readonly string[]).includes(asked) ? asked : 'overview';
+  const tab = CONSOLE_TABS.some(({ value }) => value === asked) ? asked : 'overview';
   const setTab = (value: string | null) =>
     setParams(value && value !== 'overview' ? { tab: value } : {}, { replace: true });
   const [search, setSearch] = useState('');
@@ -113,19 +113,12 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   useAdminLiveUpdates(hide);
   const pendingCount = usePendingCount(token);
 
-  const expired = isUnauthorized(media.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(media.error, onExpired);
 
-  const memories = useMemo(() => {
-    const seen = new Set<string>();
-    return (media.data?.pages.flat() ?? []).filter((memory) => {
-      if (hidden.has(memory._id) || seen.has(memory._id)) return false;
-      seen.add(memory._id);
-      return true;
-    });
-  }, [media.data, hidden]);
+  const memories = useMemo(
+    () => memoriesOf(media.data, (memory) => !hidden.has(memory._id)),
+    [media.data, hidden],
+  );
 
   const renderCard = useCallback(
     (memory: Memory) => <AdminMemoryCard memory={memory} onDelete={setConfirming} />,
@@ -135,37 +128,18 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
   const confirmDelete = (memory: Memory) => {
     setConfirming(null);
     hide(memory._id);
-    const gone = () => {
-      removeFromAdminMedia(queryClient, memory._id);
-      void queryClient.invalidateQueries({ queryKey: ADMIN_AUDIT_KEY });
-    };
     deletion.mutate(memory._id, {
-      onSuccess: () => {
-        gone();
-        notifications.show({
-          color: 'green',
-          message: `Deleted the memory by ${memory.username}.`,
-          autoClose: TOAST_AUTO_CLOSE,
-        });
-      },
+      onSuccess: () => toastDone(`Deleted the memory by ${memory.username}.`),
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 404) {
-          // Someone deleted it first: what the admin wanted has happened.
-          gone();
-          return;
-        }
+        // Someone deleted it first: what the admin wanted has happened.
+        if (isGone(error)) return;
         unhide(memory._id);
         if (isUnauthorized(error)) {
           onExpired();
           return;
         }
         console.error('Deleting a memory failed', error);
-        notifications.show({
-          color: 'red',
-          title: 'Could not delete the memory',
-          message: errorMessage(error, 'Please try again.'),
-          autoClose: TOAST_AUTO_CLOSE,
-        });
+        toastFailed(error, 'Please try again.', 'Could not delete the memory');
       },
     });
   };
@@ -182,39 +156,30 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
     >
       <HiddenPageHeading>Organiser's console</HiddenPageHeading>
       <Tabs.List mb="sm">
-        <Tabs.Tab value="overview" leftSection={<IconChartBar size={18} />}>
-          Overview
-        </Tabs.Tab>
-        <Tabs.Tab value="memories" leftSection={<IconPhoto size={18} />}>
-          Memories
-        </Tabs.Tab>
-        <Tabs.Tab
-          value="pending"
-          leftSection={<IconClockHour4 size={18} />}
-          rightSection={
-            pendingCount && (
-              <Badge size="sm" circle={pendingCount.length < 3}>
-                {pendingCount}
-              </Badge>
-            )
-          }
-        >
-          {WALL_TEXTS.awaitingApproval}
-        </Tabs.Tab>
-        <Tabs.Tab value="questions" leftSection={<IconMessages size={18} />}>
-          Questions
-        </Tabs.Tab>
-        <Tabs.Tab value="speakers" leftSection={<IconMicrophone size={18} />}>
-          Speakers
-        </Tabs.Tab>
-        <Tabs.Tab value="settings" leftSection={<IconSettings size={18} />}>
-          Settings
-        </Tabs.Tab>
+        {CONSOLE_TABS.map(({ value, label, Icon }) => (
+          <Tabs.Tab
+            key={value}
+            value={value}
+            leftSection={<Icon size={18} />}
+            rightSection={
+              value === 'pending' &&
+              pendingCount && (
+                <Badge size="sm" circle={pendingCount.length < 3}>
+                  {pendingCount}
+                </Badge>
+              )
+            }
+          >
+            {label}
+          </Tabs.Tab>
+        ))}
       </Tabs.List>
 
-      <Tabs.Panel value="overview">
-        <AdminOverview token={token} onExpired={onExpired} />
-      </Tabs.Panel>
+      {Object.entries(TAB_PANELS).map(([value, Panel]) => (
+        <Tabs.Panel key={value} value={value}>
+          <Panel token={token} onExpired={onExpired} />
+        </Tabs.Panel>
+      ))}
 
       <Tabs.Panel value="memories">
         <Stack gap="sm">
@@ -278,22 +243,6 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
           </Title>
           <AdminDeletions token={token} onExpired={onExpired} />
         </Stack>
-      </Tabs.Panel>
-
-      <Tabs.Panel value="pending">
-        <AdminPendingMemories token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="questions">
-        <AdminQuestions token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="speakers">
-        <AdminSpeakers token={token} onExpired={onExpired} />
-      </Tabs.Panel>
-
-      <Tabs.Panel value="settings">
-        <AdminSettings token={token} onExpired={onExpired} />
       </Tabs.Panel>
 
       <DeleteMemoryModal

@@ -1,19 +1,15 @@
 import { Center, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
-import { useEffect } from 'react';
 import { RetryAlert } from '../../components/retry-alert.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format-time.ts';
 import { useAdminAudit } from './api/admin-audit.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 
 /** The moderation log: the latest deletions, who made them and when. */
 export function AdminDeletions({ token, onExpired }: { token: string; onExpired: () => void }) {
   const audit = useAdminAudit(token);
-  const expired = isUnauthorized(audit.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  useSessionExpiry(audit.error, onExpired);
 
   if (audit.isPending) {
     return (

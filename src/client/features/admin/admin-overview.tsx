@@ -1,26 +1,32 @@
 import { Alert, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useMemo } from 'react';
+import { Suspense, lazy, useMemo } from 'react';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { AdminStats } from '../../../shared/schemas/settings.ts';
 import { ExportButton } from '../../components/export-button.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { DownloadAllButton } from './download-all-button.tsx';
 
 const AdminCharts = lazy(() => import('./admin-charts.tsx'));
 
-/** The figures of the overview, in the order a sponsor report names them. */
-const FIGURES: { key: keyof AdminStats; label: string }[] = [
-  { key: 'attendees', label: 'Attendees joined' },
-  { key: 'memories', label: 'Memories' },
-  { key: 'questions', label: 'Questions' },
-  { key: 'votes', label: 'Votes' },
-  { key: 'speakers', label: 'Speakers' },
-  { key: 'pendingQuestions', label: 'Questions awaiting approval' },
-];
+/** The counts among the stats: every one of them is a figure of the overview. */
+type Figure = {
+  [K in keyof AdminStats]: AdminStats[K] extends number ? K : never;
+}[keyof AdminStats];
+
+/** The label of each figure, in the order a sponsor report names them. */
+const FIGURE_LABELS: Record<Figure, string> = {
+  attendees: 'Attendees joined',
+  memories: 'Memories',
+  questions: 'Questions',
+  votes: 'Votes',
+  speakers: 'Speakers',
+  pendingQuestions: 'Questions awaiting approval',
+};
+const FIGURES = Object.entries(FIGURE_LABELS) as [Figure, string][];
 
 const numbers = new Intl.NumberFormat();
 
@@ -77,10 +83,7 @@ function Exports({ token, onExpired }: { token: string; onExpired: () => void })
 export function AdminOverview({ token, onExpired }: { token: string; onExpired: () => void }) {
   const stats = useAdminStats(token);
   useLiveStats();
-  const expired = isUnauthorized(stats.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(stats.error, onExpired);
 
   return (
     <Stack gap="md">
@@ -90,14 +93,14 @@ export function AdminOverview({ token, onExpired }: { token: string; onExpired: 
         </Alert>
       )}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
-        {FIGURES.map(({ key, label }) => (
+        {FIGURES.map(([key, label]) => (
           <Paper key={key} withBorder radius="md" p="md">
             <Text c="dimmed" fz="sm" fw={600}>
               {label}
             </Text>
             {stats.data ? (
               <Text fz={28} fw={800} lh={1.2} aria-live="polite">
-                {numbers.format(stats.data[key] as number)}
+                {numbers.format(stats.data[key])}
               </Text>
             ) : (
               <Skeleton h={34} mt={2} w="60%" />

@@ -1,16 +1,14 @@
 import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { ApiError } from '../../lib/api-client.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
-import { ADMIN_AUDIT_KEY } from './api/admin-audit.ts';
-import { removeFromAdminMedia, useAdminMedia } from './api/admin-media.ts';
+import { memoriesOf, useAdminMedia } from './api/admin-media.ts';
 import { useApproveAdminMedia } from './api/approve-admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { isGone, isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { LoadMoreButton } from './load-more-button.tsx';
@@ -39,7 +37,6 @@ export function AdminPendingMemories({
   token: string;
   onExpired: () => void;
 }) {
-  const queryClient = useQueryClient();
   const pending = useAdminMedia(token, '', 'pending');
   const approval = useApproveAdminMedia(token);
   const deletion = useDeleteAdminMedia(token);
@@ -49,19 +46,12 @@ export function AdminPendingMemories({
   // moderation lists' live handlers of the admin screen).
   useLiveUpdates({ room: { room: 'moderation', token } });
 
-  const expired = isUnauthorized(pending.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(pending.error, onExpired);
 
-  const memories = useMemo(() => {
-    const seen = new Set<string>();
-    return (pending.data?.pages.flat() ?? []).filter((memory) => {
-      if (memory.status !== 'pending' || seen.has(memory._id)) return false;
-      seen.add(memory._id);
-      return true;
-    });
-  }, [pending.data]);
+  const memories = useMemo(
+    () => memoriesOf(pending.data, (memory) => memory.status === 'pending'),
+    [pending.data],
+  );
 
   const failed = (error: unknown, what: string) => {
     if (isUnauthorized(error)) {
@@ -76,11 +66,7 @@ export function AdminPendingMemories({
     approval.mutate(memory._id, {
       onSuccess: () => toastDone(`Approved the memory by ${memory.username}: it is live.`),
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 404) {
-          removeFromAdminMedia(queryClient, memory._id);
-          return;
-        }
-        failed(error, 'approve');
+        if (!isGone(error)) failed(error, 'approve');
       },
       onSettled: () =>
         setApproving((ids) => {
@@ -93,18 +79,10 @@ export function AdminPendingMemories({
 
   const confirmDelete = (memory: Memory) => {
     setConfirming(null);
-    const gone = () => {
-      removeFromAdminMedia(queryClient, memory._id);
-      void queryClient.invalidateQueries({ queryKey: ADMIN_AUDIT_KEY });
-    };
     deletion.mutate(memory._id, {
-      onSuccess: () => {
-        gone();
-        toastDone(`Deleted the memory by ${memory.username}.`);
-      },
+      onSuccess: () => toastDone(`Deleted the memory by ${memory.username}.`),
       onError: (error) => {
-        if (error instanceof ApiError && error.status === 404) gone();
-        else failed(error, 'delete');
+        if (!isGone(error)) failed(error, 'delete');
       },
     });
   };

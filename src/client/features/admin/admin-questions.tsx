@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  type Icon,
   IconAlertCircle,
   IconEye,
   IconEyeOff,
@@ -19,7 +20,7 @@ import {
   IconThumbUp,
   IconTrash,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
@@ -31,6 +32,7 @@ import {
   useModerateQuestion,
 } from './api/admin-questions.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
@@ -41,13 +43,49 @@ const STATUS_COLOR: Record<QuestionStatus, string> = {
   hidden: 'gray',
 };
 
+/** An action on a question: its button, when it is offered, and what it says once done. */
+interface Moderation {
+  action: 'publish' | 'hide' | 'delete';
+  label: string;
+  icon: Icon;
+  color?: string;
+  offered: (status: QuestionStatus) => boolean;
+  done: string;
+}
+
+const MODERATIONS: Moderation[] = [
+  {
+    action: 'publish',
+    label: 'Publish',
+    icon: IconEye,
+    color: 'green',
+    offered: (status) => status !== 'published',
+    done: 'Question published.',
+  },
+  {
+    action: 'hide',
+    label: 'Hide',
+    icon: IconEyeOff,
+    offered: (status) => status !== 'hidden',
+    done: 'Question hidden.',
+  },
+  {
+    action: 'delete',
+    label: 'Delete',
+    icon: IconTrash,
+    color: 'red',
+    offered: () => true,
+    done: 'Question deleted.',
+  },
+];
+
 function QuestionRow({
   question,
   onAction,
   busy,
 }: {
   question: Question;
-  onAction: (action: 'hide' | 'publish' | 'delete') => void;
+  onAction: (moderation: Moderation) => void;
   busy: boolean;
 }) {
   return (
@@ -96,29 +134,17 @@ function QuestionRow({
       </Group>
       <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{question.question}</Text>
       <Group gap="xs" mt="xs">
-        {question.status !== 'published' && (
+        {MODERATIONS.filter(({ offered }) => offered(question.status)).map((moderation) => (
           <ActionButton
-            icon={IconEye}
-            color="green"
+            key={moderation.action}
+            icon={moderation.icon}
+            color={moderation.color}
             disabled={busy}
-            onClick={() => onAction('publish')}
+            onClick={() => onAction(moderation)}
           >
-            Publish
+            {moderation.label}
           </ActionButton>
-        )}
-        {question.status !== 'hidden' && (
-          <ActionButton icon={IconEyeOff} disabled={busy} onClick={() => onAction('hide')}>
-            Hide
-          </ActionButton>
-        )}
-        <ActionButton
-          icon={IconTrash}
-          color="red"
-          disabled={busy}
-          onClick={() => onAction('delete')}
-        >
-          Delete
-        </ActionButton>
+        ))}
       </Group>
     </Paper>
   );
@@ -148,23 +174,13 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
     refetchOnConnect: [ADMIN_QUESTIONS_KEY],
     room: { room: 'moderation', token },
   });
-  const expired = isUnauthorized(questions.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(questions.error, onExpired);
 
-  const act = (question: Question, action: 'hide' | 'publish' | 'delete') =>
+  const act = (question: Question, { action, done }: Moderation) =>
     moderate.mutate(
       { id: question._id, action },
       {
-        onSuccess: () =>
-          toastDone(
-            action === 'delete'
-              ? 'Question deleted.'
-              : action === 'hide'
-                ? 'Question hidden.'
-                : 'Question published.',
-          ),
+        onSuccess: () => toastDone(done),
         onError: (error) => {
           if (isUnauthorized(error)) onExpired();
           else toastFailed(error, 'That did not work; try again.');
@@ -220,7 +236,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
               key={question._id}
               question={question}
               busy={moderate.isPending && moderate.variables.id === question._id}
-              onAction={(action) => act(question, action)}
+              onAction={(moderation) => act(question, moderation)}
             />
           ))}
         </Stack>

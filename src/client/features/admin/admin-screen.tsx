@@ -7,7 +7,7 @@ import { RetryAlert } from '../../components/retry-alert.tsx';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useAdminCheck } from './api/admin-check.ts';
-import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminDashboard } from './admin-dashboard.tsx';
 import { AdminHeader } from './admin-header.tsx';
 import { AdminLoginForm } from './admin-login-form.tsx';
@@ -17,10 +17,7 @@ import classes from './admin-screen.module.css';
 /** A stored token is checked once; a refused one ends the session, a network error does not. */
 function AdminSession({ token, onExpired }: { token: string; onExpired: () => void }) {
   const check = useAdminCheck(token);
-  const refused = isUnauthorized(check.error);
-  useEffect(() => {
-    if (refused) onExpired();
-  }, [refused, onExpired]);
+  const refused = useSessionExpiry(check.error, onExpired);
 
   if (check.isPending || refused) {
     return (

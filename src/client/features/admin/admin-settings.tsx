@@ -24,6 +24,7 @@ import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
 import { type Settings, settingsSchema } from '../../../shared/schemas/settings.ts';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
+import { useSessionExpiry } from './use-session-expiry.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 
 /** The check of one field, the shared schema's: its message, or null. */
@@ -68,10 +69,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       resetDirty(values);
     }
   }, [loaded, setValues, resetDirty]);
-  const expired = isUnauthorized(settings.error);
-  useEffect(() => {
-    if (expired) onExpired();
-  }, [expired, onExpired]);
+  const expired = useSessionExpiry(settings.error, onExpired);
 
   if (!loaded) {
     return settings.isError && !expired ? (
@@ -95,6 +93,13 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       onError: failed('The settings could not be saved.'),
     }),
   );
+  /** The input of a whole-number setting, within the bounds the shared schema sets. */
+  const wholeNumber = (key: 'wallIntervalSeconds' | 'questionsPerMinute') => ({
+    min: settingsSchema.shape[key].minValue ?? undefined,
+    max: settingsSchema.shape[key].maxValue ?? undefined,
+    allowDecimal: false,
+    ...form.getInputProps(key),
+  });
   const changeLogo = (file: File | null) => {
     if (file === null && !loaded.logoUrl) return;
     logo.mutate(file, {
@@ -114,7 +119,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
             <TextInput
               label="Event name"
               description="Shown on every screen, the wall, link previews and the page title."
-              maxLength={60}
+              maxLength={settingsSchema.shape.eventName.maxLength ?? undefined}
               required
               {...form.getInputProps('eventName')}
             />
@@ -195,18 +200,12 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
             <NumberInput
               label="Questions per minute"
               description="How many questions one attendee may ask a minute."
-              min={1}
-              max={600}
-              allowDecimal={false}
-              {...form.getInputProps('questionsPerMinute')}
+              {...wholeNumber('questionsPerMinute')}
             />
             <NumberInput
               label="Wall: seconds per memory"
               description="How long each memory stays on the projected wall."
-              min={3}
-              max={600}
-              allowDecimal={false}
-              {...form.getInputProps('wallIntervalSeconds')}
+              {...wholeNumber('wallIntervalSeconds')}
             />
           </Stack>
         </Paper>

@@ -21,6 +21,7 @@ import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
 import { ActionButton } from '../../components/action-button.tsx';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 
 /**
  * The admin's Speakers tab: delete a speaker with their questions (after a confirmation), and
@@ -98,43 +99,30 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
           </Group>
         </Paper>
       ))}
-      <Modal
+      <ConfirmDeleteModal
         opened={confirming !== null}
-        onClose={() => setConfirming(null)}
         title="Delete this speaker?"
+        confirmLabel="Delete speaker"
+        deleting={remove.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (!confirming) return;
+          const speaker = confirming;
+          remove.mutate(speaker._id, {
+            onSuccess: () => {
+              setConfirming(null);
+              toastDone(`Deleted ${speaker.name}.`);
+            },
+            onError: (error) => {
+              setConfirming(null);
+              failed(error);
+            },
+          });
+        }}
       >
-        <Stack>
-          <Text>
-            {confirming?.name} and every question asked to them will be deleted, for everyone, at
-            once. This cannot be undone.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(null)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() => {
-                if (!confirming) return;
-                const speaker = confirming;
-                remove.mutate(speaker._id, {
-                  onSuccess: () => {
-                    setConfirming(null);
-                    toastDone(`Deleted ${speaker.name}.`);
-                  },
-                  onError: (error) => {
-                    setConfirming(null);
-                    failed(error);
-                  },
-                });
-              }}
-            >
-              Delete speaker
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        {confirming?.name} and every question asked to them will be deleted, for everyone, at once.
+        This cannot be undone.
+      </ConfirmDeleteModal>
       <Modal
         opened={issued !== null}
         onClose={() => setIssued(null)}

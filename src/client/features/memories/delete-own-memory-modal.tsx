@@ -1,6 +1,5 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { countLabel } from './memory-tile.tsx';
 
 /**
@@ -18,43 +17,20 @@ export function DeleteOwnMemoryModal({
   onCancel: () => void;
   onConfirm: (memories: readonly Memory[]) => void;
 }) {
-  const [first] = memories ?? [];
   const count = memories?.length ?? 0;
   return (
-    <Modal
+    <ConfirmDeleteModal
       opened={memories !== null}
-      onClose={onCancel}
       title={count > 1 ? 'Delete your post?' : 'Delete your memory?'}
+      quote={memories?.[0]?.text}
+      deleting={deleting}
+      onCancel={onCancel}
+      onConfirm={() => memories && onConfirm(memories)}
     >
-      {memories && first && (
-        <Stack gap="md">
-          <Text>
-            {count > 1
-              ? `The post (${countLabel(count)}) will be removed from every gallery, with its files.`
-              : 'It will be removed from every gallery, with its file.'}{' '}
-            This cannot be undone.
-          </Text>
-          {first.text && (
-            <Text fz="sm" c="dimmed" lineClamp={4} style={{ overflowWrap: 'anywhere' }}>
-              “{first.text}”
-            </Text>
-          )}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              leftSection={<IconTrash size={18} />}
-              loading={deleting}
-              onClick={() => onConfirm(memories)}
-              data-autofocus
-            >
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
+      {count > 1
+        ? `The post (${countLabel(count)}) will be removed from every gallery, with its files.`
+        : 'It will be removed from every gallery, with its file.'}{' '}
+      This cannot be undone.
+    </ConfirmDeleteModal>
   );
 }

@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Memory } from '../../../shared/schemas/memory.ts';
+import { memoryFixture } from '../../../../tests/support/memory-fixture.ts';
 import { mergeMemories, removeMemory } from './memory-cache.ts';
 
-const memory = (id: string): Memory => ({
-  _id: id,
-  media: `/media/memories/${id}.jpg`,
-  thumbnail: null,
-  original: `/media/memories/${id}.jpg`,
-  contentType: 'image/jpeg',
-  username: 'ada',
-  text: 'hi',
-  postId: id,
-  createdAt: '2026-11-22T10:00:00.000Z',
-  width: 10,
-  height: 10,
-  status: 'published',
-  poster: null,
-  processing: false,
-});
+const memory = (id: string) => memoryFixture(id);
 
 // Ids sort by time; these stand for UUIDv7s, oldest "a" to newest "f".
 const pages = (...lists: string[][]) => ({

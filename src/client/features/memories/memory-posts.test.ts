@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Memory } from '../../../shared/schemas/memory.ts';
+import { memoryFixture } from '../../../../tests/support/memory-fixture.ts';
 import { groupPosts, viewerOrder } from './memory-posts.ts';
 
-const memory = (id: string, postId: string): Memory => ({
-  _id: id,
-  media: `/media/memories/${id}.jpg`,
-  original: `/media/memories/${id}.jpg`,
-  thumbnail: null,
-  poster: null,
-  processing: false,
-  contentType: 'image/jpeg',
-  username: 'ada',
-  text: 'hi',
-  postId,
-  status: 'published',
-  createdAt: '2026-11-22T10:00:00.000Z',
-  width: 10,
-  height: 10,
-});
+const memory = (id: string, postId: string) => memoryFixture(id, { postId });
 
 describe('groupPosts', () => {
   it('makes one tile per post, in the order of each post’s first memory', () => {

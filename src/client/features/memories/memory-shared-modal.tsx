@@ -1,10 +1,29 @@
 import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
+
+/**
+ * What a dialog shows once memories are posted: a tick, what became of them (`children`, with
+ * the share buttons where there is something to share), and Done.
+ */
+export function PostedPanel({ onDone, children }: { onDone: () => void; children: ReactNode }) {
+  return (
+    <Stack align="center" gap="md" ta="center">
+      <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
+        <IconCircleCheck size={40} />
+      </ThemeIcon>
+      {children}
+      <Button variant="subtle" onClick={onDone}>
+        Done
+      </Button>
+    </Stack>
+  );
+}
 
 /** "Memory Shared": the memory is in the gallery; one tap puts it on the person's social feed. */
 export function MemorySharedModal({
@@ -20,10 +39,7 @@ export function MemorySharedModal({
   const url = first ? memoryPageUrl(first._id) : undefined;
   return (
     <Modal opened={result !== null} onClose={onClose} title={MEMORY_TEXTS.sharedTitle} size="sm">
-      <Stack align="center" gap="md" ta="center">
-        <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
-          <IconCircleCheck size={40} />
-        </ThemeIcon>
+      <PostedPanel onDone={onClose}>
         {first?.status === 'pending' ? (
           // Its link would show nothing to anyone else yet: no share buttons until approved.
           <Text>
@@ -39,10 +55,7 @@ export function MemorySharedModal({
             <ShareButtons title={eventName} text={text} url={url} />
           </>
         )}
-        <Button variant="subtle" onClick={onClose}>
-          Done
-        </Button>
-      </Stack>
+      </PostedPanel>
     </Modal>
   );
 }

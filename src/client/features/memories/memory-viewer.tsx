@@ -29,6 +29,33 @@ function stepOf(event: KeyboardEvent): -1 | 1 | 0 {
   return 0;
 }
 
+/** The arrow over the memory's left (previous) or right (next) edge. */
+function StepArrow({
+  step,
+  disabled,
+  onStep,
+}: {
+  step: -1 | 1;
+  disabled: boolean;
+  onStep: (step: -1 | 1) => void;
+}) {
+  const previous = step === -1;
+  const Chevron = previous ? IconChevronLeft : IconChevronRight;
+  return (
+    <ActionIcon
+      className={`${classes.viewerArrow} ${previous ? classes.viewerPrev : classes.viewerNext}`}
+      size={44}
+      radius="xl"
+      variant="filled"
+      aria-label={previous ? 'Previous memory' : 'Next memory'}
+      disabled={disabled}
+      onClick={() => onStep(step)}
+    >
+      <Chevron size={26} />
+    </ActionIcon>
+  );
+}
+
 /**
  * The viewer (the spec's "Download Memory" modal, grown): one memory large, with arrows, the
  * keyboard (← →) and a swipe stepping through its post's memories and then on through the
@@ -98,28 +125,8 @@ export function MemoryViewer({
             onTouchEnd={onTouchEnd}
           >
             <MemoryMediaView key={memory._id} memory={memory} size="full" />
-            <ActionIcon
-              className={`${classes.viewerArrow} ${classes.viewerPrev}`}
-              size={44}
-              radius="xl"
-              variant="filled"
-              aria-label="Previous memory"
-              disabled={!place.hasPrevious}
-              onClick={() => onStep(-1)}
-            >
-              <IconChevronLeft size={26} />
-            </ActionIcon>
-            <ActionIcon
-              className={`${classes.viewerArrow} ${classes.viewerNext}`}
-              size={44}
-              radius="xl"
-              variant="filled"
-              aria-label="Next memory"
-              disabled={!place.hasNext}
-              onClick={() => onStep(1)}
-            >
-              <IconChevronRight size={26} />
-            </ActionIcon>
+            <StepArrow step={-1} disabled={!place.hasPrevious} onStep={onStep} />
+            <StepArrow step={1} disabled={!place.hasNext} onStep={onStep} />
           </div>
           <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
             <Stack gap={0} miw={0}>

@@ -1,10 +1,11 @@
-import { Button, Modal, Stack, Text, Textarea, ThemeIcon } from '@mantine/core';
-import { IconCircleCheck, IconSparkles } from '@tabler/icons-react';
+import { Button, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LIMITS, MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { UploadProgress } from './memory-form-modal.tsx';
+import { PostedPanel } from './memory-shared-modal.tsx';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
 import { type MemoryPosted, useMemoryPost } from './use-memory-post.ts';
@@ -41,10 +42,7 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
       closeOnEscape={!posting}
     >
       {posted ? (
-        <Stack align="center" gap="md" ta="center">
-          <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
-            <IconCircleCheck size={40} />
-          </ThemeIcon>
+        <PostedPanel onDone={close}>
           {first?.status === 'pending' ? (
             <Text>
               Your {posted.result.memories.length === 1 ? 'moment' : 'moments'} will join the
@@ -64,10 +62,7 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
             url={url}
             files={posted.files}
           />
-          <Button variant="subtle" onClick={close}>
-            Done
-          </Button>
-        </Stack>
+        </PostedPanel>
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">

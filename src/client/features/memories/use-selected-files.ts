@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
-  ACCEPTED_IMAGE_TYPES,
-  ACCEPTED_VIDEO_TYPES,
+  ACCEPTED_IMAGE_FILES,
+  ACCEPTED_VIDEO_FILES,
   MAX_FILES_PER_POST,
   MEMORY_TEXTS,
   TOAST_AUTO_CLOSE,
@@ -17,46 +17,26 @@ export interface SelectedFile {
   previewUrl: string;
 }
 
-/** Extensions for files a browser gives no type (HEIC on most desktops). */
-const EXTENSION_KINDS: Record<string, 'image' | 'video'> = {
-  jpg: 'image',
-  jpeg: 'image',
-  png: 'image',
-  webp: 'image',
-  gif: 'image',
-  heic: 'image',
-  heif: 'image',
-  avif: 'image',
-  mp4: 'video',
-  m4v: 'video',
-  webm: 'video',
-  mov: 'video',
+/** Types the pickers offer, with the name endings of each: what the server reads. */
+export const ACCEPTED_FILES: Record<string, string[]> = {
+  ...ACCEPTED_IMAGE_FILES,
+  ...ACCEPTED_VIDEO_FILES,
 };
 
-const IMAGE_TYPES: readonly string[] = ACCEPTED_IMAGE_TYPES;
-const VIDEO_TYPES: readonly string[] = ACCEPTED_VIDEO_TYPES;
+const kindOfType = (type: string) => (type.startsWith('video/') ? 'video' : 'image');
+
+/** What each name ending stands for, for files a browser gives no type (HEIC on most desktops). */
+const ENDING_KINDS = new Map(
+  Object.entries(ACCEPTED_FILES).flatMap(([type, endings]) =>
+    endings.map((ending) => [ending, kindOfType(type)] as const),
+  ),
+);
 
 /** What a picked file looks like (the server decides for sure, from the bytes). */
 export function kindOf(file: File): 'image' | 'video' | undefined {
-  if (IMAGE_TYPES.includes(file.type)) return 'image';
-  if (VIDEO_TYPES.includes(file.type)) return 'video';
-  const ext = file.name.split('.').pop()?.toLowerCase() ?? '';
-  return EXTENSION_KINDS[ext];
+  if (Object.hasOwn(ACCEPTED_FILES, file.type)) return kindOfType(file.type);
+  return ENDING_KINDS.get(`.${file.name.split('.').pop()?.toLowerCase() ?? ''}`);
 }
-
-/** Types the pickers offer, with the extensions of each (a HEIC file often comes untyped). */
-export const ACCEPTED_FILES: Record<string, string[]> = {
-  'image/jpeg': ['.jpg', '.jpeg'],
-  'image/png': ['.png'],
-  'image/webp': ['.webp'],
-  'image/gif': ['.gif'],
-  'image/heic': ['.heic'],
-  'image/heif': ['.heif'],
-  'image/avif': ['.avif'],
-  'video/mp4': ['.mp4', '.m4v'],
-  'video/webm': ['.webm'],
-  'video/quicktime': ['.mov'],
-};
 
 /** The same as an `accept` attribute. */
 export const ACCEPT_ATTRIBUTE = Object.entries(ACCEPTED_FILES)

@@ -13,13 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconArrowLeft,
-  IconMessageCircleOff,
-  IconMicrophone,
-  IconUsers,
-} from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowLeft, IconMicrophone, IconUsers } from '@tabler/icons-react';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
@@ -39,7 +33,11 @@ import { VotesProvider } from './votes-context.tsx';
 import { arrangeQuestions } from './question-order.ts';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
-import { QuestionOrderControl, type QuestionOrder } from '../../components/question-parts.tsx';
+import {
+  NoQuestions,
+  QuestionOrderControl,
+  type QuestionOrder,
+} from '../../components/question-parts.tsx';
 
 const NO_QUESTIONS: Question[] = [];
 
@@ -192,10 +190,8 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
               <Loader aria-label="Loading the questions" />
             </Center>
           ) : list.length === 0 ? (
-            <EmptyState
+            <NoQuestions
               py="xl"
-              icon={<IconMessageCircleOff size={28} />}
-              withIndicatorBackground
               title={QA_TEXTS.noQuestionsYet}
               description={username ? 'Be the first to ask.' : undefined}
             />

@@ -3,7 +3,6 @@ import {
   Anchor,
   Badge,
   Center,
-  EmptyState,
   Group,
   Loader,
   SegmentedControl,
@@ -11,7 +10,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconMessageCircleOff } from '@tabler/icons-react';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
@@ -25,6 +24,7 @@ import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
 import {
+  NoQuestions,
   QuestionFrame,
   QuestionOrderControl,
   type QuestionViewProps,
@@ -126,10 +126,8 @@ export default function QuestionsScreen() {
             Retrying every few seconds…
           </Alert>
         ) : list.length === 0 ? (
-          <EmptyState
+          <NoQuestions
             py="xl"
-            icon={<IconMessageCircleOff size={28} />}
-            withIndicatorBackground
             title={show === 'mine' ? 'You have not asked anything yet.' : QA_TEXTS.noQuestionsYet}
             description="Questions appear here the moment they are asked."
           />

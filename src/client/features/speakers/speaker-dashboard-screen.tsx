@@ -19,7 +19,6 @@ import {
   IconBrandX,
   IconCheck,
   IconEyeOff,
-  IconMessageCircleOff,
   IconMoodSad,
   IconPin,
   IconPinnedOff,
@@ -43,6 +42,7 @@ import classes from './speaker-dashboard.module.css';
 import { useLiveDashboard } from './use-live-dashboard.ts';
 import { toastFailed } from '../../lib/toast.ts';
 import {
+  NoQuestions,
   QuestionFlags,
   QuestionFrame,
   type QuestionOrder,
@@ -279,9 +279,7 @@ export default function SpeakerDashboardScreen() {
             </Group>
             {shown.length === 0 ? (
               <Paper withBorder radius="lg" p="lg">
-                <EmptyState
-                  icon={<IconMessageCircleOff size={28} />}
-                  withIndicatorBackground
+                <NoQuestions
                   title={QA_TEXTS.noQuestionsAvailable}
                   description="Questions appear here the moment attendees ask them."
                 />

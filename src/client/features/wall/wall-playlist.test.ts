@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { memoryFixture, memoryId } from '../../../../tests/support/memory-fixture.ts';
 import {
   MIN_FRESH_SHOWN_MS,
   MIN_SHOWN_MS,
@@ -9,27 +10,11 @@ import {
   nextChangeIn,
   remove,
   sync,
+  wallReducer,
 } from './wall-playlist.ts';
 
-const memory = (n: number, status: Memory['status'] = 'published'): Memory => {
-  const id = `0193a1f0-0000-7000-8000-${String(n).padStart(12, '0')}`;
-  return {
-    _id: id,
-    media: `/media/memories/${id}.jpg`,
-    original: `/media/memories/${id}.jpg`,
-    thumbnail: null,
-    poster: null,
-    processing: false,
-    contentType: 'image/jpeg',
-    username: `u${n}`,
-    text: `memory ${n}`,
-    postId: id,
-    createdAt: '2026-11-22T10:00:00.000Z',
-    width: 10,
-    height: 10,
-    status,
-  };
-};
+const memory = (n: number, status: Memory['status'] = 'published') =>
+  memoryFixture(memoryId(n), { username: `u${n}`, text: `memory ${n}`, status });
 
 /** The newest first, as the list answers. */
 const list = (...ns: number[]) => ns.map((n) => memory(n)).sort((a, b) => (a._id < b._id ? 1 : -1));
@@ -93,6 +78,14 @@ describe('the wall playlist', () => {
     expect(state.current?.username).toBe('u2');
     state = remove(state, memory(2)._id, [], 30);
     expect(state.current).toBeNull();
+  });
+
+  it('fills an empty screen from the first list, or else from the first arrival', () => {
+    const reduce = wallReducer(60, () => 0);
+    expect(reduce(emptyWall(), { type: 'sync', list: list(1, 2) }).current?.username).toBe('u2');
+    const empty = reduce(emptyWall(), { type: 'sync', list: [] });
+    expect(empty.current).toBeNull();
+    expect(reduce(empty, { type: 'arrive', memory: memory(3) }).current?.username).toBe('u3');
   });
 
   it('stays bounded: what it knows is the list and what waits', () => {

@@ -151,3 +151,36 @@ export function nextChangeIn(
   }
   return Math.max(0, slot - elapsed);
 }
+
+/** What happens to the wall, as its screen hears of it. */
+export type WallEvent =
+  | { type: 'sync'; list: Memory[] }
+  | { type: 'arrive'; memory: Memory }
+  | { type: 'update'; memory: Memory }
+  | { type: 'remove'; id: string; list: Memory[] }
+  | { type: 'advance'; list: Memory[] };
+
+/**
+ * The wall's reducer, for lists of `listSize` memories, on the clock `now`: each event applied,
+ * and an empty screen filled as soon as there is something to show.
+ */
+export const wallReducer =
+  (listSize: number, now: () => number) =>
+  (state: WallState, event: WallEvent): WallState => {
+    switch (event.type) {
+      case 'sync': {
+        const synced = sync(state, event.list, listSize);
+        return synced.current ? synced : advance(synced, event.list, now());
+      }
+      case 'arrive': {
+        const arrived = arrive(state, [event.memory]);
+        return arrived.current ? arrived : advance(arrived, [], now());
+      }
+      case 'update':
+        return update(state, event.memory);
+      case 'remove':
+        return remove(state, event.id, event.list, now());
+      case 'advance':
+        return advance(state, event.list, now());
+    }
+  };

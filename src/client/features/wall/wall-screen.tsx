@@ -15,16 +15,7 @@ import {
   useWallMemories,
   wallQueryKey,
 } from './api/get-wall-memories.ts';
-import {
-  type WallState,
-  advance,
-  arrive,
-  emptyWall,
-  nextChangeIn,
-  remove,
-  sync,
-  update,
-} from './wall-playlist.ts';
+import { emptyWall, nextChangeIn, wallReducer } from './wall-playlist.ts';
 import classes from './wall.module.css';
 
 /** How long the cross-fade lasts (none with reduced motion: the stylesheet says so). */
@@ -34,32 +25,8 @@ const CONFIG_REFRESH_MS = 60_000;
 /** How long a slide may take to load before the wall moves on without it. */
 const LOAD_TIMEOUT_MS = 10_000;
 
-type Action =
-  | { type: 'sync'; list: Memory[] }
-  | { type: 'arrive'; memory: Memory }
-  | { type: 'update'; memory: Memory }
-  | { type: 'remove'; id: string; list: Memory[] }
-  | { type: 'advance'; list: Memory[] };
-
-function reducer(state: WallState, action: Action): WallState {
-  const now = performance.now();
-  switch (action.type) {
-    case 'sync': {
-      const synced = sync(state, action.list, WALL_SIZE);
-      return synced.current ? synced : advance(synced, action.list, now);
-    }
-    case 'arrive': {
-      const arrived = arrive(state, [action.memory]);
-      return arrived.current ? arrived : advance(arrived, [], now);
-    }
-    case 'update':
-      return update(state, action.memory);
-    case 'remove':
-      return remove(state, action.id, action.list, now);
-    case 'advance':
-      return advance(state, action.list, now);
-  }
-}
+/** The playlist of a list of `WALL_SIZE` memories, on the page's clock. */
+const reducer = wallReducer(WALL_SIZE, () => performance.now());
 
 const isVideo = (memory: Memory) => memory.contentType.startsWith('video/');
 

@@ -1,6 +1,7 @@
 import { type InfiniteData, QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../../../shared/schemas/memory.ts';
+import { memoryFixture, memoryId } from '../../../../../tests/support/memory-fixture.ts';
 import {
   addToAdminMedia,
   adminMediaQueryOptions,
@@ -9,25 +10,9 @@ import {
 } from './admin-media.ts';
 
 let counter = 0;
-const memory = (username: string, text: string): Memory => {
+const memory = (username: string, text: string) => {
   counter += 1;
-  const id = `0193a1f0-0000-7000-8000-${String(counter).padStart(12, '0')}`;
-  return {
-    _id: id,
-    media: `/media/memories/${id}.png`,
-    thumbnail: null,
-    original: `/media/memories/${id}.png`,
-    contentType: 'image/png',
-    username,
-    text,
-    postId: id,
-    createdAt: '2026-11-22T10:00:00.000Z',
-    width: null,
-    height: null,
-    status: 'published',
-    poster: null,
-    processing: false,
-  };
+  return memoryFixture(memoryId(counter), { username, text });
 };
 
 type Pages = InfiniteData<Memory[], string | undefined>;

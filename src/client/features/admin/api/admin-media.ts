@@ -64,26 +64,27 @@ export const useAdminMedia = (token: string, search: string, status?: MemoryStat
 
 type Pages = InfiniteData<Memory[], string | undefined>;
 
-/** The search of a cached list, as its key holds it. */
-const searchOf = (queryKey: readonly unknown[]): string => {
-  const params = queryKey[2];
-  return params &&
-    typeof params === 'object' &&
-    'search' in params &&
-    typeof params.search === 'string'
-    ? params.search
-    : '';
-};
+/**
+ * The memories of a list's loaded pages that `keep` accepts, each once (pages refetched after
+ * new memories arrived can overlap).
+ */
+export function memoriesOf(
+  data: { pages: Memory[][] } | undefined,
+  keep: (memory: Memory) => boolean,
+): Memory[] {
+  const seen = new Set<string>();
+  return (data?.pages.flat() ?? []).filter((memory) => {
+    if (!keep(memory) || seen.has(memory._id)) return false;
+    seen.add(memory._id);
+    return true;
+  });
+}
 
-/** The status a cached list is filtered on, as its key holds it (undefined: every status). */
-const statusOf = (queryKey: readonly unknown[]): string | undefined => {
-  const params = queryKey[2];
-  return params &&
-    typeof params === 'object' &&
-    'status' in params &&
-    typeof params.status === 'string'
-    ? params.status
-    : undefined;
+/** A filter of a cached list (its search, its status), as its key holds it. */
+const filterOf = (queryKey: readonly unknown[], name: 'search' | 'status'): string | undefined => {
+  const params = queryKey[2] as Partial<Record<typeof name, unknown>> | null | undefined;
+  const value = params?.[name];
+  return typeof value === 'string' ? value : undefined;
 };
 
 /** The same match as the server's: a case-insensitive substring of username or caption. */
@@ -104,8 +105,8 @@ export function removeFromAdminMedia(queryClient: QueryClient, id: string): void
 /** Puts a new memory at the top of every cached list it matches, once. */
 export function addToAdminMedia(queryClient: QueryClient, memory: Memory): void {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: ADMIN_MEDIA_KEY })) {
-    if (!matchesSearch(memory, searchOf(query.queryKey))) continue;
-    const status = statusOf(query.queryKey);
+    if (!matchesSearch(memory, filterOf(query.queryKey, 'search') ?? '')) continue;
+    const status = filterOf(query.queryKey, 'status');
     if (status && status !== memory.status) continue;
     queryClient.setQueryData<Pages>(query.queryKey, (data) => {
       if (!data || data.pages.some((page) => page.some((m) => m._id === memory._id))) return data;
@@ -121,7 +122,7 @@ export function addToAdminMedia(queryClient: QueryClient, memory: Memory): void 
  */
 export function updateInAdminMedia(queryClient: QueryClient, memory: Memory): void {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: ADMIN_MEDIA_KEY })) {
-    const status = statusOf(query.queryKey);
+    const status = filterOf(query.queryKey, 'status');
     queryClient.setQueryData<Pages>(query.queryKey, (data) => {
       if (!data || !data.pages.some((page) => page.some((m) => m._id === memory._id))) return data;
       return {

@@ -2,7 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Memory, memoryUpdateResponseSchema } from '../../../../shared/schemas/memory.ts';
 import { apiCall } from '../../../lib/api-client.ts';
-import { updateInAdminMedia } from './admin-media.ts';
+import { removeFromAdminMedia, updateInAdminMedia } from './admin-media.ts';
+import { isGone } from './errors.ts';
 
 /** PATCH /api/media/:id `{ status: "published" }`: approves a memory awaiting approval. */
 export const approveAdminMedia = async (token: string, id: string): Promise<Memory> =>
@@ -14,9 +15,15 @@ export const approveAdminMedia = async (token: string, id: string): Promise<Memo
     })
   ).memory;
 
-/** Approves one memory; every cached moderation list shows it published at once. */
+/**
+ * Approves one memory; every cached moderation list shows it published at once, or drops it
+ * when someone deleted it first.
+ */
 export const useApproveAdminMedia = (token: string) =>
   useMutation({
     mutationFn: (id: string) => approveAdminMedia(token, id),
     onSuccess: (memory, _id, _result, { client }) => updateInAdminMedia(client, memory),
+    onError: (error, id, _result, { client }) => {
+      if (isGone(error)) removeFromAdminMedia(client, id);
+    },
   });

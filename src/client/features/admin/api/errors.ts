@@ -4,6 +4,10 @@ import { ApiError } from '../../../lib/api-client.ts';
 export const isUnauthorized = (error: unknown): boolean =>
   error instanceof ApiError && error.status === 401;
 
+/** What was asked for is not there any more: someone deleted it first. */
+export const isGone = (error: unknown): boolean =>
+  error instanceof ApiError && error.status === 404;
+
 /** Retry a failed admin call a few times, but never one the server refused for its token. */
 export const retryUnlessUnauthorized = (failures: number, error: unknown): boolean =>
   !isUnauthorized(error) && failures < 3;

@@ -4,6 +4,7 @@ import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Question, questionListSchema } from '../../../../shared/schemas/question.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { removeFromCachedLists } from '../../../lib/cached-lists.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
 export interface QuestionsParams {
@@ -65,14 +66,23 @@ export const inScope = (scope: QuestionsScope, question: Question): boolean =>
   (scope.kind === 'speaker' && question.speakerId === scope.speakerId) ||
   (scope.kind === 'asker' && question.askerUsername === scope.username);
 
-/** Adds a question to every loaded list it belongs in; lists not loaded yet fetch it anyway. */
-export function mergeQuestionIntoLists(client: QueryClient, question: Question): void {
-  if (question.status !== 'published') return;
+/** Applies `change` to every loaded list that `question` belongs in. */
+function changeListsOf(
+  client: QueryClient,
+  question: Question,
+  change: (current: Question[] | undefined) => Question[],
+): void {
   for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
     const scope = scopeOfKey(key);
     if (!data || !scope || !inScope(scope, question)) continue;
-    client.setQueryData<Question[]>(key, (current) => mergeById(current, [question]));
+    client.setQueryData<Question[]>(key, change);
   }
+}
+
+/** Adds a question to every loaded list it belongs in; lists not loaded yet fetch it anyway. */
+export function mergeQuestionIntoLists(client: QueryClient, question: Question): void {
+  if (question.status !== 'published') return;
+  changeListsOf(client, question, (current) => mergeById(current, [question]));
 }
 
 /**
@@ -85,29 +95,21 @@ export function updateQuestionInLists(client: QueryClient, question: Question): 
     removeQuestionFromLists(client, question._id);
     return;
   }
-  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
-    const scope = scopeOfKey(key);
-    if (!data || !scope || !inScope(scope, question)) continue;
-    client.setQueryData<Question[]>(key, (current) => replaceById(current, question));
-  }
+  changeListsOf(client, question, (current) => replaceById(current, question));
 }
 
 /** A question deleted (or no longer public) leaves every loaded list. */
 export function removeQuestionFromLists(client: QueryClient, id: string): void {
-  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
-    if (!data?.some((question) => question._id === id)) continue;
-    client.setQueryData<Question[]>(key, (current) => current?.filter((q) => q._id !== id));
-  }
+  removeFromCachedLists<Question>(client, QUESTIONS_KEY, (question) => question._id === id);
 }
 
 /** A deleted speaker's questions leave every loaded list. */
 export function removeSpeakerQuestions(client: QueryClient, speakerId: string): void {
-  for (const [key, data] of client.getQueriesData<Question[]>({ queryKey: QUESTIONS_KEY })) {
-    if (!data?.some((question) => question.speakerId === speakerId)) continue;
-    client.setQueryData<Question[]>(key, (current) =>
-      current?.filter((q) => q.speakerId !== speakerId),
-    );
-  }
+  removeFromCachedLists<Question>(
+    client,
+    QUESTIONS_KEY,
+    (question) => question.speakerId === speakerId,
+  );
 }
 
 /** `list` with `question` in its place (by id), or added in order when it is not there. */

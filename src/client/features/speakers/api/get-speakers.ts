@@ -3,6 +3,7 @@ import { POLL_INTERVALS, SPEAKERS_STALE_TIME } from '../../../../shared/constant
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Speaker, speakerListSchema } from '../../../../shared/schemas/speaker.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { removeFromCachedLists } from '../../../lib/cached-lists.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
 /** Every cached list of speakers (the ask dialog's and the Q&A room's) starts with this key. */
@@ -41,10 +42,7 @@ const byName = (a: Speaker, b: Speaker) =>
 
 /** A deleted speaker leaves every loaded list of speakers. */
 export function removeSpeakerFromLists(client: QueryClient, id: string): void {
-  for (const [key, data] of client.getQueriesData<Speaker[]>({ queryKey: SPEAKERS_KEY })) {
-    if (!data?.some((speaker) => speaker._id === id)) continue;
-    client.setQueryData<Speaker[]>(key, (current) => current?.filter((s) => s._id !== id));
-  }
+  removeFromCachedLists<Speaker>(client, SPEAKERS_KEY, (speaker) => speaker._id === id);
 }
 
 /** Adds a speaker to every loaded list of speakers, once, in its place by name. */

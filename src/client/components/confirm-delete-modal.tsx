@@ -1,0 +1,59 @@
+import { Button, Modal, Stack, Text } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { ModalActions } from './modal-actions.tsx';
+
+/**
+ * Asks before something is deleted for everyone: what goes (`children`, saying it cannot be
+ * undone), its text quoted, then Cancel and the red delete button, which has the focus.
+ */
+export function ConfirmDeleteModal({
+  opened,
+  title,
+  quote,
+  confirmLabel = 'Delete',
+  deleting = false,
+  onCancel,
+  onConfirm,
+  children,
+}: {
+  opened: boolean;
+  title: string;
+  /** The caption or text of what goes. */
+  quote?: string | undefined;
+  confirmLabel?: string;
+  /** The deletion is under way: the button spins. */
+  deleting?: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal opened={opened} onClose={onCancel} title={title}>
+      {opened && (
+        <Stack gap="md">
+          <Text>{children}</Text>
+          {quote && (
+            <Text fz="sm" c="dimmed" lineClamp={4} style={{ overflowWrap: 'anywhere' }}>
+              “{quote}”
+            </Text>
+          )}
+          <ModalActions>
+            <Button variant="default" onClick={onCancel}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              leftSection={<IconTrash size={18} />}
+              loading={deleting}
+              onClick={onConfirm}
+              data-autofocus
+            >
+              {confirmLabel}
+            </Button>
+          </ModalActions>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
