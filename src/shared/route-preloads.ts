@@ -15,6 +15,8 @@ export interface RoutePreload {
 
 /** Loaded beside every screen past the join page (`lazyScreen` in the router). */
 const SCREEN_PROVIDERS = 'app/screen-providers.tsx';
+/** The frame (header, outbox) of the screens under the attendee header, loaded beside them. */
+const FRAME = 'app/layout/app-layout.tsx';
 
 const isId = (value: string | null): value is string =>
   value !== null && /^[0-9a-f-]{36}$/i.test(value);
@@ -24,13 +26,13 @@ const galleryFirstPage = () => [`${API_PATHS.memoryList}?limit=${LIMITS.pageSize
 
 /** The routes whose pages name their code and first data, by the names of `CLIENT_ROUTES`. */
 export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
-  home: { modules: [SCREEN_PROVIDERS, 'app/routes/home-route.tsx'], data: galleryFirstPage },
+  home: { modules: [SCREEN_PROVIDERS, FRAME, 'app/routes/home-route.tsx'], data: galleryFirstPage },
   memories: {
-    modules: [SCREEN_PROVIDERS, 'features/memories/memories-screen.tsx'],
+    modules: [SCREEN_PROVIDERS, FRAME, 'features/memories/memories-screen.tsx'],
     data: galleryFirstPage,
   },
   speakersCard: {
-    modules: [SCREEN_PROVIDERS, 'features/questions/qa-room-screen.tsx'],
+    modules: [SCREEN_PROVIDERS, FRAME, 'features/questions/qa-room-screen.tsx'],
     data: (search) => {
       const speaker = search.get('speaker');
       return [
@@ -41,7 +43,7 @@ export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
       ];
     },
   },
-  questions: { modules: [SCREEN_PROVIDERS, 'features/questions/questions-screen.tsx'] },
+  questions: { modules: [SCREEN_PROVIDERS, FRAME, 'features/questions/questions-screen.tsx'] },
 };
 
 /** What the route at `pathname` loads before its first render, if the server names any. */
