@@ -1,9 +1,7 @@
-import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { AdminAuditEntry } from '../../shared/schemas/admin.ts';
-import type { AdminAuditTable, Database, Db } from '../db/database.ts';
-
-type Executor = Db | Transaction<Database>;
+import type { AdminAuditTable } from '../db/database.ts';
+import { type Executor, type PageBefore, newestFirst } from '../db/queries.ts';
 
 /** What the moderation log keeps about a deleted memory. */
 export interface DeletedMemoryDetails {
@@ -75,15 +73,13 @@ export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Prom
 /** Deletions, newest first, paged by id (ids sort by creation time). */
 export async function listAuditEntries(
   db: Executor,
-  query: { limit: number; before?: string | undefined },
+  query: PageBefore,
 ): Promise<AdminAuditEntry[]> {
-  let q = db
+  const rows = await db
     .selectFrom('admin_audit')
     .selectAll()
     .where('action', '=', 'memory.delete')
-    .orderBy('id', 'desc')
-    .limit(query.limit);
-  if (query.before) q = q.where('id', '<', query.before);
-  const rows = await q.execute();
+    .$call(newestFirst(query))
+    .execute();
   return rows.map(toEntry);
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import { countRows } from '../db/queries.ts';
 
 export async function insertAttendee(
   db: Db,
@@ -10,10 +11,6 @@ export async function insertAttendee(
     .execute();
 }
 
-export async function attendeeCount(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('attendees')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+export function attendeeCount(db: Db): Promise<number> {
+  return countRows(db, 'attendees');
 }

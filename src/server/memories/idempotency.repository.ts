@@ -1,7 +1,4 @@
-import type { Transaction } from 'kysely';
-import type { Database, Db } from '../db/database.ts';
-
-type Executor = Db | Transaction<Database>;
+import { type Executor, rowsWritten, wroteAny } from '../db/queries.ts';
 
 /** The answer the first post with this key got, if it is still kept. */
 export async function findIdempotentAnswer(
@@ -22,28 +19,24 @@ export async function findIdempotentAnswer(
  * Keeps a post's answer under its key, in the post's transaction. Answers false when another
  * post with the same key got there first (the caller then rolls its own post back).
  */
-export async function saveIdempotentAnswer(
+export function saveIdempotentAnswer(
   trx: Executor,
   entry: { scope: string; key: string; response: unknown; createdAt: string },
 ): Promise<boolean> {
-  const result = await trx
-    .insertInto('idempotency_keys')
-    .values({
-      scope: entry.scope,
-      key: entry.key,
-      response: JSON.stringify(entry.response),
-      created_at: entry.createdAt,
-    })
-    .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  return wroteAny(
+    trx
+      .insertInto('idempotency_keys')
+      .values({
+        scope: entry.scope,
+        key: entry.key,
+        response: JSON.stringify(entry.response),
+        created_at: entry.createdAt,
+      })
+      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing()),
+  );
 }
 
 /** Forgets the keys saved before `cutoff` (an ISO time); answers how many. */
-export async function deleteIdempotencyKeysBefore(db: Executor, cutoff: string): Promise<number> {
-  const result = await db
-    .deleteFrom('idempotency_keys')
-    .where('created_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteIdempotencyKeysBefore(db: Executor, cutoff: string): Promise<number> {
+  return rowsWritten(db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff));
 }

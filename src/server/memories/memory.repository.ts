@@ -1,9 +1,17 @@
-import { type Selectable, type Transaction, sql } from 'kysely';
+import { type ExpressionBuilder, type Selectable, type Updateable, sql } from 'kysely';
 import type { Memory, MemoryStatus } from '../../shared/schemas/memory.ts';
-import type { Database, Db, MemoriesTable } from '../db/database.ts';
+import type { Database, MemoriesTable } from '../db/database.ts';
+import {
+  type Executor,
+  type PageAfter,
+  type PageBefore,
+  findById,
+  idsOf,
+  newestFirst,
+  oldestFirst,
+  wroteAny,
+} from '../db/queries.ts';
 import { mediaUrl } from '../media/media-url.ts';
-
-type Executor = Db | Transaction<Database>;
 
 /** What the service stores for one memory. */
 export interface NewMemory {
@@ -114,8 +122,7 @@ export interface ListMemoriesQuery {
 
 /** Newest first, paged by id. */
 export async function listMemories(db: Executor, query: ListMemoriesQuery): Promise<Memory[]> {
-  let q = db.selectFrom('memories').selectAll().orderBy('id', 'desc').limit(query.limit);
-  if (query.before) q = q.where('id', '<', query.before);
+  let q = db.selectFrom('memories').selectAll().$call(newestFirst(query));
   if (query.status) q = q.where('status', '=', query.status);
   const search = query.search?.trim().toLowerCase();
   if (search) {
@@ -137,24 +144,12 @@ export async function listMemories(db: Executor, query: ListMemoriesQuery): Prom
  * MAX_FILES_PER_POST files, so a page is at most that many longer). The next page starts
  * `before` the last id of this one, so no post is split or answered twice.
  */
-export async function listGalleryPage(
-  db: Executor,
-  query: { limit: number; before?: string | undefined },
-): Promise<Memory[]> {
-  let q = db
-    .selectFrom('memories')
-    .selectAll()
-    .where('status', '=', 'published')
-    .orderBy('id', 'desc')
-    .limit(query.limit);
-  if (query.before) q = q.where('id', '<', query.before);
-  const rows = await q.execute();
+export async function listGalleryPage(db: Executor, query: PageBefore): Promise<Memory[]> {
+  const published = db.selectFrom('memories').selectAll().where('status', '=', 'published');
+  const rows = await published.$call(newestFirst(query)).execute();
   const last = rows.at(-1);
   if (!last || rows.length < query.limit) return rows.map(toMemory);
-  const rest = await db
-    .selectFrom('memories')
-    .selectAll()
-    .where('status', '=', 'published')
+  const rest = await published
     .where('post_id', '=', last.post_id)
     .where('id', '<', last.id)
     .orderBy('id', 'desc')
@@ -163,24 +158,18 @@ export async function listGalleryPage(
 }
 
 /** The ids of one attendee's memories, newest first (at most `limit`). */
-export async function listOwnMemoryIds(
-  db: Executor,
-  ownerId: string,
-  limit: number,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('memories')
-    .select('id')
-    .where('owner_id', '=', ownerId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
+export function listOwnMemoryIds(db: Executor, ownerId: string, limit: number): Promise<string[]> {
+  return idsOf(
+    db
+      .selectFrom('memories')
+      .select('id')
+      .where('owner_id', '=', ownerId)
+      .$call(newestFirst({ limit })),
+  );
 }
 
-export async function findMemory(db: Executor, id: string): Promise<StoredMemory | undefined> {
-  const row = await db.selectFrom('memories').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toStored(row) : undefined;
+export function findMemory(db: Executor, id: string): Promise<StoredMemory | undefined> {
+  return findById(db, 'memories', id, toStored);
 }
 
 /**
@@ -219,18 +208,13 @@ export interface ArchiveEntry {
 }
 
 /** Published memories for the archive, oldest first, `limit` at a time after the id `after`. */
-export async function listArchiveEntries(
-  db: Executor,
-  page: { after: string | undefined; limit: number },
-): Promise<ArchiveEntry[]> {
-  let q = db
+export async function listArchiveEntries(db: Executor, page: PageAfter): Promise<ArchiveEntry[]> {
+  const rows = await db
     .selectFrom('memories')
     .select(['id', 'media_key', 'original_key', 'content_type', 'created_at', 'username', 'text'])
     .where('status', '=', 'published')
-    .orderBy('id')
-    .limit(page.limit);
-  if (page.after) q = q.where('id', '>', page.after);
-  const rows = await q.execute();
+    .$call(oldestFirst(page))
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     // The full-resolution master (decision 149), never the file as sent.
@@ -315,24 +299,14 @@ export interface UnstrippedVideo {
 }
 
 /** Video memories not yet cleaned of metadata, by id, `limit` at a time after `after`. */
-export async function listUnstrippedVideos(
-  db: Executor,
-  query: { after: string | undefined; limit: number },
-): Promise<UnstrippedVideo[]> {
-  let q = db
+export function listUnstrippedVideos(db: Executor, page: PageAfter): Promise<UnstrippedVideo[]> {
+  return db
     .selectFrom('memories')
-    .select(['id', 'media_key', 'content_type'])
+    .select(['id', 'media_key as mediaKey', 'content_type as contentType'])
     .where('metadata_stripped', '=', 0)
     .where('content_type', 'like', 'video/%')
-    .orderBy('id')
-    .limit(query.limit);
-  if (query.after) q = q.where('id', '>', query.after);
-  const rows = await q.execute();
-  return rows.map((row) => ({
-    id: row.id,
-    mediaKey: row.media_key,
-    contentType: row.content_type,
-  }));
+    .$call(oldestFirst(page))
+    .execute();
 }
 
 /**
@@ -340,28 +314,28 @@ export async function listUnstrippedVideos(
  * or the same key when there was nothing to clean), only while the row still names `previousKey`.
  * Answers false when the row is gone or was changed meanwhile.
  */
-export async function markMetadataStripped(
+export function markMetadataStripped(
   db: Executor,
   change: { id: string; previousKey: string; mediaKey: string; sizeBytes: number },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('memories')
-    .set((eb) => ({
-      media_key: change.mediaKey,
-      size_bytes: change.sizeBytes,
-      metadata_stripped: 1,
-      // The cleaned copy is the video's original too (decision 154).
-      original_key: eb
-        .case()
-        .when('original_key', '=', change.previousKey)
-        .then(change.mediaKey)
-        .else(eb.ref('original_key'))
-        .end(),
-    }))
-    .where('id', '=', change.id)
-    .where('media_key', '=', change.previousKey)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  return wroteAny(
+    db
+      .updateTable('memories')
+      .set((eb) => ({
+        media_key: change.mediaKey,
+        size_bytes: change.sizeBytes,
+        metadata_stripped: 1,
+        // The cleaned copy is the video's original too (decision 154).
+        original_key: eb
+          .case()
+          .when('original_key', '=', change.previousKey)
+          .then(change.mediaKey)
+          .else(eb.ref('original_key'))
+          .end(),
+      }))
+      .where('id', '=', change.id)
+      .where('media_key', '=', change.previousKey),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -373,25 +347,40 @@ export interface PendingRendition {
   username: string;
 }
 
+/** Renditions no instance holds at `now`: without a lease, or with one that ran out. */
+const unheldAt = (now: string) => (eb: ExpressionBuilder<Database, 'memories'>) =>
+  eb.or([eb('render_lease_until', 'is', null), eb('render_lease_until', '<', now)]);
+
+/** Renditions `owner` holds and has not finished. */
+const heldBy = (owner: string) => (eb: ExpressionBuilder<Database, 'memories'>) =>
+  eb.and([eb('render_owner', '=', owner), eb('processing', '=', 1)]);
+
 /**
  * Videos still processing that no instance holds (no lease, or one run out at `now`), oldest
  * first, `limit` at a time after `after`.
  */
-export async function listPendingRenditions(
+export function listPendingRenditions(
   db: Executor,
-  query: { now: string; after: string | undefined; limit: number },
+  query: PageAfter & { now: string },
 ): Promise<PendingRendition[]> {
-  let q = db
+  return db
     .selectFrom('memories')
     .select(['id', 'username'])
     .where('processing', '=', 1)
-    .where((eb) =>
-      eb.or([eb('render_lease_until', 'is', null), eb('render_lease_until', '<', query.now)]),
-    )
-    .orderBy('id')
-    .limit(query.limit);
-  if (query.after) q = q.where('id', '>', query.after);
-  return q.execute();
+    .where(unheldAt(query.now))
+    .$call(oldestFirst(query))
+    .execute();
+}
+
+/** An instance's bid to make the rendition of video `id`. */
+export interface RenditionClaim {
+  id: string;
+  /** The instance. */
+  owner: string;
+  /** The time other instances' leases are judged at. */
+  now: string;
+  /** When the lease it takes runs out. */
+  until: string;
 }
 
 /**
@@ -399,54 +388,46 @@ export async function listPendingRenditions(
  * holds it (its lease run out at `now`). Answers false when another holds it, or it is done or
  * gone: then this instance leaves it.
  */
-export async function claimRendition(
+export function claimRendition(db: Executor, claim: RenditionClaim): Promise<boolean> {
+  return wroteAny(
+    db
+      .updateTable('memories')
+      .set({ render_owner: claim.owner, render_lease_until: claim.until })
+      .where('id', '=', claim.id)
+      .where('processing', '=', 1)
+      .where((eb) => eb.or([unheldAt(claim.now)(eb), eb('render_owner', '=', claim.owner)])),
+  );
+}
+
+/** Changes the rows of the renditions `owner` holds among `ids`. */
+async function updateHeldRenditions(
   db: Executor,
-  claim: { id: string; owner: string; now: string; until: string },
-): Promise<boolean> {
-  const result = await db
+  held: { owner: string; ids: string[] },
+  change: Updateable<MemoriesTable>,
+): Promise<void> {
+  if (held.ids.length === 0) return;
+  await db
     .updateTable('memories')
-    .set({ render_owner: claim.owner, render_lease_until: claim.until })
-    .where('id', '=', claim.id)
-    .where('processing', '=', 1)
-    .where((eb) =>
-      eb.or([
-        eb('render_lease_until', 'is', null),
-        eb('render_lease_until', '<', claim.now),
-        eb('render_owner', '=', claim.owner),
-      ]),
-    )
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .set(change)
+    .where('id', 'in', held.ids)
+    .where(heldBy(held.owner))
+    .execute();
 }
 
 /** Extends the leases `owner` holds on `ids` until `until`. */
-export async function renewRenditionLeases(
+export function renewRenditionLeases(
   db: Executor,
   lease: { owner: string; ids: string[]; until: string },
 ): Promise<void> {
-  if (lease.ids.length === 0) return;
-  await db
-    .updateTable('memories')
-    .set({ render_lease_until: lease.until })
-    .where('id', 'in', lease.ids)
-    .where('render_owner', '=', lease.owner)
-    .where('processing', '=', 1)
-    .execute();
+  return updateHeldRenditions(db, lease, { render_lease_until: lease.until });
 }
 
 /** Lets go of the renditions `owner` holds (it is stopping): another instance, or the next start, takes them. */
-export async function releaseRenditions(
+export function releaseRenditions(
   db: Executor,
   release: { owner: string; ids: string[] },
 ): Promise<void> {
-  if (release.ids.length === 0) return;
-  await db
-    .updateTable('memories')
-    .set({ render_owner: null, render_lease_until: null })
-    .where('id', 'in', release.ids)
-    .where('render_owner', '=', release.owner)
-    .where('processing', '=', 1)
-    .execute();
+  return updateHeldRenditions(db, release, { render_owner: null, render_lease_until: null });
 }
 
 /** What a rendition is made from: the stored original. */
@@ -488,27 +469,26 @@ export async function finishRendition(
   },
 ): Promise<Memory | undefined> {
   const { rendition, poster } = done;
-  const result = await db
-    .updateTable('memories')
-    .set({
-      processing: 0,
-      render_owner: null,
-      render_lease_until: null,
-      ...(rendition
-        ? {
-            media_key: rendition.mediaKey,
-            content_type: rendition.contentType,
-            size_bytes: rendition.sizeBytes,
-            width: rendition.width,
-            height: rendition.height,
-          }
-        : {}),
-      ...(poster ? { poster_key: poster.posterKey, thumbnail_key: poster.thumbnailKey } : {}),
-    })
-    .where('id', '=', done.id)
-    .where('processing', '=', 1)
-    .where('render_owner', '=', done.owner)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) return undefined;
-  return (await findMemory(db, done.id))?.memory;
+  const finished = await wroteAny(
+    db
+      .updateTable('memories')
+      .set({
+        processing: 0,
+        render_owner: null,
+        render_lease_until: null,
+        ...(rendition
+          ? {
+              media_key: rendition.mediaKey,
+              content_type: rendition.contentType,
+              size_bytes: rendition.sizeBytes,
+              width: rendition.width,
+              height: rendition.height,
+            }
+          : {}),
+        ...(poster ? { poster_key: poster.posterKey, thumbnail_key: poster.thumbnailKey } : {}),
+      })
+      .where('id', '=', done.id)
+      .where(heldBy(done.owner)),
+  );
+  return finished ? (await findMemory(db, done.id))?.memory : undefined;
 }

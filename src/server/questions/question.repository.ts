@@ -1,12 +1,11 @@
-import { type Transaction, sql } from 'kysely';
+import { sql } from 'kysely';
 import type {
   AdminQuestionsQuery,
   Question,
   QuestionStatus,
 } from '../../shared/schemas/question.ts';
-import type { Database, Db, QuestionsTable } from '../db/database.ts';
-
-type Executor = Db | Transaction<Database>;
+import type { Db, QuestionsTable } from '../db/database.ts';
+import { type Executor, findById, newestFirst, oldestFirst, wroteAny } from '../db/queries.ts';
 
 const toQuestion = (row: QuestionsTable): Question => ({
   _id: row.id,
@@ -120,9 +119,8 @@ export async function questionsVersion(
   return { newestId: row.newest, count: Number(row.count), revision: Number(row.revision ?? 0) };
 }
 
-export async function findQuestion(db: Executor, id: string): Promise<StoredQuestion | undefined> {
-  const row = await db.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toStored(row) : undefined;
+export function findQuestion(db: Executor, id: string): Promise<StoredQuestion | undefined> {
+  return findById(db, 'questions', id, toStored);
 }
 
 /** The texts one asker sent one speaker since a time: to refuse the same question twice. */
@@ -159,22 +157,17 @@ export async function setVote(
   createdAt: string,
 ): Promise<{ stored: StoredQuestion; changed: boolean } | undefined> {
   return db.transaction().execute(async (trx) => {
-    let changed: boolean;
-    if (on) {
-      const inserted = await trx
-        .insertInto('question_votes')
-        .values({ question_id: questionId, attendee_id: attendeeId, created_at: createdAt })
-        .onConflict((oc) => oc.columns(['question_id', 'attendee_id']).doNothing())
-        .executeTakeFirst();
-      changed = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
-    } else {
-      const deleted = await trx
-        .deleteFrom('question_votes')
-        .where('question_id', '=', questionId)
-        .where('attendee_id', '=', attendeeId)
-        .executeTakeFirst();
-      changed = Number(deleted.numDeletedRows) > 0;
-    }
+    const changed = await wroteAny(
+      on
+        ? trx
+            .insertInto('question_votes')
+            .values({ question_id: questionId, attendee_id: attendeeId, created_at: createdAt })
+            .onConflict((oc) => oc.columns(['question_id', 'attendee_id']).doNothing())
+        : trx
+            .deleteFrom('question_votes')
+            .where('question_id', '=', questionId)
+            .where('attendee_id', '=', attendeeId),
+    );
     const q = changed
       ? trx
           .updateTable('questions')
@@ -185,13 +178,7 @@ export async function setVote(
           .where('id', '=', questionId)
           .returningAll()
       : null;
-    const row = q
-      ? await q.executeTakeFirst()
-      : await trx
-          .selectFrom('questions')
-          .selectAll()
-          .where('id', '=', questionId)
-          .executeTakeFirst();
+    const row = q ? await q.executeTakeFirst() : await findById(trx, 'questions', questionId);
     return row ? { stored: toStored(row), changed } : undefined;
   });
 }
@@ -210,11 +197,7 @@ export async function patchQuestion(
   },
 ): Promise<StoredQuestion[]> {
   return db.transaction().execute(async (trx) => {
-    const current = await trx
-      .selectFrom('questions')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const current = await findById(trx, 'questions', id);
     if (!current) return [];
     const others: StoredQuestion[] = [];
     if (patch.pinned === true) {
@@ -246,11 +229,7 @@ export async function patchQuestion(
 /** Deletes a question and its votes; answers what it was, or undefined when there was none. */
 export async function deleteQuestion(db: Db, id: string): Promise<Question | undefined> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('questions')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await findById(trx, 'questions', id);
     if (!row) return undefined;
     await trx.deleteFrom('question_votes').where('question_id', '=', id).execute();
     await trx.deleteFrom('questions').where('id', '=', id).execute();
@@ -262,9 +241,11 @@ const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, 
 
 /** The admin's list: every status, newest first, searched in the text, asker and speaker. */
 export async function listForAdmin(db: Executor, query: AdminQuestionsQuery): Promise<Question[]> {
-  let q = db.selectFrom('questions').selectAll();
+  let q = db
+    .selectFrom('questions')
+    .selectAll()
+    .$call(newestFirst({ limit: query.limit, before: query.before?.toLowerCase() }));
   if (query.status) q = q.where('status', '=', query.status);
-  if (query.before) q = q.where('id', '<', query.before.toLowerCase());
   if (query.search) {
     const pattern = likePattern(query.search);
     q = q.where((eb) =>
@@ -275,7 +256,7 @@ export async function listForAdmin(db: Executor, query: AdminQuestionsQuery): Pr
       ]),
     );
   }
-  const rows = await q.orderBy('id', 'desc').limit(query.limit).execute();
+  const rows = await q.execute();
   return rows.map(toQuestion);
 }
 
@@ -287,9 +268,12 @@ export async function* allQuestions(
 ): AsyncGenerator<Question> {
   let after = '';
   for (;;) {
-    let q = db.selectFrom('questions').selectAll().where('id', '>', after);
+    let q = db
+      .selectFrom('questions')
+      .selectAll()
+      .$call(oldestFirst({ after, limit: pageSize }));
     if (speakerId) q = q.where('speaker_id', '=', speakerId);
-    const rows = await q.orderBy('id', 'asc').limit(pageSize).execute();
+    const rows = await q.execute();
     for (const row of rows) yield toQuestion(row);
     const last = rows.at(-1);
     if (!last || rows.length < pageSize) return;

@@ -1,9 +1,8 @@
-import { type Transaction, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
-import type { Database, Db, SpeakersTable } from '../db/database.ts';
+import type { Db, SpeakersTable } from '../db/database.ts';
+import { type Executor, countRows, exists, findById, wroteAny } from '../db/queries.ts';
 import { mediaUrl } from '../media/media-url.ts';
-
-type Executor = Db | Transaction<Database>;
 
 /** What the service stores for one speaker. */
 export interface NewSpeaker {
@@ -91,9 +90,8 @@ export async function speakersVersion(
   return { newestId: row.newest, count: Number(row.count) };
 }
 
-export async function findSpeakerById(db: Executor, id: string): Promise<Speaker | undefined> {
-  const row = await db.selectFrom('speakers').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toSpeaker(row) : undefined;
+export function findSpeakerById(db: Executor, id: string): Promise<Speaker | undefined> {
+  return findById(db, 'speakers', id, toSpeaker);
 }
 
 /** Usernames are stored in lower case, so a lower-cased lookup is case-insensitive. */
@@ -123,17 +121,8 @@ export async function secretHashOf(
 }
 
 /** Replaces a speaker's secret; false when there is no such speaker. */
-export async function setSecretHash(
-  db: Executor,
-  id: string,
-  secretHash: string,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('speakers')
-    .set({ secret_hash: secretHash })
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+export function setSecretHash(db: Executor, id: string, secretHash: string): Promise<boolean> {
+  return wroteAny(db.updateTable('speakers').set({ secret_hash: secretHash }).where('id', '=', id));
 }
 
 /** Deletes a speaker with their questions and votes; answers the deleted speaker's files. */
@@ -160,20 +149,11 @@ export async function deleteSpeaker(
   });
 }
 
-export async function speakerCount(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('speakers')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+export function speakerCount(db: Executor): Promise<number> {
+  return countRows(db, 'speakers');
 }
 
 /** Whether a speaker already has this name key (decision 110). */
-export async function nameKeyTaken(db: Executor, nameKey: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('speakers')
-    .select('id')
-    .where('name_key', '=', nameKey)
-    .executeTakeFirst();
-  return row !== undefined;
+export function nameKeyTaken(db: Executor, nameKey: string): Promise<boolean> {
+  return exists(db.selectFrom('speakers').select('id').where('name_key', '=', nameKey));
 }

@@ -1,7 +1,6 @@
-import type { Transaction } from 'kysely';
-import type { Database, Db } from '../db/database.ts';
-
-type Executor = Db | Transaction<Database>;
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../db/database.ts';
+import { type Executor, exists, idsOf, rowsWritten, wroteAny } from '../db/queries.ts';
 
 /** A resumable upload as the app keeps it beside the tus store's own files. */
 export interface ResumableUpload {
@@ -29,23 +28,15 @@ export async function insertResumableUpload(
     .execute();
 }
 
-export async function findResumableUpload(
+export function findResumableUpload(
   db: Executor,
   id: string,
 ): Promise<ResumableUpload | undefined> {
-  const row = await db
+  return db
     .selectFrom('resumable_uploads')
-    .select(['id', 'attendee_id', 'size_bytes', 'memory_id'])
+    .select(['id', 'attendee_id as attendeeId', 'size_bytes as sizeBytes', 'memory_id as memoryId'])
     .where('id', '=', id)
     .executeTakeFirst();
-  return row
-    ? {
-        id: row.id,
-        attendeeId: row.attendee_id,
-        sizeBytes: row.size_bytes,
-        memoryId: row.memory_id,
-      }
-    : undefined;
 }
 
 /** Notes that bytes of an unfinished upload are arriving (or just arrived). */
@@ -62,63 +53,59 @@ export async function touchResumableUpload(db: Executor, id: string, now: string
  * Marks the upload as the memory it became, in that memory's transaction. Answers false when it
  * already became one (a repeated last PATCH, or another instance that saw it finish).
  */
-export async function claimResumableUpload(
+export function claimResumableUpload(
   trx: Executor,
   id: string,
   memoryId: string,
 ): Promise<boolean> {
-  const result = await trx
-    .updateTable('resumable_uploads')
-    .set({ memory_id: memoryId })
-    .where('id', '=', id)
-    .where('memory_id', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return wroteAny(
+    trx
+      .updateTable('resumable_uploads')
+      .set({ memory_id: memoryId })
+      .where('id', '=', id)
+      .where('memory_id', 'is', null),
+  );
 }
 
+/** Unfinished, and no byte reached it since `cutoff` (an ISO time). */
+const abandonedBefore =
+  (cutoff: string) => (eb: ExpressionBuilder<Database, 'resumable_uploads'>) =>
+    eb.and([eb('memory_id', 'is', null), eb('touched_at', '<', cutoff)]);
+
 /** Unfinished uploads no byte reached since `cutoff` (an ISO time), oldest first. */
-export async function listAbandonedUploads(
+export function listAbandonedUploads(
   db: Executor,
   cutoff: string,
   limit: number,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('resumable_uploads')
-    .select('id')
-    .where('memory_id', 'is', null)
-    .where('touched_at', '<', cutoff)
-    .orderBy('touched_at')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
+  return idsOf(
+    db
+      .selectFrom('resumable_uploads')
+      .select('id')
+      .where(abandonedBefore(cutoff))
+      .orderBy('touched_at')
+      .limit(limit),
+  );
 }
 
 /**
  * Removes an abandoned upload's row, unless a byte arrived meanwhile (then it is not abandoned).
  * Answers whether it was removed.
  */
-export async function deleteAbandonedUpload(
-  db: Executor,
-  id: string,
-  cutoff: string,
-): Promise<boolean> {
-  const result = await db
-    .deleteFrom('resumable_uploads')
-    .where('id', '=', id)
-    .where('memory_id', 'is', null)
-    .where('touched_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+export function deleteAbandonedUpload(db: Executor, id: string, cutoff: string): Promise<boolean> {
+  return wroteAny(
+    db.deleteFrom('resumable_uploads').where('id', '=', id).where(abandonedBefore(cutoff)),
+  );
 }
 
 /** Forgets finished uploads older than `cutoff`: their memory is long made. */
-export async function deleteFinishedUploadsBefore(db: Executor, cutoff: string): Promise<number> {
-  const result = await db
-    .deleteFrom('resumable_uploads')
-    .where('memory_id', 'is not', null)
-    .where('touched_at', '<', cutoff)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+export function deleteFinishedUploadsBefore(db: Executor, cutoff: string): Promise<number> {
+  return rowsWritten(
+    db
+      .deleteFrom('resumable_uploads')
+      .where('memory_id', 'is not', null)
+      .where('touched_at', '<', cutoff),
+  );
 }
 
 export async function deleteResumableUpload(db: Executor, id: string): Promise<void> {
@@ -126,17 +113,12 @@ export async function deleteResumableUpload(db: Executor, id: string): Promise<v
 }
 
 /** Whether memories of post `postId` exist under another username (it is not theirs to join). */
-export async function postOfAnother(
-  db: Executor,
-  postId: string,
-  username: string,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('memories')
-    .select('id')
-    .where('post_id', '=', postId)
-    .where('username', '!=', username)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+export function postOfAnother(db: Executor, postId: string, username: string): Promise<boolean> {
+  return exists(
+    db
+      .selectFrom('memories')
+      .select('id')
+      .where('post_id', '=', postId)
+      .where('username', '!=', username),
+  );
 }

@@ -1,5 +1,20 @@
 import { type Kysely, sql } from 'kysely';
 import { speakerNameKey } from '../../speakers/speaker-name.ts';
+import { createIndex, newColumns, requiredText, zeroByDefault } from '../migration-helpers.ts';
+
+const questionColumns = newColumns('questions', [
+  ['votes', 'integer', zeroByDefault],
+  ['answered', 'integer', zeroByDefault],
+  ['pinned', 'integer', zeroByDefault],
+  ['revision', 'integer', zeroByDefault],
+  ['status', 'text', (c) => c.notNull().defaultTo('published')],
+  ['asker_id', 'text'],
+]);
+
+const speakerColumns = newColumns('speakers', [
+  ['name_key', 'text'],
+  ['secret_hash', 'text'],
+]);
 
 /**
  * The live room: votes (one row per attendee and question, and the count on the question),
@@ -9,35 +24,23 @@ import { speakerNameKey } from '../../speakers/speaker-name.ts';
  * and PostgreSQL.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const column of ['votes', 'answered', 'pinned', 'revision']) {
-    await db.schema
-      .alterTable('questions')
-      .addColumn(column, 'integer', (c) => c.notNull().defaultTo(0))
-      .execute();
-  }
-  await db.schema
-    .alterTable('questions')
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('published'))
-    .execute();
-  await db.schema.alterTable('questions').addColumn('asker_id', 'text').execute();
-  await db.schema
-    .createIndex('questions_speaker_asker_idx')
-    .on('questions')
-    .columns(['speaker_id', 'asker_username', 'id'])
-    .execute();
+  await questionColumns.add(db);
+  await createIndex(db, 'questions_speaker_asker_idx', 'questions', [
+    'speaker_id',
+    'asker_username',
+    'id',
+  ]);
 
   await db.schema
     .createTable('question_votes')
     .addColumn('question_id', 'text', (c) =>
       c.notNull().references('questions.id').onDelete('cascade'),
     )
-    .addColumn('attendee_id', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(requiredText('attendee_id', 'created_at'))
     .addPrimaryKeyConstraint('question_votes_pk', ['question_id', 'attendee_id'])
     .execute();
 
-  await db.schema.alterTable('speakers').addColumn('name_key', 'text').execute();
-  await db.schema.alterTable('speakers').addColumn('secret_hash', 'text').execute();
+  await speakerColumns.add(db);
   // Speakers stored before names were unique keep their rows: a later one with the same key
   // gets its id appended, so the index can be made and nobody is lost.
   const speakers = await sql<{ id: string; name: string }>`
@@ -49,24 +52,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     seen.add(key);
     await sql`update speakers set name_key = ${key} where id = ${id}`.execute(db);
   }
-  await db.schema
-    .createIndex('speakers_name_key_idx')
-    .on('speakers')
-    .column('name_key')
-    .unique()
-    .execute();
+  await createIndex(db, 'speakers_name_key_idx', 'speakers', ['name_key'], { unique: true });
 
   await db.schema
     .createTable('settings')
     .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
+    .$call(requiredText('value'))
     .execute();
 
   await db.schema
     .createTable('attendees')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('username', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(requiredText('username', 'created_at'))
     .execute();
 }
 
@@ -74,11 +71,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('attendees').execute();
   await db.schema.dropTable('settings').execute();
   await db.schema.dropIndex('speakers_name_key_idx').execute();
-  await db.schema.alterTable('speakers').dropColumn('secret_hash').execute();
-  await db.schema.alterTable('speakers').dropColumn('name_key').execute();
+  await speakerColumns.drop(db);
   await db.schema.dropTable('question_votes').execute();
   await db.schema.dropIndex('questions_speaker_asker_idx').execute();
-  for (const column of ['asker_id', 'status', 'revision', 'pinned', 'answered', 'votes']) {
-    await db.schema.alterTable('questions').dropColumn(column).execute();
-  }
+  await questionColumns.drop(db);
 }

@@ -1,4 +1,10 @@
 import type { Kysely } from 'kysely';
+import { createIndex, newColumns, zeroByDefault } from '../migration-helpers.ts';
+
+const memoryColumns = newColumns('memories', [
+  ['status', 'text', (c) => c.notNull().defaultTo('published')],
+  ['revision', 'integer', zeroByDefault],
+]);
 
 /**
  * Approval of memories: a status (`published`, or `pending` while the admin has not approved it)
@@ -7,24 +13,12 @@ import type { Kysely } from 'kysely';
  * published, as it was shown. Text and integer, the same on SQLite and PostgreSQL.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('memories')
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('published'))
-    .execute();
-  await db.schema
-    .alterTable('memories')
-    .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
+  await memoryColumns.add(db);
   // The public lists read the published memories newest first; the admin's the pending ones.
-  await db.schema
-    .createIndex('memories_status_id_idx')
-    .on('memories')
-    .columns(['status', 'id'])
-    .execute();
+  await createIndex(db, 'memories_status_id_idx', 'memories', ['status', 'id']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('memories_status_id_idx').execute();
-  await db.schema.alterTable('memories').dropColumn('revision').execute();
-  await db.schema.alterTable('memories').dropColumn('status').execute();
+  await memoryColumns.drop(db);
 }

@@ -1,4 +1,13 @@
 import { type Kysely, sql } from 'kysely';
+import { createIndex, newColumns, zeroByDefault } from '../migration-helpers.ts';
+
+/** Added after `original_key` (which the photo masters may have added already). */
+const memoryColumns = newColumns('memories', [
+  ['poster_key', 'text'],
+  ['processing', 'integer', zeroByDefault],
+  ['render_owner', 'text'],
+  ['render_lease_until', 'text'],
+]);
 
 /**
  * Video posters and playable renditions (decision 154): the poster's key, whether the rendition
@@ -18,18 +27,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (!memories?.columns.some((column) => column.name === 'original_key')) {
     await db.schema.alterTable('memories').addColumn('original_key', 'text').execute();
   }
-  await db.schema.alterTable('memories').addColumn('poster_key', 'text').execute();
-  await db.schema
-    .alterTable('memories')
-    .addColumn('processing', 'integer', (c) => c.notNull().defaultTo(0))
-    .execute();
-  await db.schema.alterTable('memories').addColumn('render_owner', 'text').execute();
-  await db.schema.alterTable('memories').addColumn('render_lease_until', 'text').execute();
-  await db.schema
-    .createIndex('memories_processing_idx')
-    .on('memories')
-    .columns(['processing', 'id'])
-    .execute();
+  await memoryColumns.add(db);
+  await createIndex(db, 'memories_processing_idx', 'memories', ['processing', 'id']);
   // Videos stored before keep their file as it is, as their original, and get their poster and
   // rendition from the next start.
   await sql`update memories set original_key = media_key, processing = 1 where content_type like 'video/%'`.execute(
@@ -39,7 +38,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('memories_processing_idx').execute();
-  for (const column of ['render_lease_until', 'render_owner', 'processing', 'poster_key']) {
-    await db.schema.alterTable('memories').dropColumn(column).execute();
-  }
+  await memoryColumns.drop(db);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex, requiredText } from '../migration-helpers.ts';
 
 /**
  * Uploads on bad networks (decisions 166-168): one row per resumable (tus) upload, which says
@@ -11,31 +12,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('resumable_uploads')
     .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('attendee_id', 'text', (c) => c.notNull())
+    .$call(requiredText('attendee_id'))
     .addColumn('size_bytes', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('touched_at', 'text', (c) => c.notNull())
+    .$call(requiredText('created_at', 'touched_at'))
     .addColumn('memory_id', 'text')
     .execute();
-  await db.schema
-    .createIndex('resumable_uploads_touched_idx')
-    .on('resumable_uploads')
-    .column('touched_at')
-    .execute();
+  await createIndex(db, 'resumable_uploads_touched_idx', 'resumable_uploads', ['touched_at']);
 
   await db.schema
     .createTable('idempotency_keys')
-    .addColumn('scope', 'text', (c) => c.notNull())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('response', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull())
+    .$call(requiredText('scope', 'key', 'response', 'created_at'))
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['scope', 'key'])
     .execute();
-  await db.schema
-    .createIndex('idempotency_keys_created_idx')
-    .on('idempotency_keys')
-    .column('created_at')
-    .execute();
+  await createIndex(db, 'idempotency_keys_created_idx', 'idempotency_keys', ['created_at']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

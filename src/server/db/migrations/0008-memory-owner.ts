@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { createIndex } from '../migration-helpers.ts';
 
 /**
  * Who posted a memory: the attendee id of the token sent with the post (decision 142), so that
@@ -7,11 +8,7 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('memories').addColumn('owner_id', 'text').execute();
-  await db.schema
-    .createIndex('memories_owner_id_idx')
-    .on('memories')
-    .columns(['owner_id', 'id'])
-    .execute();
+  await createIndex(db, 'memories_owner_id_idx', 'memories', ['owner_id', 'id']);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
