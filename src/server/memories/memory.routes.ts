@@ -352,47 +352,42 @@ export function memoryHead(
   const title = `${memory.username}'s memory at ${eventName}`;
   const caption = memory.text.replace(/\s+/g, ' ').trim();
   const description = clip(caption, DESCRIPTION_MAX);
-  const url = `${origin}${path}`;
   const image = previewImageOf(memory);
+  const imageUrl = image && `${origin}${image.url}`;
+  const imageAlt = image && clip(memory.text, 400);
+  const imageSize = image?.width && image.height ? image : undefined;
   const isImage = memory.contentType.startsWith('image/');
-  const meta: PageHead['meta'] = [
-    { property: 'og:site_name', content: eventName },
-    { property: 'og:type', content: isImage ? 'article' : 'video.other' },
-    { property: 'og:title', content: title },
-    { property: 'og:description', content: description },
-    { property: 'og:url', content: url },
+  // Each tag in the order it is written; one without content (`undefined`) is left out.
+  const openGraph: [string, string | undefined][] = [
+    ['site_name', eventName],
+    ['type', isImage ? 'article' : 'video.other'],
+    ['title', title],
+    ['description', description],
+    ['url', `${origin}${path}`],
+    ['image', imageUrl],
+    ['image:alt', imageAlt],
+    ['image:type', image?.type],
+    ['image:width', imageSize && String(imageSize.width)],
+    ['image:height', imageSize && String(imageSize.height)],
+    ['video', isImage ? undefined : `${origin}${memory.media}`],
+    ['video:type', isImage ? undefined : memory.contentType],
   ];
-  if (image) {
-    meta.push(
-      { property: 'og:image', content: `${origin}${image.url}` },
-      { property: 'og:image:alt', content: clip(memory.text, 400) },
-    );
-    if (image.type) meta.push({ property: 'og:image:type', content: image.type });
-    if (image.width && image.height) {
-      meta.push(
-        { property: 'og:image:width', content: String(image.width) },
-        { property: 'og:image:height', content: String(image.height) },
-      );
-    }
-  }
-  if (!isImage) {
-    meta.push(
-      { property: 'og:video', content: `${origin}${memory.media}` },
-      { property: 'og:video:type', content: memory.contentType },
-    );
-  }
-  meta.push(
-    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
-    { name: 'twitter:title', content: title },
-    { name: 'twitter:description', content: description },
-  );
-  if (image) {
-    meta.push(
-      { name: 'twitter:image', content: `${origin}${image.url}` },
-      { name: 'twitter:image:alt', content: clip(memory.text, 400) },
-    );
-  }
-  meta.push({ name: 'description', content: description });
+  const twitter: [string, string | undefined][] = [
+    ['card', image ? 'summary_large_image' : 'summary'],
+    ['title', title],
+    ['description', description],
+    ['image', imageUrl],
+    ['image:alt', imageAlt],
+  ];
+  const meta: PageHead['meta'] = [
+    ...openGraph.flatMap(([tag, content]) =>
+      content === undefined ? [] : [{ property: `og:${tag}`, content }],
+    ),
+    ...twitter.flatMap(([tag, content]) =>
+      content === undefined ? [] : [{ name: `twitter:${tag}`, content }],
+    ),
+    { name: 'description', content: description },
+  ];
   return { title, meta };
 }
 
