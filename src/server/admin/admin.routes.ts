@@ -32,7 +32,7 @@ import {
   settingsUpdateSchema,
 } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { readPictureForm } from '../media/picture-form.ts';
 import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesArchive } from './memories-archive.ts';
@@ -343,25 +343,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        const chunks: Buffer[] = [];
-        await readMultipart(
-          request,
-          {
-            fileBytes: LOGO_MAX_MB * 1024 * 1024,
-            fileFields: ['logo'],
-            maxFiles: 1,
-            maxFields: 0,
-            fieldBytes: 1024,
-            messages: {
-              tooLarge: () => `The logo is larger than ${LOGO_MAX_MB} MB`,
-              tooManyFiles: 'Send one logo only',
-            },
-          },
-          async (file) => {
-            for await (const chunk of file.body) chunks.push(chunk);
-          },
-        );
-        const picture = Buffer.concat(chunks);
+        const { picture } = await readPictureForm(request, {
+          field: 'logo',
+          maxMb: LOGO_MAX_MB,
+          maxFields: 0,
+          fieldBytes: 1024,
+        });
         if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
         await replaceLogo(deps, picture);
         request.log.info({ admin: sessionOf(request).username }, 'logo changed');

@@ -19,7 +19,7 @@ import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { ADMIN_TOKEN } from '../http/openapi.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { readPictureForm } from '../media/picture-form.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -36,38 +36,22 @@ import {
 
 const LABELS = { name: 'Full name', stack: 'Stack', bio: 'Bio' };
 
-/**
- * Reads the sign-up form: `name`, `stack`, `bio` and one `picture` file, in any order. The
- * picture is kept in memory (it is at most the upload limit) because it is decoded whole.
- */
+/** Reads the sign-up form: `name`, `stack`, `bio` and one `picture` file, in any order. */
 async function readSpeakerForm(
   request: FastifyRequest,
   maxUploadMb: number,
 ): Promise<{ fields: SpeakerFields; picture: Buffer }> {
-  const chunks: Buffer[] = [];
-  const values = await readMultipart(
-    request,
-    {
-      fileBytes: Math.floor(maxUploadMb * 1024 * 1024),
-      fileFields: ['picture'],
-      maxFiles: 1,
-      maxFields: 10,
-      fieldBytes: 16 * 1024,
-      labels: LABELS,
-      messages: {
-        tooLarge: () => `The picture is larger than ${maxUploadMb} MB`,
-        tooManyFiles: 'Send one picture only',
-      },
-    },
-    async (file) => {
-      for await (const chunk of file.body) chunks.push(chunk);
-    },
-  );
-  const parsed = speakerFieldsSchema.safeParse(values);
+  const { fields, picture } = await readPictureForm(request, {
+    field: 'picture',
+    maxMb: maxUploadMb,
+    maxFields: 10,
+    fieldBytes: 16 * 1024,
+    labels: LABELS,
+  });
+  const parsed = speakerFieldsSchema.safeParse(fields);
   if (!parsed.success) {
     throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid form', 'VALIDATION');
   }
-  const picture = Buffer.concat(chunks);
   if (picture.length === 0) throw new HttpError(400, 'Picture is required', 'VALIDATION');
   return { fields: parsed.data, picture };
 }
