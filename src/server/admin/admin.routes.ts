@@ -23,7 +23,6 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { ADMIN_TOKEN } from '../http/openapi.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
-import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import type { AdminSession } from './admin-token.ts';
 import {
@@ -35,6 +34,7 @@ import { errorResponseSchema } from '../../shared/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
 import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
+import { memoriesView } from '../memories/memory.service.ts';
 import { memoriesArchive } from './memories-archive.ts';
 import {
   adminStats,
@@ -164,12 +164,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         security: ADMIN_TOKEN,
         querystring: adminMediaQuerySchema,
         response: z.array(memorySchema),
-        view: ({ query }) => ({
-          topic: 'memories',
-          scope: WHOLE_LIST,
-          key: moderationView(query),
-          rows: () => listForModeration(deps.db, query),
-        }),
+        view: ({ query }) =>
+          memoriesView(moderationView(query), () => listForModeration(deps.db, query)),
       }),
     );
 

@@ -43,6 +43,7 @@ import {
   AlreadyPostedError,
   type PostedMemories,
   deleteOwnMemory,
+  memoriesView,
   postMemory,
 } from './memory.service.ts';
 import { findIdempotentAnswer, saveIdempotentAnswer } from './idempotency.repository.ts';
@@ -241,12 +242,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       summary: 'The gallery, newest first',
       querystring: memoryListQuerySchema,
       response: memoryListSchema,
-      view: ({ query }) => ({
-        topic: 'memories',
-        scope: WHOLE_LIST,
-        key: galleryView(query),
-        rows: () => listGalleryPage(deps.db, query),
-      }),
+      view: ({ query }) => memoriesView(galleryView(query), () => listGalleryPage(deps.db, query)),
     }),
   );
 
