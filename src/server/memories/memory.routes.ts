@@ -17,7 +17,6 @@ import {
   ownMemoriesSchema,
 } from '../../shared/schemas/memory.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
-import { ATTENDEE_TOKEN } from '../http/openapi.ts';
 import { idSchema } from '../../shared/schemas/common.ts';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -25,6 +24,7 @@ import {
   idempotencyHeadersSchema,
 } from '../../shared/schemas/upload.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
+import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
@@ -122,32 +122,30 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   };
 
   const { callers } = deps;
+  const access = accessRules(callers);
   const limited = writeRateLimit(app, config.writeRateLimit);
+  const route = routeOptions('Memories');
 
   app.post(
     API_PATHS.memoryCreate,
-    {
+    route({
+      summary: 'Post a memory: a caption and up to 10 photos or videos',
+      description:
+        'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
+        'repeat with the same key within 24 hours answers the first result and creates nothing.',
       // The attendee token is optional (the spec's call works without one); one that is sent
       // must be valid, makes its attendee the memory's owner (decision 142) and scopes the post's
       // `Idempotency-Key`.
-      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
-      preHandler: limited,
-      schema: {
-        tags: ['Memories'],
-        summary: 'Post a memory: a caption and up to 10 photos or videos',
-        description:
-          'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
-          'repeat with the same key within 24 hours answers the first result and creates nothing.',
-        security: [{}, ...ATTENDEE_TOKEN],
-        headers: idempotencyHeadersSchema,
-        response: {
-          201: memoryPostResponseSchema,
-          400: errorResponseSchema,
-          413: errorResponseSchema,
-          415: errorResponseSchema,
-        },
+      access: access.anyoneOrAttendee,
+      limit: limited,
+      headers: idempotencyHeadersSchema,
+      response: {
+        201: memoryPostResponseSchema,
+        400: errorResponseSchema,
+        413: errorResponseSchema,
+        415: errorResponseSchema,
       },
-    },
+    }),
     async (request, reply) => {
       reply.code(201).header('cache-control', 'no-store');
       const owner = callers.attendeeOf(request);
@@ -187,18 +185,11 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   // Registered before `/api/memories/:id` would be: a static segment wins over a parameter.
   app.get(
     API_PATHS.ownMemories,
-    {
-      onRequest: async (request, reply) => {
-        await callers.identifyAttendee(request, reply);
-        callers.requireAttendee(request);
-      },
-      schema: {
-        tags: ['Memories'],
-        summary: "The ids of the caller's own memories (those their attendee token posted)",
-        security: ATTENDEE_TOKEN,
-        response: { 200: ownMemoriesSchema, '4xx': errorResponseSchema },
-      },
-    },
+    route({
+      summary: "The ids of the caller's own memories (those their attendee token posted)",
+      access: access.attendee,
+      response: { 200: ownMemoriesSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const attendee = callers.requireAttendee(request);
       reply.header('cache-control', 'private, no-store');
@@ -208,21 +199,14 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.delete(
     `${API_PATHS.memoryCreate}/:id`,
-    {
-      onRequest: async (request, reply) => {
-        await callers.identifyAttendee(request, reply);
-        callers.requireAttendee(request);
-      },
-      preHandler: limited,
+    route({
+      summary: 'Delete a memory you posted (the attendee whose token posted it)',
+      access: access.attendee,
+      limit: limited,
       bodyLimit: 1024,
-      schema: {
-        tags: ['Memories'],
-        summary: 'Delete a memory you posted (the attendee whose token posted it)',
-        security: ATTENDEE_TOKEN,
-        params: memoryParamsSchema,
-        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+      params: memoryParamsSchema,
+      response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request) => {
       const attendee = callers.requireAttendee(request);
       await deleteOwnMemory(deps, request.params.id, attendee);
@@ -248,17 +232,13 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.get(
     `${API_PATHS.memoryList}/:id`,
-    {
-      // Optional: with the token that posted it, a memory awaiting approval is its poster's to see.
-      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
-      schema: {
-        tags: ['Memories'],
-        summary: 'One memory',
-        security: [{}, ...ATTENDEE_TOKEN],
-        params: memoryParamsSchema,
-        response: { 200: memorySchema },
-      },
-    },
+    route({
+      summary: 'One memory',
+      // With the token that posted it, a memory awaiting approval is its poster's to see.
+      access: access.anyoneOrAttendee,
+      params: memoryParamsSchema,
+      response: { 200: memorySchema },
+    }),
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
       if (!found) throw new HttpError(404, 'Memory not found');
