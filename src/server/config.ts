@@ -46,6 +46,18 @@ const duration = (min: number, max: number) =>
       error: `must be between ${describeDuration(min)} and ${describeDuration(max)}`,
     });
 
+/** A comma-separated list: each item trimmed, empty ones dropped, the list checked by `items`. */
+const commaList = <T extends z.ZodType<unknown, string[]>>(items: T) =>
+  z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(items);
+
 const envSchema = z
   .object({
     PORT: optional(z.coerce.number().int().min(0).max(65_535)).default(3000),
@@ -78,23 +90,15 @@ const envSchema = z
       z.union([
         booleanFlag.transform((trusted) => (trusted ? 1 : 0)),
         z.coerce.number().int().min(0).max(10),
-        z
-          .string()
-          .transform((value) =>
-            value
-              .split(',')
-              .map((address) => address.trim())
-              .filter(Boolean),
-          )
-          .pipe(
-            z
-              .array(
-                z.string().regex(/^[0-9a-f.:]+(\/\d{1,3})?$/i, {
-                  error: 'must be true, false, a number of proxy hops, or proxy addresses',
-                }),
-              )
-              .min(1),
-          ),
+        commaList(
+          z
+            .array(
+              z.string().regex(/^[0-9a-f.:]+(\/\d{1,3})?$/i, {
+                error: 'must be true, false, a number of proxy hops, or proxy addresses',
+              }),
+            )
+            .min(1),
+        ),
       ]),
     ).default(0),
     MEDIA_STORE: optional(z.enum(['disk', 's3'])).default('disk'),
@@ -123,21 +127,13 @@ const envSchema = z
     MAX_IMAGE_QUEUE_WAIT: optional(duration(1_000, 600_000)).default(30_000),
     MAX_EVENT_LOOP_DELAY_MS: optional(z.coerce.number().int().min(0).max(60_000)).default(1000),
     CORS_ORIGINS: optional(
-      z
-        .string()
-        .transform((value) =>
-          value
-            .split(',')
-            .map((origin) => origin.trim())
-            .filter(Boolean),
-        )
-        .pipe(
-          z.array(
-            z.string().regex(/^https?:\/\/[^/?#\s]+\/?$/i, {
-              error: 'must be origins like https://app.example.com, comma-separated',
-            }),
-          ),
+      commaList(
+        z.array(
+          z.string().regex(/^https?:\/\/[^/?#\s]+\/?$/i, {
+            error: 'must be origins like https://app.example.com, comma-separated',
+          }),
         ),
+      ),
     ).default([]),
   })
   .superRefine((env, ctx) => {

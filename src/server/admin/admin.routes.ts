@@ -21,22 +21,23 @@ import {
 } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { ADMIN_TOKEN } from '../http/openapi.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
-import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import type { AdminSession } from './admin-token.ts';
+import { ADMIN_BY_HOOK, adminPolled, routeOptions } from '../auth/route-options.ts';
 import {
   adminStatsSchema,
   settingsResponseSchema,
   settingsUpdateSchema,
 } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { readPictureForm } from '../media/picture-form.ts';
 import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
+import { memoriesView } from '../memories/memory.service.ts';
 import { memoriesArchive } from './memories-archive.ts';
 import {
+  type Actor,
   adminStats,
   statsCsv,
   approveMemoryAsAdmin,
@@ -64,18 +65,16 @@ const UNAUTHORIZED_MESSAGES = {
  */
 export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const auth = deps.callers.admin;
+  const route = routeOptions('Admin');
 
   app.post(
     API_PATHS.adminLogin,
-    {
-      preHandler: writeRateLimit(app, deps.config.writeRateLimit),
-      schema: {
-        tags: ['Admin'],
-        summary: 'Log in as the admin and get a token',
-        body: adminLoginRequestSchema,
-        response: { 200: adminLoginResponseSchema },
-      },
-    },
+    route({
+      summary: 'Log in as the admin and get a token',
+      limit: writeRateLimit(app, deps.config.writeRateLimit),
+      body: adminLoginRequestSchema,
+      response: { 200: adminLoginResponseSchema },
+    }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const result = await auth.login(request.body, request.ip);
@@ -129,23 +128,27 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         throw new HttpError(401, UNAUTHORIZED_MESSAGES[check.reason]);
       }
       request.setDecorator<AdminSession>(SESSION, check.session);
-      reply.header('cache-control', 'private, no-cache');
+      // The admin's answers are made for each request: never kept by any cache (the list says
+      // otherwise for itself).
+      reply.header('cache-control', 'no-store');
       reply.header('vary', 'Authorization');
     });
     const sessionOf = (request: FastifyRequest) => request.getDecorator<AdminSession>(SESSION);
+    const actorOf = (request: FastifyRequest): Actor => ({
+      username: sessionOf(request).username,
+      ip: request.ip,
+    });
+    // Each admin write is limited on its own.
+    const limit = () => writeRateLimit(secured, deps.config.writeRateLimit);
 
     secured.get(
       API_PATHS.adminCheck,
-      {
-        schema: {
-          tags: ['Admin'],
-          summary: 'Check the admin token',
-          security: ADMIN_TOKEN,
-          response: { 200: adminCheckResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
+      route({
+        summary: 'Check the admin token',
+        access: ADMIN_BY_HOOK,
+        response: { 200: adminCheckResponseSchema },
+      }),
+      async (request) => {
         const session = sessionOf(request);
         return {
           message: 'Authenticated',
@@ -157,44 +160,37 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     // Polled every 2 s by an open admin screen: a list like the gallery (decision 101).
     await secured.register(
-      listRoute(deps.lists, {
-        url: API_PATHS.adminMedia,
-        tags: ['Admin'],
-        summary: 'List memories for moderation',
-        security: ADMIN_TOKEN,
-        querystring: adminMediaQuerySchema,
-        response: z.array(memorySchema),
-        view: ({ query }) => ({
-          topic: 'memories',
-          scope: WHOLE_LIST,
-          key: moderationView(query),
-          rows: () => listForModeration(deps.db, query),
+      adminPolled(
+        listRoute(deps.lists, {
+          url: API_PATHS.adminMedia,
+          tags: ['Admin'],
+          summary: 'List memories for moderation',
+          security: ADMIN_BY_HOOK.security,
+          querystring: adminMediaQuerySchema,
+          response: z.array(memorySchema),
+          view: ({ query }) =>
+            memoriesView(moderationView(query), () => listForModeration(deps.db, query)),
         }),
-      }),
+      ),
     );
 
     secured.delete(
       `${API_PATHS.adminMedia}/:id`,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: {
-          tags: ['Admin'],
-          summary: 'Delete a memory',
-          security: ADMIN_TOKEN,
-          params: adminMediaParamsSchema,
-          response: { 200: messageResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        const session = sessionOf(request);
-        const result = await deleteMemoryAsAdmin(deps, request.params.id, {
-          username: session.username,
-          ip: request.ip,
-        });
-        if (result === 'not-found') throw new HttpError(404, 'Memory not found');
+      route({
+        summary: 'Delete a memory',
+        access: ADMIN_BY_HOOK,
+        limit: limit(),
+        params: adminMediaParamsSchema,
+        response: { 200: messageResponseSchema },
+      }),
+      async (request) => {
+        const actor = actorOf(request);
+        const { id } = request.params;
+        if ((await deleteMemoryAsAdmin(deps, id, actor)) === 'not-found') {
+          throw new HttpError(404, 'Memory not found');
+        }
         request.log.info(
-          { ip: request.ip, admin: session.username, memoryId: request.params.id },
+          { ip: actor.ip, admin: actor.username, memoryId: id },
           'admin deleted a memory',
         );
         return { message: 'Memory deleted' };
@@ -203,28 +199,21 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     secured.patch(
       `${API_PATHS.adminMedia}/:id`,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+      route({
+        summary: 'Approve a memory awaiting approval',
+        access: ADMIN_BY_HOOK,
+        limit: limit(),
         bodyLimit: 1024,
-        schema: {
-          tags: ['Admin'],
-          summary: 'Approve a memory awaiting approval',
-          security: ADMIN_TOKEN,
-          params: adminMediaParamsSchema,
-          body: memoryStatusUpdateSchema,
-          response: { 200: memoryUpdateResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        const session = sessionOf(request);
-        const memory = await approveMemoryAsAdmin(deps, request.params.id, {
-          username: session.username,
-          ip: request.ip,
-        });
+        params: adminMediaParamsSchema,
+        body: memoryStatusUpdateSchema,
+        response: { 200: memoryUpdateResponseSchema },
+      }),
+      async (request) => {
+        const actor = actorOf(request);
+        const memory = await approveMemoryAsAdmin(deps, request.params.id, actor);
         if (!memory) throw new HttpError(404, 'Memory not found');
         request.log.info(
-          { ip: request.ip, admin: session.username, memoryId: memory._id },
+          { ip: actor.ip, admin: actor.username, memoryId: memory._id },
           'admin approved a memory',
         );
         return { memory };
@@ -235,15 +224,12 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     let archivesRunning = 0;
     secured.get(
       API_PATHS.adminMemoriesZip,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: {
-          tags: ['Admin'],
-          summary: 'Every published memory in one ZIP, streamed',
-          security: ADMIN_TOKEN,
-          produces: ['application/zip'],
-        },
-      },
+      route({
+        summary: 'Every published memory in one ZIP, streamed',
+        access: ADMIN_BY_HOOK,
+        limit: limit(),
+        produces: ['application/zip'],
+      }),
       async (request, reply) => {
         if (archivesRunning >= MAX_ARCHIVES_AT_ONCE) {
           reply.header('retry-after', '30');
@@ -275,50 +261,36 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           { admin: sessionOf(request).username, files: size.files, bytes: size.bytes },
           'admin downloads every memory',
         );
-        return (
-          reply
-            .type('application/zip')
-            // The admin's, and made for this request: never kept by any cache.
-            .header('cache-control', 'no-store')
-            .header('content-disposition', `attachment; filename="memories-${day}.zip"`)
-            .header('x-archive-files', String(size.files))
-            .header('x-archive-bytes', String(size.bytes))
-            .send(archive)
-        );
+        return reply
+          .type('application/zip')
+          .header('content-disposition', `attachment; filename="memories-${day}.zip"`)
+          .header('x-archive-files', String(size.files))
+          .header('x-archive-bytes', String(size.bytes))
+          .send(archive);
       },
     );
 
     secured.get(
       API_PATHS.adminSettings,
-      {
-        schema: {
-          tags: ['Admin'],
-          summary: 'The settings',
-          security: ADMIN_TOKEN,
-          response: { 200: settingsResponseSchema },
-        },
-      },
-      async (_request, reply) => {
-        reply.header('cache-control', 'no-store');
-        return deps.settings.withLogo;
-      },
+      route({
+        summary: 'The settings',
+        access: ADMIN_BY_HOOK,
+        response: { 200: settingsResponseSchema },
+      }),
+      async () => deps.settings.withLogo,
     );
 
     secured.put(
       API_PATHS.adminSettings,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+      route({
+        summary: 'Change any of the settings',
+        access: ADMIN_BY_HOOK,
+        limit: limit(),
         bodyLimit: 4096,
-        schema: {
-          tags: ['Admin'],
-          summary: 'Change any of the settings',
-          security: ADMIN_TOKEN,
-          body: settingsUpdateSchema,
-          response: { 200: settingsResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
+        body: settingsUpdateSchema,
+        response: { 200: settingsResponseSchema },
+      }),
+      async (request) => {
         await deps.settings.update(request.body);
         request.log.info(
           { admin: sessionOf(request).username, change: request.body },
@@ -332,36 +304,19 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     secured.put(
       API_PATHS.adminSettingsLogo,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: {
-          tags: ['Admin'],
-          summary: "Set the event's logo (multipart, one image in `logo`)",
-          security: ADMIN_TOKEN,
-          response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        const chunks: Buffer[] = [];
-        await readMultipart(
-          request,
-          {
-            fileBytes: LOGO_MAX_MB * 1024 * 1024,
-            fileFields: ['logo'],
-            maxFiles: 1,
-            maxFields: 0,
-            fieldBytes: 1024,
-            messages: {
-              tooLarge: () => `The logo is larger than ${LOGO_MAX_MB} MB`,
-              tooManyFiles: 'Send one logo only',
-            },
-          },
-          async (file) => {
-            for await (const chunk of file.body) chunks.push(chunk);
-          },
-        );
-        const picture = Buffer.concat(chunks);
+      route({
+        summary: "Set the event's logo (multipart, one image in `logo`)",
+        access: ADMIN_BY_HOOK,
+        limit: limit(),
+        response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
+      }),
+      async (request) => {
+        const { picture } = await readPictureForm(request, {
+          field: 'logo',
+          maxMb: LOGO_MAX_MB,
+          maxFields: 0,
+          fieldBytes: 1024,
+        });
         if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
         await replaceLogo(deps, picture);
         request.log.info({ admin: sessionOf(request).username }, 'logo changed');
@@ -371,17 +326,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     secured.delete(
       API_PATHS.adminSettingsLogo,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: {
-          tags: ['Admin'],
-          summary: "Remove the event's logo (the app's own shows again)",
-          security: ADMIN_TOKEN,
-          response: { 200: settingsResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
+      route({
+        summary: "Remove the event's logo (the app's own shows again)",
+        access: ADMIN_BY_HOOK,
+        limit: limit(),
+        response: { 200: settingsResponseSchema },
+      }),
+      async (request) => {
         if (await removeLogo(deps)) {
           request.log.info({ admin: sessionOf(request).username }, 'logo removed');
         }
@@ -391,55 +342,39 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     secured.get(
       API_PATHS.adminStats,
-      {
-        schema: {
-          tags: ['Admin'],
-          summary:
-            'Figures: memories, questions, speakers, attendees, votes, per speaker and per hour',
-          security: ADMIN_TOKEN,
-          response: { 200: adminStatsSchema },
-        },
-      },
-      async (_request, reply) => {
-        reply.header('cache-control', 'no-store');
-        return adminStats(deps);
-      },
+      route({
+        summary:
+          'Figures: memories, questions, speakers, attendees, votes, per speaker and per hour',
+        access: ADMIN_BY_HOOK,
+        response: { 200: adminStatsSchema },
+      }),
+      () => adminStats(deps),
     );
 
     secured.get(
       API_PATHS.adminStatsCsv,
-      {
-        schema: {
-          tags: ['Admin'],
-          summary: 'The overview as CSV: totals, per speaker, memories per hour',
-          security: ADMIN_TOKEN,
-          response: { 200: z.string() },
-        },
-      },
+      route({
+        summary: 'The overview as CSV: totals, per speaker, memories per hour',
+        access: ADMIN_BY_HOOK,
+        response: { 200: z.string() },
+      }),
       async (_request, reply) => {
         reply
           .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', 'attachment; filename="stats.csv"')
-          .header('cache-control', 'no-store');
+          .header('content-disposition', 'attachment; filename="stats.csv"');
         return statsCsv(await adminStats(deps));
       },
     );
 
     secured.get(
       API_PATHS.adminAudit,
-      {
-        schema: {
-          tags: ['Admin'],
-          summary: 'The moderation log',
-          security: ADMIN_TOKEN,
-          querystring: adminAuditQuerySchema,
-          response: { 200: z.array(adminAuditEntrySchema) },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        return recentDeletions(deps.db, request.query);
-      },
+      route({
+        summary: 'The moderation log',
+        access: ADMIN_BY_HOOK,
+        querystring: adminAuditQuerySchema,
+        response: { 200: z.array(adminAuditEntrySchema) },
+      }),
+      (request) => recentDeletions(deps.db, request.query),
     );
   };
   await app.register(securedRoutes);

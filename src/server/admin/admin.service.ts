@@ -40,6 +40,22 @@ export function listForModeration(db: AppDeps['db'], query: AdminMediaQuery): Pr
   });
 }
 
+/** The moderation log's columns beside the action: the row's id, who acted, on what, when. */
+const auditedBy = (deps: Pick<AppDeps, 'clock'>, actor: Actor, targetId: string) => ({
+  id: newId(),
+  adminUsername: actor.username,
+  targetId,
+  createdAt: deps.clock.now().toISOString(),
+});
+
+/** What the moderation log keeps of a memory. */
+const auditedMemory = ({ username, text, contentType, createdAt }: Memory) => ({
+  username,
+  text,
+  contentType,
+  createdAt,
+});
+
 /**
  * Approves a pending memory as the admin: published everywhere at once, and the moderation log
  * says who approved what and when (in the same transaction). Approving a published memory is
@@ -52,20 +68,9 @@ export async function approveMemoryAsAdmin(
 ): Promise<Memory | undefined> {
   return approveMemory(deps, id, async (trx, memory) => {
     await insertAuditEntry(trx, {
-      id: newId(),
-      adminUsername: actor.username,
+      ...auditedBy(deps, actor, id),
       action: 'memory.approve',
-      targetId: id,
-      details: {
-        memory: {
-          username: memory.username,
-          text: memory.text,
-          contentType: memory.contentType,
-          createdAt: memory.createdAt,
-        },
-        ip: actor.ip,
-      },
-      createdAt: deps.clock.now().toISOString(),
+      details: { memory: auditedMemory(memory), ip: actor.ip },
     });
   });
 }
@@ -82,21 +87,9 @@ export async function deleteMemoryAsAdmin(
 ): Promise<'deleted' | 'not-found'> {
   const deleted = await deleteMemory(deps, id, async (trx, { memory, mediaKeys }) => {
     await insertAuditEntry(trx, {
-      id: newId(),
-      adminUsername: actor.username,
+      ...auditedBy(deps, actor, id),
       action: 'memory.delete',
-      targetId: id,
-      details: {
-        memory: {
-          username: memory.username,
-          text: memory.text,
-          contentType: memory.contentType,
-          createdAt: memory.createdAt,
-        },
-        mediaKeys,
-        ip: actor.ip,
-      },
-      createdAt: deps.clock.now().toISOString(),
+      details: { memory: auditedMemory(memory), mediaKeys, ip: actor.ip },
     });
   });
   return deleted ? 'deleted' : 'not-found';

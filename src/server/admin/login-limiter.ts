@@ -9,63 +9,84 @@ export interface LoginLimiterOptions {
   maxClients?: number;
 }
 
-interface Entry {
-  failures: number;
-  windowStart: number;
+/** One key's failed logins: how many, and when the first and the last were. */
+interface Failures {
+  count: number;
+  first: number;
+  last: number;
+}
+
+/** When a key's failures are forgotten, and from when it may be tried again. */
+interface FailureRules {
+  forgetAt(failures: Failures): number;
+  retryAt(failures: Failures): number;
 }
 
 /**
- * Counts failed logins per client in a fixed window that starts at the first failure. Once a
- * client has used up its failures it is refused (even with the right password) until the
- * window ends. Kept in memory: each app instance counts on its own.
+ * Failed logins per key (an address, an account), kept in memory: each app instance counts on
+ * its own. Beyond `maxKeys` keys, the one whose last failure is oldest is forgotten first.
  */
-export class LoginLimiter {
-  readonly #entries = new Map<string, Entry>();
-  readonly #options: Required<LoginLimiterOptions>;
+class FailedLogins {
+  readonly #entries = new Map<string, Failures>();
+  readonly #clock: Clock;
+  readonly #maxKeys: number;
+  readonly #rules: FailureRules;
 
-  constructor(options: LoginLimiterOptions) {
-    this.#options = { maxClients: 10_000, ...options };
+  constructor(clock: Clock, maxKeys: number, rules: FailureRules) {
+    this.#clock = clock;
+    this.#maxKeys = maxKeys;
+    this.#rules = rules;
   }
 
-  #current(client: string, now: number): Entry | undefined {
-    const entry = this.#entries.get(client);
-    if (entry && now - entry.windowStart >= this.#options.windowMs) {
-      this.#entries.delete(client);
+  #current(key: string, now: number): Failures | undefined {
+    const entry = this.#entries.get(key);
+    if (entry && now >= this.#rules.forgetAt(entry)) {
+      this.#entries.delete(key);
       return undefined;
     }
     return entry;
   }
 
-  /** Milliseconds until the client may try again; 0 when it may try now. */
-  retryAfterMs(client: string): number {
-    const now = this.#options.clock.now().getTime();
-    const entry = this.#current(client, now);
-    if (!entry || entry.failures < this.#options.maxFailures) return 0;
-    return entry.windowStart + this.#options.windowMs - now;
+  /** Milliseconds until the key may be tried again; 0 when it may be now. */
+  retryAfterMs(key: string): number {
+    const now = this.#clock.now().getTime();
+    const entry = this.#current(key, now);
+    return entry ? Math.max(0, this.#rules.retryAt(entry) - now) : 0;
   }
 
-  /** Records a failure; answers how many the client has made in this window. */
-  recordFailure(client: string): number {
-    const now = this.#options.clock.now().getTime();
-    const entry = this.#current(client, now) ?? { failures: 0, windowStart: now };
-    entry.failures += 1;
+  /** Records a failure; answers how many the key has made (that are not forgotten). */
+  recordFailure(key: string): number {
+    const now = this.#clock.now().getTime();
+    const entry = this.#current(key, now) ?? { count: 0, first: now, last: now };
+    entry.count += 1;
+    entry.last = now;
     // Re-inserting keeps the map in order of last failure, so the oldest go first.
-    this.#entries.delete(client);
-    this.#entries.set(client, entry);
-    this.#prune();
-    return entry.failures;
-  }
-
-  /** A successful login clears the client's failures. */
-  reset(client: string): void {
-    this.#entries.delete(client);
-  }
-
-  #prune(): void {
-    for (const key of this.#entries.keys()) {
-      if (this.#entries.size <= this.#options.maxClients) return;
-      this.#entries.delete(key);
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    for (const oldest of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxKeys) break;
+      this.#entries.delete(oldest);
     }
+    return entry.count;
+  }
+
+  /** A successful login clears the key's failures. */
+  reset(key: string): void {
+    this.#entries.delete(key);
+  }
+}
+
+/**
+ * Counts failed logins per client in a fixed window that starts at the first failure. Once a
+ * client has used up its failures it is refused (even with the right password) until the
+ * window ends.
+ */
+export class LoginLimiter extends FailedLogins {
+  constructor({ maxFailures, windowMs, clock, maxClients = 10_000 }: LoginLimiterOptions) {
+    super(clock, maxClients, {
+      forgetAt: (failures) => failures.first + windowMs,
+      retryAt: (failures) => (failures.count < maxFailures ? 0 : failures.first + windowMs),
+    });
   }
 }
 
@@ -87,52 +108,16 @@ export interface AccountBackoffOptions {
  * any number of addresses gets about one try per `maxDelayMs`, while the organiser is never
  * locked out for longer than that; a success clears the account.
  */
-export class AccountBackoff {
-  readonly #entries = new Map<string, { failures: number; last: number }>();
-  readonly #options: Required<AccountBackoffOptions>;
-
+export class AccountBackoff extends FailedLogins {
   constructor(options: AccountBackoffOptions) {
-    this.#options = { maxAccounts: 10_000, ...options };
-  }
-
-  #delayAfter(failures: number): number {
-    const over = failures - this.#options.freeFailures;
-    if (over <= 0) return 0;
-    return Math.min(this.#options.maxDelayMs, 1_000 * 2 ** (over - 1));
-  }
-
-  #current(account: string, now: number) {
-    const entry = this.#entries.get(account);
-    if (entry && now - entry.last >= this.#options.forgetAfterMs) {
-      this.#entries.delete(account);
-      return undefined;
-    }
-    return entry;
-  }
-
-  /** Milliseconds until the account may be tried again; 0 when it may be now. */
-  retryAfterMs(account: string): number {
-    const now = this.#options.clock.now().getTime();
-    const entry = this.#current(account, now);
-    if (!entry) return 0;
-    return Math.max(0, entry.last + this.#delayAfter(entry.failures) - now);
-  }
-
-  recordFailure(account: string): number {
-    const now = this.#options.clock.now().getTime();
-    const entry = this.#current(account, now) ?? { failures: 0, last: now };
-    entry.failures += 1;
-    entry.last = now;
-    this.#entries.delete(account);
-    this.#entries.set(account, entry);
-    for (const key of this.#entries.keys()) {
-      if (this.#entries.size <= this.#options.maxAccounts) break;
-      this.#entries.delete(key);
-    }
-    return entry.failures;
-  }
-
-  reset(account: string): void {
-    this.#entries.delete(account);
+    const { freeFailures, maxDelayMs, forgetAfterMs, clock, maxAccounts = 10_000 } = options;
+    const delayAfter = (failures: number) => {
+      const over = failures - freeFailures;
+      return over <= 0 ? 0 : Math.min(maxDelayMs, 1_000 * 2 ** (over - 1));
+    };
+    super(clock, maxAccounts, {
+      forgetAt: (failures) => failures.last + forgetAfterMs,
+      retryAt: (failures) => failures.last + delayAfter(failures.count),
+    });
   }
 }

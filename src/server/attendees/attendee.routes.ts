@@ -5,6 +5,7 @@ import {
   attendeeCreateRequestSchema,
   attendeeResponseSchema,
 } from '../../shared/schemas/attendee.ts';
+import { routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
@@ -17,16 +18,13 @@ import { insertAttendee } from './attendee.repository.ts';
 export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   app.post(
     API_PATHS.attendees,
-    {
-      preHandler: writeRateLimit(app, deps.config.writeRateLimit),
+    routeOptions('Attendees')({
+      summary: 'Join: get an attendee token for a username',
+      limit: writeRateLimit(app, deps.config.writeRateLimit),
       bodyLimit: 1024,
-      schema: {
-        tags: ['Attendees'],
-        summary: 'Join: get an attendee token for a username',
-        body: attendeeCreateRequestSchema,
-        response: { 201: attendeeResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+      body: attendeeCreateRequestSchema,
+      response: { 201: attendeeResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const attendee = { id: newId(), username: request.body.username };
       await insertAttendee(deps.db, { ...attendee, createdAt: deps.clock.now().toISOString() });

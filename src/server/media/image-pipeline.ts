@@ -16,12 +16,16 @@ import {
   renderImage,
 } from './images.ts';
 
-/** Thrown when a file that looked like an image cannot be decoded whole. */
-export class UnreadableImageError extends Error {
+/** A file that looked like a picture or a video but is damaged; says what its reader said. */
+export class UnreadableMediaError extends Error {
   constructor(cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause));
-    this.name = 'UnreadableImageError';
   }
+}
+
+/** Thrown when a file that looked like an image cannot be decoded whole. */
+export class UnreadableImageError extends UnreadableMediaError {
+  override name = 'UnreadableImageError';
 }
 
 /** Thrown when a picture has more pixels than the server decodes (`MAX_IMAGE_PIXELS`). */

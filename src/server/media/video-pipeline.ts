@@ -8,16 +8,17 @@ import {
   renderVideo,
   renditionSize,
 } from './ffmpeg.ts';
-import { type ImagePipeline, UnreadableImageError } from './image-pipeline.ts';
+import {
+  type ImagePipeline,
+  UnreadableImageError,
+  UnreadableMediaError,
+} from './image-pipeline.ts';
 import type { Rendition } from './images.ts';
 import { VideoQueue } from './video-queue.ts';
 
 /** Thrown when ffmpeg cannot read a video, or decode a frame of it: it is damaged. */
-export class UnreadableVideoError extends Error {
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
-    this.name = 'UnreadableVideoError';
-  }
+export class UnreadableVideoError extends UnreadableMediaError {
+  override name = 'UnreadableVideoError';
 }
 
 /** A video as read at upload: what it holds, and its poster in two sizes. */

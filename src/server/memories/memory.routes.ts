@@ -17,7 +17,6 @@ import {
   ownMemoriesSchema,
 } from '../../shared/schemas/memory.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
-import { ATTENDEE_TOKEN } from '../http/openapi.ts';
 import { idSchema } from '../../shared/schemas/common.ts';
 import {
   IDEMPOTENCY_KEY_HEADER,
@@ -25,6 +24,7 @@ import {
   idempotencyHeadersSchema,
 } from '../../shared/schemas/upload.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
+import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
@@ -43,6 +43,7 @@ import {
   AlreadyPostedError,
   type PostedMemories,
   deleteOwnMemory,
+  memoriesView,
   postMemory,
 } from './memory.service.ts';
 import { findIdempotentAnswer, saveIdempotentAnswer } from './idempotency.repository.ts';
@@ -121,32 +122,30 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   };
 
   const { callers } = deps;
+  const access = accessRules(callers);
   const limited = writeRateLimit(app, config.writeRateLimit);
+  const route = routeOptions('Memories');
 
   app.post(
     API_PATHS.memoryCreate,
-    {
+    route({
+      summary: 'Post a memory: a caption and up to 10 photos or videos',
+      description:
+        'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
+        'repeat with the same key within 24 hours answers the first result and creates nothing.',
       // The attendee token is optional (the spec's call works without one); one that is sent
       // must be valid, makes its attendee the memory's owner (decision 142) and scopes the post's
       // `Idempotency-Key`.
-      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
-      preHandler: limited,
-      schema: {
-        tags: ['Memories'],
-        summary: 'Post a memory: a caption and up to 10 photos or videos',
-        description:
-          'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
-          'repeat with the same key within 24 hours answers the first result and creates nothing.',
-        security: [{}, ...ATTENDEE_TOKEN],
-        headers: idempotencyHeadersSchema,
-        response: {
-          201: memoryPostResponseSchema,
-          400: errorResponseSchema,
-          413: errorResponseSchema,
-          415: errorResponseSchema,
-        },
+      access: access.anyoneOrAttendee,
+      limit: limited,
+      headers: idempotencyHeadersSchema,
+      response: {
+        201: memoryPostResponseSchema,
+        400: errorResponseSchema,
+        413: errorResponseSchema,
+        415: errorResponseSchema,
       },
-    },
+    }),
     async (request, reply) => {
       reply.code(201).header('cache-control', 'no-store');
       const owner = callers.attendeeOf(request);
@@ -186,18 +185,11 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   // Registered before `/api/memories/:id` would be: a static segment wins over a parameter.
   app.get(
     API_PATHS.ownMemories,
-    {
-      onRequest: async (request, reply) => {
-        await callers.identifyAttendee(request, reply);
-        callers.requireAttendee(request);
-      },
-      schema: {
-        tags: ['Memories'],
-        summary: "The ids of the caller's own memories (those their attendee token posted)",
-        security: ATTENDEE_TOKEN,
-        response: { 200: ownMemoriesSchema, '4xx': errorResponseSchema },
-      },
-    },
+    route({
+      summary: "The ids of the caller's own memories (those their attendee token posted)",
+      access: access.attendee,
+      response: { 200: ownMemoriesSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const attendee = callers.requireAttendee(request);
       reply.header('cache-control', 'private, no-store');
@@ -207,21 +199,14 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
 
   app.delete(
     `${API_PATHS.memoryCreate}/:id`,
-    {
-      onRequest: async (request, reply) => {
-        await callers.identifyAttendee(request, reply);
-        callers.requireAttendee(request);
-      },
-      preHandler: limited,
+    route({
+      summary: 'Delete a memory you posted (the attendee whose token posted it)',
+      access: access.attendee,
+      limit: limited,
       bodyLimit: 1024,
-      schema: {
-        tags: ['Memories'],
-        summary: 'Delete a memory you posted (the attendee whose token posted it)',
-        security: ATTENDEE_TOKEN,
-        params: memoryParamsSchema,
-        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+      params: memoryParamsSchema,
+      response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request) => {
       const attendee = callers.requireAttendee(request);
       await deleteOwnMemory(deps, request.params.id, attendee);
@@ -241,28 +226,19 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       summary: 'The gallery, newest first',
       querystring: memoryListQuerySchema,
       response: memoryListSchema,
-      view: ({ query }) => ({
-        topic: 'memories',
-        scope: WHOLE_LIST,
-        key: galleryView(query),
-        rows: () => listGalleryPage(deps.db, query),
-      }),
+      view: ({ query }) => memoriesView(galleryView(query), () => listGalleryPage(deps.db, query)),
     }),
   );
 
   app.get(
     `${API_PATHS.memoryList}/:id`,
-    {
-      // Optional: with the token that posted it, a memory awaiting approval is its poster's to see.
-      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
-      schema: {
-        tags: ['Memories'],
-        summary: 'One memory',
-        security: [{}, ...ATTENDEE_TOKEN],
-        params: memoryParamsSchema,
-        response: { 200: memorySchema },
-      },
-    },
+    route({
+      summary: 'One memory',
+      // With the token that posted it, a memory awaiting approval is its poster's to see.
+      access: access.anyoneOrAttendee,
+      params: memoryParamsSchema,
+      response: { 200: memorySchema },
+    }),
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
       if (!found) throw new HttpError(404, 'Memory not found');
@@ -352,47 +328,42 @@ export function memoryHead(
   const title = `${memory.username}'s memory at ${eventName}`;
   const caption = memory.text.replace(/\s+/g, ' ').trim();
   const description = clip(caption, DESCRIPTION_MAX);
-  const url = `${origin}${path}`;
   const image = previewImageOf(memory);
+  const imageUrl = image && `${origin}${image.url}`;
+  const imageAlt = image && clip(memory.text, 400);
+  const imageSize = image?.width && image.height ? image : undefined;
   const isImage = memory.contentType.startsWith('image/');
-  const meta: PageHead['meta'] = [
-    { property: 'og:site_name', content: eventName },
-    { property: 'og:type', content: isImage ? 'article' : 'video.other' },
-    { property: 'og:title', content: title },
-    { property: 'og:description', content: description },
-    { property: 'og:url', content: url },
+  // Each tag in the order it is written; one without content (`undefined`) is left out.
+  const openGraph: [string, string | undefined][] = [
+    ['site_name', eventName],
+    ['type', isImage ? 'article' : 'video.other'],
+    ['title', title],
+    ['description', description],
+    ['url', `${origin}${path}`],
+    ['image', imageUrl],
+    ['image:alt', imageAlt],
+    ['image:type', image?.type],
+    ['image:width', imageSize && String(imageSize.width)],
+    ['image:height', imageSize && String(imageSize.height)],
+    ['video', isImage ? undefined : `${origin}${memory.media}`],
+    ['video:type', isImage ? undefined : memory.contentType],
   ];
-  if (image) {
-    meta.push(
-      { property: 'og:image', content: `${origin}${image.url}` },
-      { property: 'og:image:alt', content: clip(memory.text, 400) },
-    );
-    if (image.type) meta.push({ property: 'og:image:type', content: image.type });
-    if (image.width && image.height) {
-      meta.push(
-        { property: 'og:image:width', content: String(image.width) },
-        { property: 'og:image:height', content: String(image.height) },
-      );
-    }
-  }
-  if (!isImage) {
-    meta.push(
-      { property: 'og:video', content: `${origin}${memory.media}` },
-      { property: 'og:video:type', content: memory.contentType },
-    );
-  }
-  meta.push(
-    { name: 'twitter:card', content: image ? 'summary_large_image' : 'summary' },
-    { name: 'twitter:title', content: title },
-    { name: 'twitter:description', content: description },
-  );
-  if (image) {
-    meta.push(
-      { name: 'twitter:image', content: `${origin}${image.url}` },
-      { name: 'twitter:image:alt', content: clip(memory.text, 400) },
-    );
-  }
-  meta.push({ name: 'description', content: description });
+  const twitter: [string, string | undefined][] = [
+    ['card', image ? 'summary_large_image' : 'summary'],
+    ['title', title],
+    ['description', description],
+    ['image', imageUrl],
+    ['image:alt', imageAlt],
+  ];
+  const meta: PageHead['meta'] = [
+    ...openGraph.flatMap(([tag, content]) =>
+      content === undefined ? [] : [{ property: `og:${tag}`, content }],
+    ),
+    ...twitter.flatMap(([tag, content]) =>
+      content === undefined ? [] : [{ name: `twitter:${tag}`, content }],
+    ),
+    { name: 'description', content: description },
+  ];
   return { title, meta };
 }
 

@@ -5,6 +5,8 @@ import type { AppDeps } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { WHOLE_LIST } from '../lists/list-cache.ts';
+import type { ListView } from '../lists/list-route.ts';
 import {
   type StoredMemory,
   deleteMemoryRow,
@@ -19,6 +21,17 @@ import {
   receiveMemoryPost,
 } from './memory-upload.ts';
 import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
+
+/**
+ * A polled view of the memories (a page of the gallery, of the moderation screen): versioned with
+ * the whole list, as any post, approval or deletion can change any page.
+ */
+export const memoriesView = (key: string, rows: ListView['rows']): ListView => ({
+  topic: 'memories',
+  scope: WHOLE_LIST,
+  key,
+  rows,
+});
 
 /** Thrown by a post's `alongside` claim when the same post was already made: nothing is kept. */
 export class AlreadyPostedError extends Error {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { type DataDirProcesses, removeFilesWrittenBefore } from '../lib/data-dir-processes.ts';
+import { type PeriodicSweep, startPeriodicSweep } from '../lib/periodic-sweep.ts';
 
 /** Folders of the store whose files belong to rows: memories and speakers. */
 const OWNED_PREFIXES = ['memories/', 'speakers/'] as const;
@@ -111,8 +112,7 @@ export interface OrphanSweeperOptions {
 export function startOrphanSweeper(
   deps: { db: Db; media: MediaStore },
   options: OrphanSweeperOptions,
-): { sweep(): Promise<number>; stop(): void } {
-  let running: Promise<number> | undefined;
+): PeriodicSweep {
   const sweepOnce = async (): Promise<number> => {
     const now = options.now();
     const othersAlive = await options.processes.othersAlive();
@@ -129,21 +129,9 @@ export function startOrphanSweeper(
     }
     return removed + orphans.length;
   };
-  const sweep = () => {
-    running ??= sweepOnce()
-      .catch((error: unknown) => {
-        options.log.warn({ err: error }, 'media files without a row could not be swept');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  const timer = setInterval(() => void sweep(), options.intervalMs);
-  timer.unref();
-  return {
-    sweep,
-    stop: () => clearInterval(timer),
-  };
+  return startPeriodicSweep(sweepOnce, {
+    intervalMs: options.intervalMs,
+    log: options.log,
+    failure: 'media files without a row could not be swept',
+  });
 }

@@ -17,9 +17,10 @@ import {
   questionsQuerySchema,
 } from '../../shared/schemas/question.ts';
 import { speakerIdParamsSchema } from '../../shared/schemas/speaker.ts';
+import { ADMIN_BY_HOOK, accessRules, adminPolled, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/openapi.ts';
+import { ADMIN_TOKEN } from '../http/openapi.ts';
 import { askRateLimit, writeRateLimit } from '../http/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
@@ -77,24 +78,22 @@ function sendCsv(reply: FastifyReply, lines: AsyncIterable<string>, filename: st
  */
 export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const { callers } = deps;
+  const access = accessRules(callers);
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
+  const route = routeOptions('Questions');
 
   app.post(
     API_PATHS.questionCreate,
-    {
+    route({
+      summary: 'Ask a speaker a question',
       // The attendee token is optional here (the spec's call works without one); a token that
       // is sent must be valid. The per-attendee limit on asking comes first.
-      onRequest: (request, reply) => callers.identifyAttendee(request, reply),
-      preHandler: [askRateLimit(app, () => deps.settings.current.questionsPerMinute), ...limited],
+      access: access.anyoneOrAttendee,
+      limit: [askRateLimit(app, () => deps.settings.current.questionsPerMinute), ...limited],
       bodyLimit: SMALL_BODY,
-      schema: {
-        tags: ['Questions'],
-        summary: 'Ask a speaker a question',
-        security: [{}, ...ATTENDEE_TOKEN],
-        body: questionCreateRequestSchema,
-        response: { 201: questionSchema, '4xx': errorResponseSchema },
-      },
-    },
+      body: questionCreateRequestSchema,
+      response: { 201: questionSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const question = await askQuestion(deps, request.body, callers.attendeeOf(request));
       return reply.code(201).send(question);
@@ -105,19 +104,14 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     app.route({
       method,
       url: '/api/questions/:id/vote',
-      onRequest: async (request, reply) => {
-        await callers.identifyAttendee(request, reply);
-        callers.requireAttendee(request);
-      },
-      preHandler: limited,
-      bodyLimit: 1024,
-      schema: {
-        tags: ['Questions'],
+      ...route({
         summary: method === 'PUT' ? 'Upvote a question (once per attendee)' : 'Take an upvote back',
-        security: ATTENDEE_TOKEN,
+        access: access.attendee,
+        limit: limited,
+        bodyLimit: 1024,
         params: questionParamsSchema,
         response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
-      },
+      }),
       handler: async (request) => {
         const attendee = callers.requireAttendee(request);
         const question = await vote(deps, request.params.id, attendee, method === 'PUT');
@@ -128,21 +122,15 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
 
   app.patch(
     '/api/questions/:id',
-    {
-      onRequest: async (request, reply) => {
-        await callers.moderator(request, reply);
-      },
-      preHandler: limited,
+    route({
+      summary: 'Mark answered, pin, hide or publish a question (its speaker, or the admin)',
+      access: access.moderator,
+      limit: limited,
       bodyLimit: SMALL_BODY,
-      schema: {
-        tags: ['Questions'],
-        summary: 'Mark answered, pin, hide or publish a question (its speaker, or the admin)',
-        security: [...SPEAKER_TOKEN, ...ADMIN_TOKEN],
-        params: questionParamsSchema,
-        body: questionPatchSchema,
-        response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+      params: questionParamsSchema,
+      body: questionPatchSchema,
+      response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const by = await callers.moderator(request, reply);
       const question = await changeQuestion(deps, request.params.id, request.body, by);
@@ -152,19 +140,13 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
 
   app.delete(
     '/api/questions/:id',
-    {
-      onRequest: async (request, reply) => {
-        await callers.requireAdmin(request, reply);
-      },
-      preHandler: limited,
-      schema: {
-        tags: ['Questions'],
-        summary: 'Delete a question (the admin)',
-        security: ADMIN_TOKEN,
-        params: questionParamsSchema,
-        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+    route({
+      summary: 'Delete a question (the admin)',
+      access: access.admin,
+      limit: limited,
+      params: questionParamsSchema,
+      response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request) => {
       if (!(await removeQuestion(deps, request.params.id))) {
         throw new HttpError(404, 'Question not found');
@@ -194,11 +176,6 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   );
 
   const adminOnly: FastifyPluginAsyncZod = async (admin) => {
-    admin.addHook('onRequest', async (request, reply) => {
-      await callers.requireAdmin(request, reply);
-      reply.header('cache-control', 'private, no-cache');
-      reply.header('vary', 'Authorization');
-    });
     // Polled by the admin screen's Questions tab: every status, newest first.
     await admin.register(
       listRoute(deps.lists, {
@@ -224,33 +201,24 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     );
     admin.get(
       API_PATHS.adminQuestionsCsv,
-      {
-        schema: {
-          tags: ['Admin'],
-          summary: 'Every question as CSV',
-          security: ADMIN_TOKEN,
-          response: { 200: z.string(), '4xx': errorResponseSchema },
-        },
-      },
+      routeOptions('Admin')({
+        summary: 'Every question as CSV',
+        access: ADMIN_BY_HOOK,
+        response: { 200: z.string(), '4xx': errorResponseSchema },
+      }),
       async (_request, reply) => sendCsv(reply, questionsCsv(deps), 'questions.csv'),
     );
   };
-  await app.register(adminOnly);
+  await app.register(adminPolled(adminOnly, access.admin.check));
 
   app.get(
     '/api/speakers/:id/questions.csv',
-    {
-      onRequest: async (request, reply) => {
-        await callers.moderator(request, reply);
-      },
-      schema: {
-        tags: ['Speakers'],
-        summary: "One speaker's questions as CSV (that speaker, or the admin)",
-        security: [...SPEAKER_TOKEN, ...ADMIN_TOKEN],
-        params: speakerIdParamsSchema,
-        response: { 200: z.string(), '4xx': errorResponseSchema },
-      },
-    },
+    routeOptions('Speakers')({
+      summary: "One speaker's questions as CSV (that speaker, or the admin)",
+      access: access.moderator,
+      params: speakerIdParamsSchema,
+      response: { 200: z.string(), '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const by = await callers.moderator(request, reply);
       const id = request.params.id.toLowerCase();

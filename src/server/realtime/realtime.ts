@@ -18,14 +18,19 @@ import type { Speaker } from '../../shared/schemas/speaker.ts';
 import type { ListenConnections } from '../db/connect.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
 
+/** The events every client of every instance gets. */
+type EveryoneEvent =
+  | 'memoryCreated'
+  | 'memoryUpdated'
+  | 'memoryDeleted'
+  | 'speakerCreated'
+  | 'speakerDeleted'
+  | 'settingsUpdated';
+
 /** An event for every client, as it travels from the instance that sends it to the others. */
-type ForEveryone =
-  | { event: 'memoryCreated'; payload: Parameters<ServerToClientEvents['memoryCreated']>[0] }
-  | { event: 'memoryUpdated'; payload: Parameters<ServerToClientEvents['memoryUpdated']>[0] }
-  | { event: 'memoryDeleted'; payload: Parameters<ServerToClientEvents['memoryDeleted']>[0] }
-  | { event: 'speakerCreated'; payload: Parameters<ServerToClientEvents['speakerCreated']>[0] }
-  | { event: 'speakerDeleted'; payload: Parameters<ServerToClientEvents['speakerDeleted']>[0] }
-  | { event: 'settingsUpdated'; payload: Parameters<ServerToClientEvents['settingsUpdated']>[0] };
+type ForEveryone = {
+  [E in EveryoneEvent]: { event: E; payload: Parameters<ServerToClientEvents[E]>[0] };
+}[EveryoneEvent];
 
 interface InterServerEvents {
   everyone: (message: ForEveryone) => void;
@@ -34,27 +39,12 @@ interface InterServerEvents {
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents>;
 type Broadcast = ReturnType<RealtimeServer['to']>;
 
-function emit(to: Broadcast, message: ForEveryone): void {
-  switch (message.event) {
-    case 'memoryCreated':
-      to.emit('memoryCreated', message.payload);
-      break;
-    case 'memoryUpdated':
-      to.emit('memoryUpdated', message.payload);
-      break;
-    case 'memoryDeleted':
-      to.emit('memoryDeleted', message.payload);
-      break;
-    case 'speakerCreated':
-      to.emit('speakerCreated', message.payload);
-      break;
-    case 'speakerDeleted':
-      to.emit('speakerDeleted', message.payload);
-      break;
-    case 'settingsUpdated':
-      to.emit('settingsUpdated', message.payload);
-      break;
-  }
+function emit<E extends EveryoneEvent>(
+  to: Broadcast,
+  message: { event: E; payload: Parameters<ServerToClientEvents[E]>[0] },
+): void {
+  // The payload is the event's one argument; TypeScript does not see that for every E at once.
+  to.emit(message.event, ...([message.payload] as Parameters<ServerToClientEvents[E]>));
 }
 
 /** Every socket joins one of these rooms (decision 092). */
@@ -216,26 +206,21 @@ export async function createRealtime(
       }
       return roomFor(parsed.data);
     };
-    socket.on('watch', (request: unknown, ack: unknown) => {
-      void roomOf(request).then(async (room) => {
-        if (room === null) {
-          acknowledge(ack, false);
-          return;
-        }
-        await socket.join(room);
-        acknowledge(ack, true);
+    // `watch` joins the room a request names, `unwatch` leaves it.
+    const answer = (event: 'watch' | 'unwatch', move: (room: string) => Promise<void> | void) => {
+      socket.on(event, (request: unknown, ack: unknown) => {
+        void roomOf(request).then(async (room) => {
+          if (room === null) {
+            acknowledge(ack, false);
+            return;
+          }
+          await move(room);
+          acknowledge(ack, true);
+        });
       });
-    });
-    socket.on('unwatch', (request: unknown, ack: unknown) => {
-      void roomOf(request).then(async (room) => {
-        if (room === null) {
-          acknowledge(ack, false);
-          return;
-        }
-        await socket.leave(room);
-        acknowledge(ack, true);
-      });
-    });
+    };
+    answer('watch', (room) => socket.join(room));
+    answer('unwatch', (room) => socket.leave(room));
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
   });
 
@@ -279,6 +264,12 @@ export async function createRealtime(
     sendNext([...sending.keys()], 0);
   };
 
+  // Public events carry only published memories: a pending one goes to the admin alone.
+  const sendMemory = (event: 'memoryCreated' | 'memoryUpdated', memory: Memory) => {
+    if (memory.status === 'published') toEveryone({ event, payload: { memory } });
+    else io.to(moderationRoom()).emit(event, { memory });
+  };
+
   return {
     io,
     newQuestion: (question) => {
@@ -308,21 +299,8 @@ export async function createRealtime(
       });
     },
     speakerDeleted: (id) => toEveryone({ event: 'speakerDeleted', payload: { id } }),
-    memoryCreated: (memory) => {
-      if (memory.status === 'published') {
-        toEveryone({ event: 'memoryCreated', payload: { memory } });
-        return;
-      }
-      // Public events carry only published memories: a pending one goes to the admin alone.
-      io.to(moderationRoom()).emit('memoryCreated', { memory });
-    },
-    memoryUpdated: (memory) => {
-      if (memory.status === 'published') {
-        toEveryone({ event: 'memoryUpdated', payload: { memory } });
-        return;
-      }
-      io.to(moderationRoom()).emit('memoryUpdated', { memory });
-    },
+    memoryCreated: (memory) => sendMemory('memoryCreated', memory),
+    memoryUpdated: (memory) => sendMemory('memoryUpdated', memory),
     memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
     speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
     settingsUpdated: (settings) => toEveryone({ event: 'settingsUpdated', payload: { settings } }),

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { QA_TEXTS } from '../../shared/qa-constants.ts';
@@ -16,10 +16,10 @@ import {
   speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
-import { ADMIN_TOKEN } from '../http/openapi.ts';
+import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { readPictureForm } from '../media/picture-form.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -36,38 +36,22 @@ import {
 
 const LABELS = { name: 'Full name', stack: 'Stack', bio: 'Bio' };
 
-/**
- * Reads the sign-up form: `name`, `stack`, `bio` and one `picture` file, in any order. The
- * picture is kept in memory (it is at most the upload limit) because it is decoded whole.
- */
+/** Reads the sign-up form: `name`, `stack`, `bio` and one `picture` file, in any order. */
 async function readSpeakerForm(
   request: FastifyRequest,
   maxUploadMb: number,
 ): Promise<{ fields: SpeakerFields; picture: Buffer }> {
-  const chunks: Buffer[] = [];
-  const values = await readMultipart(
-    request,
-    {
-      fileBytes: Math.floor(maxUploadMb * 1024 * 1024),
-      fileFields: ['picture'],
-      maxFiles: 1,
-      maxFields: 10,
-      fieldBytes: 16 * 1024,
-      labels: LABELS,
-      messages: {
-        tooLarge: () => `The picture is larger than ${maxUploadMb} MB`,
-        tooManyFiles: 'Send one picture only',
-      },
-    },
-    async (file) => {
-      for await (const chunk of file.body) chunks.push(chunk);
-    },
-  );
-  const parsed = speakerFieldsSchema.safeParse(values);
+  const { fields, picture } = await readPictureForm(request, {
+    field: 'picture',
+    maxMb: maxUploadMb,
+    maxFields: 10,
+    fieldBytes: 16 * 1024,
+    labels: LABELS,
+  });
+  const parsed = speakerFieldsSchema.safeParse(fields);
   if (!parsed.success) {
     throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid form', 'VALIDATION');
   }
-  const picture = Buffer.concat(chunks);
   if (picture.length === 0) throw new HttpError(400, 'Picture is required', 'VALIDATION');
   return { fields: parsed.data, picture };
 }
@@ -75,6 +59,7 @@ async function readSpeakerForm(
 /** Speakers: sign-up with a picture, the two list paths of the spec, login and dashboard. */
 export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
+  const route = routeOptions('Speakers');
 
   // Both paths of the spec's table, the dropdown's and the Q&A room's: one list, one answer.
   const speakerLists = [
@@ -100,14 +85,11 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
 
   app.post(
     API_PATHS.speakerAdd,
-    {
-      preHandler: limited,
-      schema: {
-        tags: ['Speakers'],
-        summary: 'Sign up as a speaker, with a picture',
-        response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+    route({
+      summary: 'Sign up as a speaker, with a picture',
+      limit: limited,
+      response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       const form = await readSpeakerForm(request, deps.config.maxUploadMb);
       const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
@@ -122,15 +104,12 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
 
   app.post(
     API_PATHS.speakerLogin,
-    {
-      preHandler: limited,
-      schema: {
-        tags: ['Speakers'],
-        summary: 'Log in to the speaker dashboard',
-        body: speakerLoginRequestSchema,
-        response: { 200: speakerLoginResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
+    route({
+      summary: 'Log in to the speaker dashboard',
+      limit: limited,
+      body: speakerLoginRequestSchema,
+      response: { 200: speakerLoginResponseSchema, '4xx': errorResponseSchema },
+    }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { speaker, token } = await loginSpeaker(
@@ -169,43 +148,35 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     }),
   );
 
-  const adminOnly = {
-    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-      await deps.callers.requireAdmin(request, reply);
-      reply.header('cache-control', 'no-store');
-    },
-    preHandler: limited,
-  };
+  const { admin } = accessRules(deps.callers);
   app.delete(
     '/api/speakers/:id',
-    {
-      ...adminOnly,
-      schema: {
-        tags: ['Speakers'],
-        summary: 'Delete a speaker with their questions (the admin)',
-        security: ADMIN_TOKEN,
-        params: speakerIdParamsSchema,
-        response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
-    async (request) => {
+    route({
+      summary: 'Delete a speaker with their questions (the admin)',
+      access: admin,
+      limit: limited,
+      params: speakerIdParamsSchema,
+      response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
+    }),
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
       await removeSpeaker(deps, request.params.id);
       return { message: 'Speaker deleted' };
     },
   );
   app.post(
     '/api/speakers/:id/secret',
-    {
-      ...adminOnly,
+    route({
+      summary: 'Issue a speaker a new sign-in secret; the old one stops working (the admin)',
+      access: admin,
+      limit: limited,
       bodyLimit: 1024,
-      schema: {
-        tags: ['Speakers'],
-        summary: 'Issue a speaker a new sign-in secret; the old one stops working (the admin)',
-        security: ADMIN_TOKEN,
-        params: speakerIdParamsSchema,
-        response: { 200: speakerSecretResponseSchema, '4xx': errorResponseSchema },
-      },
+      params: speakerIdParamsSchema,
+      response: { 200: speakerSecretResponseSchema, '4xx': errorResponseSchema },
+    }),
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { secret: await renewSecret(deps, request.params.id) };
     },
-    async (request) => ({ secret: await renewSecret(deps, request.params.id) }),
   );
 };

@@ -7,6 +7,7 @@ import { type UploadMetadata, uploadMetadataSchema } from '../../shared/schemas/
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
+import { type PeriodicSweep, startPeriodicSweep } from '../lib/periodic-sweep.ts';
 import { type UploadedFile, displayName, readHead } from '../http/multipart.ts';
 import { deleteIdempotencyKeysBefore } from '../memories/idempotency.repository.ts';
 import { AlreadyPostedError, postMemory } from '../memories/memory.service.ts';
@@ -248,20 +249,10 @@ export function startAbandonedUploadSweeper(
   deps: Pick<AppDeps, 'db'>,
   store: DataStore,
   options: { intervalMs: number; now: () => number; log: Pick<FastifyBaseLogger, 'warn'> },
-): { sweep(): Promise<number>; stop(): void } {
-  let running: Promise<number> | undefined;
-  const sweep = () => {
-    running ??= sweepAbandonedUploads(deps, store, options.now())
-      .catch((error: unknown) => {
-        options.log.warn({ err: error }, 'abandoned uploads could not be swept');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  const timer = setInterval(() => void sweep(), options.intervalMs);
-  timer.unref();
-  return { sweep, stop: () => clearInterval(timer) };
+): PeriodicSweep {
+  return startPeriodicSweep(() => sweepAbandonedUploads(deps, store, options.now()), {
+    intervalMs: options.intervalMs,
+    log: options.log,
+    failure: 'abandoned uploads could not be swept',
+  });
 }
