@@ -1,20 +1,25 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brandCss } from '../../shared/brand-palette.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { adminStatsSchema, settingsResponseSchema } from '../../shared/schemas/settings.ts';
 import {
-  type TestSocket,
   addSpeakerWithSecret,
   adminToken,
   askQuestion,
+  call,
   collect,
+  forged,
   joinAttendee,
   pngImage,
-  watchingSocket,
 } from '../../../tests/support/speakers.ts';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import {
+  type TestApp,
+  testDatabases,
+  useTestApp,
+  useWatchingSockets,
+} from '../../../tests/support/test-app.ts';
 import { statsCsv } from './admin.service.ts';
 
 const PASSWORD = 'console-admin-password';
@@ -31,29 +36,6 @@ const BUILT_PAGE = [
 ].join('\n');
 const JOIN_MARKUP = '<main><img src="%LOGO_URL%"/><h1>Join the Fun at %EVENT_NAME%!</h1></main>';
 
-const bearer = (token: string | undefined): Record<string, string> =>
-  token === undefined ? {} : { authorization: `Bearer ${token}` };
-
-/** A token of the right shape signed with another key: what a forger can make. */
-const forged = (token: string) => `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
-
-async function call(
-  url: string,
-  method: string,
-  path: string,
-  options: { token?: string | undefined; body?: unknown; form?: FormData } = {},
-): Promise<Response> {
-  const json = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...bearer(options.token),
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: options.form ?? json,
-  });
-}
-
 const logoForm = (bytes: Buffer, name = 'logo.png', type = 'image/png') => {
   const form = new FormData();
   form.append('logo', new Blob([new Uint8Array(bytes)], { type }), name);
@@ -64,26 +46,21 @@ const pageOf = async (t: TestApp, path: string) =>
   (await fetch(`${t.url}${path}`, { headers: { accept: 'text/html' } })).text();
 
 describe.each(testDatabases)('the organiser console on %s', (database) => {
-  let t: TestApp;
+  const t = useTestApp({
+    database,
+    env: { ADMIN_PASSWORD: PASSWORD, QUESTIONS_PER_MINUTE: '600' },
+    client: {
+      'index.html': BUILT_PAGE,
+      'assets/index-abc.css': '.x{}',
+      '.prerendered/join.html': JOIN_MARKUP,
+    },
+  });
+  const watch = useWatchingSockets(t);
   let admin: string;
-  const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      env: { ADMIN_PASSWORD: PASSWORD, QUESTIONS_PER_MINUTE: '600' },
-      client: {
-        'index.html': BUILT_PAGE,
-        'assets/index-abc.css': '.x{}',
-        '.prerendered/join.html': JOIN_MARKUP,
-      },
-    });
     admin = await adminToken(t.url, PASSWORD);
   });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
-  afterAll(() => t.close());
 
   describe('GET /api/admin/stats and stats.csv', () => {
     it('counts everything, per speaker (questions and votes) and memories per hour', async () => {
@@ -171,9 +148,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
     });
 
     it('tells every open page at once, and every page, title and config carry the change', async () => {
-      const socket = await watchingSocket(t.url, []);
-      sockets.push(socket);
-      const events = collect(socket, 'settingsUpdated');
+      const events = collect(await watch(), 'settingsUpdated');
       const before = await fetch(`${t.url}/api/config`);
       const etag = before.headers.get('etag') ?? '';
       expect(before.headers.get('cache-control')).toBe('no-cache');
@@ -228,9 +203,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
 
   describe('PUT and DELETE /api/admin/settings/logo', () => {
     it('stores an image through the pipeline, replaces it, and removes it', async () => {
-      const socket = await watchingSocket(t.url, []);
-      sockets.push(socket);
-      const events = collect(socket, 'settingsUpdated');
+      const events = collect(await watch(), 'settingsUpdated');
       const response = await call(t.url, 'PUT', '/api/admin/settings/logo', {
         token: admin,
         form: logoForm(await pngImage(900, 600)),
