@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
   memoryListSchema,
@@ -11,6 +10,7 @@ import {
   adminToken,
   bearer,
   collect,
+  errorOf,
   forged,
   joinAttendee,
 } from '../../../tests/support/speakers.ts';
@@ -55,10 +55,6 @@ async function post(t: TestApp, files: number, token?: string): Promise<Memory[]
 
 const remove = (t: TestApp, id: string, token?: string) =>
   fetch(`${t.url}/api/memories/${id}`, { method: 'DELETE', headers: bearer(token) });
-
-async function errorOf(response: Response): Promise<string> {
-  return errorResponseSchema.parse(await response.json()).error;
-}
 
 async function rowCount(t: TestApp): Promise<number> {
   const { count } = await t.app.deps.db
