@@ -14,12 +14,7 @@ import {
   pngImage,
 } from '../../../tests/support/speakers.ts';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
-import {
-  type TestApp,
-  testDatabases,
-  useTestApp,
-  useWatchingSockets,
-} from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp, useWatchingSockets } from '../../../tests/support/test-app.ts';
 import { statsCsv } from './admin.service.ts';
 
 const PASSWORD = 'console-admin-password';
@@ -42,9 +37,6 @@ const logoForm = (bytes: Buffer, name = 'logo.png', type = 'image/png') => {
   return form;
 };
 
-const pageOf = async (t: TestApp, path: string) =>
-  (await fetch(`${t.url}${path}`, { headers: { accept: 'text/html' } })).text();
-
 describe.each(testDatabases)('the organiser console on %s', (database) => {
   const t = useTestApp({
     database,
@@ -56,6 +48,8 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
     },
   });
   const watch = useWatchingSockets(t);
+  const pageOf = async (path: string) =>
+    (await fetch(`${t.url}${path}`, { headers: { accept: 'text/html' } })).text();
   let admin: string;
 
   beforeAll(async () => {
@@ -155,7 +149,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       expect(
         (await fetch(`${t.url}/api/config`, { headers: { 'if-none-match': etag } })).status,
       ).toBe(304);
-      expect(await pageOf(t, '/')).toContain('Join the Fun at Confab!');
+      expect(await pageOf('/')).toContain('Join the Fun at Confab!');
 
       const name = 'DevConf <2026> & "Friends"';
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {
@@ -182,14 +176,14 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       });
 
       const escaped = 'DevConf &lt;2026&gt; &amp; &quot;Friends&quot;';
-      const join = await pageOf(t, '/');
+      const join = await pageOf('/');
       expect(join).toContain(`<title>${escaped}</title>`);
       expect(join).toContain(`<meta name="application-name" content="${escaped}" />`);
       expect(join).toContain('<meta name="theme-color" content="#c2255c" />');
       expect(join).toContain(`<style id="confab-brand">${brandCss('#c2255c')}</style>`);
       expect(join).toContain(`Join the Fun at ${escaped}!`);
       expect(join).not.toContain('<2026>');
-      const home = await pageOf(t, '/home');
+      const home = await pageOf('/home');
       expect(home).toContain(`<p class="app-header-name">${escaped}</p>`);
       expect(home).toContain(`<title>${escaped}</title>`);
 
@@ -197,7 +191,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
         token: admin,
         body: { eventName: 'Confab', primaryColor: '#4c6ef5', wallIntervalSeconds: 8 },
       });
-      expect(await pageOf(t, '/')).toContain('Join the Fun at Confab!');
+      expect(await pageOf('/')).toContain('Join the Fun at Confab!');
     });
   });
 
@@ -219,11 +213,11 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
 
       const config = publicConfigSchema.parse(await (await fetch(`${t.url}/api/config`)).json());
       expect(config.logoUrl).toBe(settings.logoUrl);
-      const join = await pageOf(t, '/');
+      const join = await pageOf('/');
       expect(join).toContain(`<img src="${settings.logoUrl}"/>`);
       expect(join).toContain(`<meta name="confab-logo" content="${settings.logoUrl}" />`);
       expect(join).toContain(`<link rel="icon" href="${settings.logoUrl}" />`);
-      expect(await pageOf(t, '/home')).toContain(`src="${settings.logoUrl}"`);
+      expect(await pageOf('/home')).toContain(`src="${settings.logoUrl}"`);
 
       // A new logo replaces the old one: one file is left.
       const replaced = settingsResponseSchema.parse(
@@ -241,7 +235,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       expect(removed.status).toBe(200);
       expect(settingsResponseSchema.parse(await removed.json()).logoUrl).toBeNull();
       expect(await t.storedMediaKeys('settings/')).toEqual([]);
-      expect(await pageOf(t, '/')).toContain('<img src="/logo.svg"/>');
+      expect(await pageOf('/')).toContain('<img src="/logo.svg"/>');
       // Removing no logo is not an error.
       expect(
         (await call(t.url, 'DELETE', '/api/admin/settings/logo', { token: admin })).status,
