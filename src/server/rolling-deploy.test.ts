@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
@@ -8,6 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type Memory, memoryPostResponseSchema } from '../shared/schemas/memory.ts';
 import { freePort } from '../../tests/support/free-port.ts';
 import { noisyImage } from '../../tests/support/media.ts';
+import { halfSentMemoryPost } from '../../tests/support/raw-http.ts';
 import { startServer, stopServer } from '../../tests/support/server-process.ts';
 
 const ACKNOWLEDGED = 30;
@@ -15,42 +15,6 @@ const SLOW = 10;
 
 /** A photo that does not compress, so processing and uploading it take a moment. */
 const noisyPng = () => noisyImage('png', { width: 300, height: 200 });
-
-/**
- * A memory post whose body arrives in two halves: `finish` sends the rest and answers the
- * status and body.
- */
-function slowUpload(url: string, image: Buffer, caption: string) {
-  const boundary = `----confab${Math.random().toString(16).slice(2)}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\n${caption}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="username"\r\n\r\nslow\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="p.png"\r\n` +
-      'Content-Type: image/png\r\n\r\n',
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const half = Math.floor(image.length / 2);
-  let request: http.ClientRequest | undefined;
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request = http.request(
-      `${url}/api/memories`,
-      { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } },
-      (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      },
-    );
-    request.on('error', reject);
-    request.write(Buffer.concat([head, image.subarray(0, half)]));
-  });
-  return {
-    finish: () => {
-      request?.end(Buffer.concat([image.subarray(half), tail]));
-      return answer;
-    },
-  };
-}
 
 /**
  * A rolling deploy on one data directory: the new process starts while the old one still has
@@ -88,7 +52,7 @@ describe('two processes on one data directory', () => {
       }
       const slow = await Promise.all(
         Array.from({ length: SLOW }, async (_, i) =>
-          slowUpload(oldUrl, await noisyPng(), `slow ${i}`),
+          halfSentMemoryPost(oldUrl, await noisyPng(), { caption: `slow ${i}`, username: 'slow' }),
         ),
       );
       // The halves are being staged by the old process while the new one starts and sweeps.

@@ -1,10 +1,16 @@
 import pg from 'pg';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoryPostResponseSchema } from '../shared/schemas/memory.ts';
 import { migrations } from './db/migrations/index.ts';
-import { addSpeaker, askQuestion, collect, watchingSocket } from '../../tests/support/speakers.ts';
-import { type TestApp, startTestApp } from '../../tests/support/test-app.ts';
+import {
+  addSpeaker,
+  adminToken,
+  askQuestion,
+  bearer,
+  collect,
+} from '../../tests/support/speakers.ts';
+import { startTestApp, useTestApp, useWatchingSockets } from '../../tests/support/test-app.ts';
 
 const PASSWORD = 'scale-out-admin-password';
 
@@ -13,13 +19,10 @@ const PASSWORD = 'scale-out-admin-password';
  * what is written through one is seen, served and pushed live by the other.
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S3', () => {
-  let a: TestApp;
-  let b: TestApp;
-
-  beforeAll(async () => {
-    a = await startTestApp({ database: 'postgres', env: { ADMIN_PASSWORD: PASSWORD } });
+  const a = useTestApp({ database: 'postgres', env: { ADMIN_PASSWORD: PASSWORD } });
+  const b = useTestApp(() => {
     const { s3 } = a.config;
-    b = await startTestApp({
+    return {
       database: 'postgres',
       // No bucket of its own: it uses instance A's (set below).
       media: 'disk',
@@ -34,33 +37,28 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
         S3_SECRET_ACCESS_KEY: s3.secretAccessKey ?? '',
         S3_FORCE_PATH_STYLE: 'true',
       },
-    });
+    };
   });
-  afterAll(async () => {
-    await b.close();
-    await a.close();
-  });
+  const watch = useWatchingSockets(b);
 
   it('a question asked through one instance reaches a socket client of the other', async () => {
     const speaker = await addSpeaker(a.url, 'Grace Hopper');
-    const watcher = await watchingSocket(b.url, [{ room: 'speaker', speakerId: speaker._id }]);
-    try {
-      const received = collect(watcher, 'newQuestion');
-      const question = await askQuestion(a.url, {
-        speakerId: speaker._id,
-        speakerName: speaker.name,
-        question: 'How do compilers scale?',
-        askerUsername: 'ada',
-      });
-      await vi.waitFor(() => expect(received.map((p) => p.question._id)).toEqual([question._id]), {
-        timeout: 5000,
-      });
-      // The other instance lists it too (both read the same database).
-      const list = await fetch(`${b.url}/api/questions/realtime?speakerId=${speaker._id}`);
-      expect(((await list.json()) as { _id: string }[]).map((q) => q._id)).toEqual([question._id]);
-    } finally {
-      watcher.close();
-    }
+    const received = collect(
+      await watch([{ room: 'speaker', speakerId: speaker._id }]),
+      'newQuestion',
+    );
+    const question = await askQuestion(a.url, {
+      speakerId: speaker._id,
+      speakerName: speaker.name,
+      question: 'How do compilers scale?',
+      askerUsername: 'ada',
+    });
+    await vi.waitFor(() => expect(received.map((p) => p.question._id)).toEqual([question._id]), {
+      timeout: 5000,
+    });
+    // The other instance lists it too (both read the same database).
+    const list = await fetch(`${b.url}/api/questions/realtime?speakerId=${speaker._id}`);
+    expect(((await list.json()) as { _id: string }[]).map((q) => q._id)).toEqual([question._id]);
   });
 
   it('a question asked through one instance changes the question lists the other answers 304 to', async () => {
@@ -137,25 +135,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
     expect((await ranged.arrayBuffer()).byteLength).toBe(4);
 
     // An admin token from B is good on A (shared SESSION_SECRET); deleting on A reaches B's clients.
-    const login = await fetch(`${b.url}/api/admin/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+    const token = await adminToken(b.url, PASSWORD);
+    const deleted = collect(await watch(), 'memoryDeleted');
+    const removal = await fetch(`${a.url}/api/media/${memory._id}`, {
+      method: 'DELETE',
+      headers: bearer(token),
     });
-    const { token } = (await login.json()) as { token: string };
-    const watcher = await watchingSocket(b.url, []);
-    try {
-      const deleted = collect(watcher, 'memoryDeleted');
-      const removal = await fetch(`${a.url}/api/media/${memory._id}`, {
-        method: 'DELETE',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(removal.status).toBe(200);
-      await vi.waitFor(() => expect(deleted).toEqual([{ id: memory._id }]), { timeout: 5000 });
-      expect((await fetch(`${b.url}${memory.media}`)).status).toBe(404);
-    } finally {
-      watcher.close();
-    }
+    expect(removal.status).toBe(200);
+    await vi.waitFor(() => expect(deleted).toEqual([{ id: memory._id }]), { timeout: 5000 });
+    expect((await fetch(`${b.url}${memory.media}`)).status).toBe(404);
   });
 });
 

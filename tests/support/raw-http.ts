@@ -38,3 +38,43 @@ export function rawExchange(port: number, request: string): Promise<string> {
     socket.on('error', reject);
   });
 }
+
+/**
+ * A memory post whose body arrives in two halves: its fields and the first half of the image
+ * go out at once; `finish` sends the rest and answers the status and body.
+ */
+export function halfSentMemoryPost(
+  url: string,
+  image: Buffer,
+  fields: { caption: string; username: string },
+) {
+  const boundary = `----confab${Math.random().toString(16).slice(2)}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\n${fields.caption}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="username"\r\n\r\n${fields.username}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="p.png"\r\n` +
+      'Content-Type: image/png\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const half = Math.floor(image.length / 2);
+  let request: http.ClientRequest | undefined;
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request = http.request(
+      `${url}/api/memories`,
+      { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.write(Buffer.concat([head, image.subarray(0, half)]));
+  });
+  return {
+    finish: () => {
+      request?.end(Buffer.concat([image.subarray(half), tail]));
+      return answer;
+    },
+  };
+}

@@ -5,6 +5,7 @@ import {
   type ServerToClientEvents,
   type WatchRequest,
 } from '../../src/shared/events.ts';
+import { errorResponseSchema } from '../../src/shared/errors.ts';
 import { type Question, questionSchema } from '../../src/shared/schemas/question.ts';
 import { type Speaker, speakerCreatedResponseSchema } from '../../src/shared/schemas/speaker.ts';
 
@@ -56,8 +57,26 @@ export function speakerForm(input: SpeakerFormInput): FormData {
   return form;
 }
 
-export async function postSpeakerForm(baseUrl: string, form: FormData): Promise<Response> {
-  return fetch(`${baseUrl}/api/speakersadd`, { method: 'POST', body: form });
+/** Posts the sign-up form: one built by hand, or from its fields. */
+export async function postSpeakerForm(
+  baseUrl: string,
+  form: FormData | SpeakerFormInput,
+): Promise<Response> {
+  const body = form instanceof FormData ? form : speakerForm(form);
+  return fetch(`${baseUrl}/api/speakersadd`, { method: 'POST', body });
+}
+
+/** Signs a speaker up through the API: the stored speaker and the secret shown once. */
+async function signUp(
+  baseUrl: string,
+  input: SpeakerFormInput,
+): Promise<{ speaker: Speaker; secret: string }> {
+  const response = await postSpeakerForm(baseUrl, input);
+  if (response.status !== 201) {
+    throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+  }
+  const { speaker, secret } = speakerCreatedResponseSchema.parse(await response.json());
+  return { speaker, secret };
 }
 
 /** Signs a speaker up through the API and answers the stored speaker. */
@@ -66,20 +85,14 @@ export async function addSpeaker(
   name = 'Ada Lovelace',
   extra: Partial<SpeakerFormInput> = {},
 ): Promise<Speaker> {
-  const response = await postSpeakerForm(
-    baseUrl,
-    speakerForm({
-      name,
-      stack: 'Analytical engines',
-      bio: 'Wrote the first program.',
-      picture: { data: await pngImage() },
-      ...extra,
-    }),
-  );
-  if (response.status !== 201) {
-    throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  }
-  return speakerCreatedResponseSchema.parse(await response.json()).speaker;
+  const { speaker } = await signUp(baseUrl, {
+    name,
+    stack: 'Analytical engines',
+    bio: 'Wrote the first program.',
+    picture: { data: await pngImage() },
+    ...extra,
+  });
+  return speaker;
 }
 
 export async function askQuestion(
@@ -145,20 +158,12 @@ export async function addSpeakerWithSecret(
   baseUrl: string,
   name: string,
 ): Promise<{ speaker: Speaker; secret: string }> {
-  const response = await postSpeakerForm(
-    baseUrl,
-    speakerForm({
-      name,
-      stack: 'Compilers',
-      bio: 'Speaks here.',
-      picture: { data: await pngImage(64, 64) },
-    }),
-  );
-  if (response.status !== 201) {
-    throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
-  }
-  const { speaker, secret } = speakerCreatedResponseSchema.parse(await response.json());
-  return { speaker, secret };
+  return signUp(baseUrl, {
+    name,
+    stack: 'Compilers',
+    bio: 'Speaks here.',
+    picture: { data: await pngImage(64, 64) },
+  });
 }
 
 /** Logs a speaker in with the secret: the speaker token. */
@@ -178,12 +183,51 @@ export async function speakerToken(
 }
 
 /** Logs the admin in: the admin token. */
-export async function adminToken(baseUrl: string, password: string): Promise<string> {
+export async function adminToken(
+  baseUrl: string,
+  password: string,
+  username = 'admin',
+): Promise<string> {
   const response = await fetch(`${baseUrl}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password }),
+    body: JSON.stringify({ username, password }),
   });
   if (response.status !== 200) throw new Error(`admin login failed: ${response.status}`);
   return ((await response.json()) as { token: string }).token;
+}
+
+/** The `authorization` header that carries `token`; none without one. */
+export const bearer = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { authorization: `Bearer ${token}` };
+
+/** A token of the right shape signed with another key: what a forger can make. */
+export const forged = (token: string) =>
+  `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+
+/**
+ * A request to the app at `baseUrl` with the token given: a JSON `body`, `raw` text sent as
+ * JSON (for bodies no serializer makes), or a `form`.
+ */
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string | undefined; body?: unknown; raw?: string; form?: FormData } = {},
+): Promise<Response> {
+  const json =
+    options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    headers: {
+      ...bearer(options.token),
+      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.form ?? json,
+  });
+}
+
+/** The message of an error answer, which must have the one error shape. */
+export async function errorOf(response: Response): Promise<string> {
+  return errorResponseSchema.parse(await response.json()).error;
 }

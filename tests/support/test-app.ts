@@ -2,10 +2,12 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type App, type BuildOptions, buildApp } from '../../src/server/app.ts';
 import { type Config, loadConfig } from '../../src/server/config.ts';
+import type { WatchRequest } from '../../src/shared/events.ts';
 import { type TestS3, startTestS3 } from './s3.ts';
+import { type TestSocket, watchingSocket } from './speakers.ts';
 
 /** The databases every data-layer and API test runs against. */
 export type TestDatabase = 'sqlite' | 'postgres';
@@ -144,4 +146,21 @@ export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}
       return Reflect.get(started, key) as unknown;
     },
   });
+}
+
+/**
+ * Sockets for the tests of the enclosing `describe`: the answer connects one to `app` in the
+ * rooms given (none: it hears only what goes to everyone), and each is disconnected after its
+ * test.
+ */
+export function useWatchingSockets(app: { readonly url: string }) {
+  const sockets: TestSocket[] = [];
+  afterEach(() => {
+    for (const socket of sockets.splice(0)) socket.disconnect();
+  });
+  return async (rooms: WatchRequest[] = []): Promise<TestSocket> => {
+    const socket = await watchingSocket(app.url, rooms);
+    sockets.push(socket);
+    return socket;
+  };
 }

@@ -60,19 +60,11 @@ describe('AdminTokenSigner', () => {
   });
 
   it('calls anything that is not a compact JWT of the right size malformed', async () => {
-    for (const token of [
-      '',
-      'abc',
-      'a.b',
-      'a.b.c',
-      `a.${'a'.repeat(2000)}.${'b'.repeat(43)}`,
-      'a b.c.d',
-      `e30.e30.${'b'.repeat(43)}`,
-    ]) {
-      expect((await signer.verify(token, now)).ok).toBe(false);
-    }
     for (const token of ['', 'abc', 'a.b', `a.${'a'.repeat(2000)}.${'b'.repeat(43)}`]) {
       expect(await signer.verify(token, now)).toEqual({ ok: false, reason: 'malformed' });
+    }
+    for (const token of ['a.b.c', 'a b.c.d', `e30.e30.${'b'.repeat(43)}`]) {
+      expect((await signer.verify(token, now)).ok).toBe(false);
     }
   });
 });

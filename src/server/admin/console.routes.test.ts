@@ -1,20 +1,20 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brandCss } from '../../shared/brand-palette.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { adminStatsSchema, settingsResponseSchema } from '../../shared/schemas/settings.ts';
 import {
-  type TestSocket,
   addSpeakerWithSecret,
   adminToken,
   askQuestion,
+  call,
   collect,
+  forged,
   joinAttendee,
   pngImage,
-  watchingSocket,
 } from '../../../tests/support/speakers.ts';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp, useWatchingSockets } from '../../../tests/support/test-app.ts';
 import { statsCsv } from './admin.service.ts';
 
 const PASSWORD = 'console-admin-password';
@@ -31,59 +31,30 @@ const BUILT_PAGE = [
 ].join('\n');
 const JOIN_MARKUP = '<main><img src="%LOGO_URL%"/><h1>Join the Fun at %EVENT_NAME%!</h1></main>';
 
-const bearer = (token: string | undefined): Record<string, string> =>
-  token === undefined ? {} : { authorization: `Bearer ${token}` };
-
-/** A token of the right shape signed with another key: what a forger can make. */
-const forged = (token: string) => `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
-
-async function call(
-  url: string,
-  method: string,
-  path: string,
-  options: { token?: string | undefined; body?: unknown; form?: FormData } = {},
-): Promise<Response> {
-  const json = options.body === undefined ? undefined : JSON.stringify(options.body);
-  return fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...bearer(options.token),
-      ...(json === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: options.form ?? json,
-  });
-}
-
 const logoForm = (bytes: Buffer, name = 'logo.png', type = 'image/png') => {
   const form = new FormData();
   form.append('logo', new Blob([new Uint8Array(bytes)], { type }), name);
   return form;
 };
 
-const pageOf = async (t: TestApp, path: string) =>
-  (await fetch(`${t.url}${path}`, { headers: { accept: 'text/html' } })).text();
-
 describe.each(testDatabases)('the organiser console on %s', (database) => {
-  let t: TestApp;
+  const t = useTestApp({
+    database,
+    env: { ADMIN_PASSWORD: PASSWORD, QUESTIONS_PER_MINUTE: '600' },
+    client: {
+      'index.html': BUILT_PAGE,
+      'assets/index-abc.css': '.x{}',
+      '.prerendered/join.html': JOIN_MARKUP,
+    },
+  });
+  const watch = useWatchingSockets(t);
+  const pageOf = async (path: string) =>
+    (await fetch(`${t.url}${path}`, { headers: { accept: 'text/html' } })).text();
   let admin: string;
-  const sockets: TestSocket[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      env: { ADMIN_PASSWORD: PASSWORD, QUESTIONS_PER_MINUTE: '600' },
-      client: {
-        'index.html': BUILT_PAGE,
-        'assets/index-abc.css': '.x{}',
-        '.prerendered/join.html': JOIN_MARKUP,
-      },
-    });
     admin = await adminToken(t.url, PASSWORD);
   });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
-  afterAll(() => t.close());
 
   describe('GET /api/admin/stats and stats.csv', () => {
     it('counts everything, per speaker (questions and votes) and memories per hour', async () => {
@@ -171,16 +142,14 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
     });
 
     it('tells every open page at once, and every page, title and config carry the change', async () => {
-      const socket = await watchingSocket(t.url, []);
-      sockets.push(socket);
-      const events = collect(socket, 'settingsUpdated');
+      const events = collect(await watch(), 'settingsUpdated');
       const before = await fetch(`${t.url}/api/config`);
       const etag = before.headers.get('etag') ?? '';
       expect(before.headers.get('cache-control')).toBe('no-cache');
       expect(
         (await fetch(`${t.url}/api/config`, { headers: { 'if-none-match': etag } })).status,
       ).toBe(304);
-      expect(await pageOf(t, '/')).toContain('Join the Fun at Confab!');
+      expect(await pageOf('/')).toContain('Join the Fun at Confab!');
 
       const name = 'DevConf <2026> & "Friends"';
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {
@@ -207,14 +176,14 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       });
 
       const escaped = 'DevConf &lt;2026&gt; &amp; &quot;Friends&quot;';
-      const join = await pageOf(t, '/');
+      const join = await pageOf('/');
       expect(join).toContain(`<title>${escaped}</title>`);
       expect(join).toContain(`<meta name="application-name" content="${escaped}" />`);
       expect(join).toContain('<meta name="theme-color" content="#c2255c" />');
       expect(join).toContain(`<style id="confab-brand">${brandCss('#c2255c')}</style>`);
       expect(join).toContain(`Join the Fun at ${escaped}!`);
       expect(join).not.toContain('<2026>');
-      const home = await pageOf(t, '/home');
+      const home = await pageOf('/home');
       expect(home).toContain(`<p class="app-header-name">${escaped}</p>`);
       expect(home).toContain(`<title>${escaped}</title>`);
 
@@ -222,15 +191,13 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
         token: admin,
         body: { eventName: 'Confab', primaryColor: '#4c6ef5', wallIntervalSeconds: 8 },
       });
-      expect(await pageOf(t, '/')).toContain('Join the Fun at Confab!');
+      expect(await pageOf('/')).toContain('Join the Fun at Confab!');
     });
   });
 
   describe('PUT and DELETE /api/admin/settings/logo', () => {
     it('stores an image through the pipeline, replaces it, and removes it', async () => {
-      const socket = await watchingSocket(t.url, []);
-      sockets.push(socket);
-      const events = collect(socket, 'settingsUpdated');
+      const events = collect(await watch(), 'settingsUpdated');
       const response = await call(t.url, 'PUT', '/api/admin/settings/logo', {
         token: admin,
         form: logoForm(await pngImage(900, 600)),
@@ -246,11 +213,11 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
 
       const config = publicConfigSchema.parse(await (await fetch(`${t.url}/api/config`)).json());
       expect(config.logoUrl).toBe(settings.logoUrl);
-      const join = await pageOf(t, '/');
+      const join = await pageOf('/');
       expect(join).toContain(`<img src="${settings.logoUrl}"/>`);
       expect(join).toContain(`<meta name="confab-logo" content="${settings.logoUrl}" />`);
       expect(join).toContain(`<link rel="icon" href="${settings.logoUrl}" />`);
-      expect(await pageOf(t, '/home')).toContain(`src="${settings.logoUrl}"`);
+      expect(await pageOf('/home')).toContain(`src="${settings.logoUrl}"`);
 
       // A new logo replaces the old one: one file is left.
       const replaced = settingsResponseSchema.parse(
@@ -268,7 +235,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       expect(removed.status).toBe(200);
       expect(settingsResponseSchema.parse(await removed.json()).logoUrl).toBeNull();
       expect(await t.storedMediaKeys('settings/')).toEqual([]);
-      expect(await pageOf(t, '/')).toContain('<img src="/logo.svg"/>');
+      expect(await pageOf('/')).toContain('<img src="/logo.svg"/>');
       // Removing no logo is not an error.
       expect(
         (await call(t.url, 'DELETE', '/api/admin/settings/logo', { token: admin })).status,

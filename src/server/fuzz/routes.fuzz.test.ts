@@ -3,10 +3,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { memoryListSchema, memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
 import { speakerCreatedResponseSchema, speakerListSchema } from '../../shared/schemas/speaker.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import {
   type FuzzRequest,
@@ -76,25 +76,24 @@ async function allMediaUrls(t: TestApp, token: string): Promise<Set<string>> {
 }
 
 describe.each(testDatabases)('fuzzing every route over HTTP (%s)', (database) => {
-  let t: TestApp;
+  const t = useTestApp({
+    database,
+    env: {
+      ADMIN_PASSWORD: PASSWORD,
+      WRITE_RATE_LIMIT: '1000000',
+      WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
+      MAX_UPLOAD_MB: '1',
+      TRUST_PROXY: 'true',
+      // FUZZ_LOG_LEVEL=error shows the server's side of a failure.
+      LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
+    },
+  });
   let secret: string;
   let before: Map<string, string>;
   let requests: fc.Arbitrary<FuzzRequest>;
   let adminToken: string;
 
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      env: {
-        ADMIN_PASSWORD: PASSWORD,
-        WRITE_RATE_LIMIT: '1000000',
-        WRITE_RATE_LIMIT_PER_ADDRESS: '1000000',
-        MAX_UPLOAD_MB: '1',
-        TRUST_PROXY: 'true',
-        // FUZZ_LOG_LEVEL=error shows the server's side of a failure.
-        LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent',
-      },
-    });
     // A file next to the media that no answer may ever contain.
     secret = `secret-${randomBytes(12).toString('hex')}`;
     await fs.writeFile(path.join(t.dataDir, 'secret.txt'), secret);
@@ -155,8 +154,6 @@ describe.each(testDatabases)('fuzzing every route over HTTP (%s)', (database) =>
     );
     before = await tree(t.dataDir);
   });
-
-  afterAll(() => t.close());
 
   it(`answers ${RUNS} hostile requests without a 5xx, leaking or leaving nothing`, async () => {
     // Printed so a failure can be replayed: FUZZ_SEED=<seed> npx vitest run src/server/fuzz

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAIN_PAGE, type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_PAGE, useTestApp } from '../../../tests/support/test-app.ts';
 
 interface Schema {
   type?: string | string[];
@@ -75,23 +75,21 @@ function refsIn(value: unknown): string[] {
 }
 
 describe('the OpenAPI document', () => {
-  let t: TestApp;
+  // A built client, so the app has page and file routes the document must leave out.
+  const t = useTestApp({
+    client: {
+      'index.html': PLAIN_PAGE,
+      'assets/main-abc123.js': 'console.log(1)',
+      'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    },
+  });
   let document: OpenApiDocument;
   let response: Response;
 
   beforeAll(async () => {
-    // A built client, so the app has page and file routes the document must leave out.
-    t = await startTestApp({
-      client: {
-        'index.html': PLAIN_PAGE,
-        'assets/main-abc123.js': 'console.log(1)',
-        'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
-      },
-    });
     response = await fetch(`${t.url}/api/openapi.json`);
     document = (await response.json()) as OpenApiDocument;
   });
-  afterAll(() => t.close());
 
   it('is served as JSON with the headers and limits of every route, and revalidated', async () => {
     expect(response.status).toBe(200);

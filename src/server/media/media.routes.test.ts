@@ -1,20 +1,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, startTestApp } from '../../../tests/support/test-app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../tests/support/test-app.ts';
 import { downloadName, parseRange } from './media.routes.ts';
 
 describe('media serving', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 256));
 
   beforeAll(async () => {
-    t = await startTestApp();
     await t.app.deps.media.put('memories/clip.mp4', Readable.from([bytes]), 'video/mp4');
     await t.app.deps.media.put('memories/photo.png', bytes, 'image/png');
   });
-  afterAll(() => t.close());
 
   it('serves the bytes with a browser cache of a year, nosniff and its type', async () => {
     const response = await fetch(`${t.url}/media/memories/clip.mp4`);
@@ -90,11 +88,13 @@ describe('parseRange', () => {
   });
 });
 
-describe('downloadName', () => {
-  it('uses memory.png and memory.mp4, and memory.<ext> for other types', () => {
-    expect(downloadName('memories/a.png')).toBe('memory.png');
-    expect(downloadName('memories/a.mp4')).toBe('memory.mp4');
-    expect(downloadName('memories/a.jpg')).toBe('memory.jpg');
-    expect(downloadName('memories/a.webm')).toBe('memory.webm');
+describe('downloadName: memory.png and memory.mp4, and memory.<ext> for other types', () => {
+  it.each([
+    ['memories/a.png', 'memory.png'],
+    ['memories/a.mp4', 'memory.mp4'],
+    ['memories/a.jpg', 'memory.jpg'],
+    ['memories/a.webm', 'memory.webm'],
+  ])('%s downloads as %s', (key, name) => {
+    expect(downloadName(key)).toBe(name);
   });
 });

@@ -1,25 +1,21 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { joinAttendee } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { memoryListSchema, memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
 import { sweepAbandonedUploads } from '../uploads/upload.service.ts';
 import { openResumableStore } from '../uploads/upload.service.ts';
 
 describe.each(testDatabases)('POST /api/memories with Idempotency-Key (%s)', (database) => {
-  let t: TestApp;
+  const t = useTestApp({ database });
   let token: string;
   let png: Buffer;
 
   beforeAll(async () => {
-    t = await startTestApp({ database });
     token = await joinAttendee(t.url, 'ann');
     png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#0a0' } })
       .png()
       .toBuffer();
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   const post = (caption: string, headers: Record<string, string>) => {

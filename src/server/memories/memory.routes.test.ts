@@ -2,11 +2,9 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
-import { io as connectSocket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixture, noisyImage } from '../../../tests/support/media.ts';
 import { rawGet } from '../../../tests/support/raw-http.ts';
-import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
   type RefusedFile,
@@ -14,11 +12,14 @@ import {
   memoryPostResponseSchema,
   memorySchema,
 } from '../../shared/schemas/memory.ts';
+import { collect, errorOf } from '../../../tests/support/speakers.ts';
 import {
   type TestApp,
   type TestDatabase,
   startTestApp,
   testDatabases,
+  useTestApp,
+  useWatchingSockets,
 } from '../../../tests/support/test-app.ts';
 import {
   LOCATION_AND_DEVICE,
@@ -108,10 +109,6 @@ async function postOk(t: TestApp, files: UploadFile[], fields = defaults): Promi
   return memoryPostResponseSchema.parse(body).memories;
 }
 
-async function errorOf(response: Response): Promise<string> {
-  return errorResponseSchema.parse(await response.json()).error;
-}
-
 async function bytesOf(t: TestApp, url: string): Promise<{ response: Response; data: Buffer }> {
   const response = await fetch(`${t.url}${url}`);
   return { response, data: Buffer.from(await response.arrayBuffer()) };
@@ -152,12 +149,8 @@ async function expectPartOfPostKept(t: TestApp, files: UploadFile[], refused: Re
 }
 
 describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({ database, env: { EVENT_NAME: 'DevFest' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ database, env: { EVENT_NAME: 'DevFest' } });
+  const watch = useWatchingSockets(t);
 
   describe('POST /api/memories', () => {
     it('makes one memory per file, sharing caption, username and post id, in order', async () => {
@@ -459,34 +452,25 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
     });
 
     it('tells every open gallery about new and deleted memories', async () => {
-      const socket = connectSocket(t.url, { transports: ['websocket'], forceNew: true });
-      try {
-        await new Promise<void>((resolve, reject) => {
-          socket.once('connect', resolve);
-          socket.once('connect_error', reject);
-        });
-        const created: Memory[] = [];
-        const deleted: string[] = [];
-        socket.on('memoryCreated', (payload: { memory: unknown }) =>
-          created.push(memorySchema.parse(payload.memory)),
-        );
-        socket.on('memoryDeleted', (payload: { id: string }) => deleted.push(payload.id));
-        const memories = await postOk(t, [
-          { name: 'a.png', data: await makeImage('png') },
-          { name: 'b.png', data: await makeImage('png') },
-        ]);
-        // Events of other posts may arrive too (every open gallery hears every post): each of
-        // this post's memories arrives exactly once.
-        const ids = memories.map((m) => m._id);
-        const mine = () => created.filter((m) => ids.includes(m._id)).map((m) => m._id);
-        await vi.waitFor(() => expect(mine().sort()).toEqual([...ids].sort()), { timeout: 5000 });
-        const target = ids[0] ?? '';
-        expect(await deleteMemory(t.app.deps, target)).toBe(true);
-        await vi.waitFor(() => expect(deleted).toContain(target), { timeout: 5000 });
-        expect(deleted.filter((id) => id === target)).toHaveLength(1);
-      } finally {
-        socket.disconnect();
-      }
+      const socket = await watch();
+      const created = collect(socket, 'memoryCreated');
+      const deleted = collect(socket, 'memoryDeleted');
+      const memories = await postOk(t, [
+        { name: 'a.png', data: await makeImage('png') },
+        { name: 'b.png', data: await makeImage('png') },
+      ]);
+      // Events of other posts may arrive too (every open gallery hears every post): each of
+      // this post's memories arrives exactly once.
+      const ids = memories.map((m) => m._id);
+      const mine = () =>
+        created
+          .map((event) => memorySchema.parse(event.memory)._id)
+          .filter((id) => ids.includes(id));
+      await vi.waitFor(() => expect(mine().sort()).toEqual([...ids].sort()), { timeout: 5000 });
+      const target = ids[0] ?? '';
+      expect(await deleteMemory(t.app.deps, target)).toBe(true);
+      await vi.waitFor(() => expect(deleted).toContainEqual({ id: target }), { timeout: 5000 });
+      expect(deleted.filter((event) => event.id === target)).toHaveLength(1);
     });
   });
 
@@ -596,11 +580,7 @@ describe.each(testDatabases)('memories API on %s', (database: TestDatabase) => {
 });
 
 describe('memory upload limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { MAX_UPLOAD_MB: '0.05', WRITE_RATE_LIMIT: '1000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { MAX_UPLOAD_MB: '0.05', WRITE_RATE_LIMIT: '1000' } });
 
   it('refuses a file over MAX_UPLOAD_MB with a 413 while streaming, keeping nothing', async () => {
     const before = await leftovers(t);
@@ -705,17 +685,13 @@ describe('memory upload limits', () => {
 });
 
 describe('the /memory page', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      client: {
-        'index.html':
-          '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="App" /><title>Confab</title></head><body><div id="root"></div></body></html>',
-      },
-      env: { EVENT_NAME: 'DevFest', PUBLIC_URL: 'https://devfest.example.com/' },
-    });
+  const t = useTestApp({
+    client: {
+      'index.html':
+        '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="App" /><title>Confab</title></head><body><div id="root"></div></body></html>',
+    },
+    env: { EVENT_NAME: 'DevFest', PUBLIC_URL: 'https://devfest.example.com/' },
   });
-  afterAll(() => t.close());
 
   it('carries Open Graph and twitter:card tags naming the image, all escaped', async () => {
     const [memory] = (await postOk(

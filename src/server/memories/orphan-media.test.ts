@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { v7 as uuidv7 } from 'uuid';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { mediaKeyCreatedAt, sweepOrphanMedia } from './orphan-media.ts';
 
 const HOUR = 3_600_000;
@@ -19,11 +19,7 @@ describe('mediaKeyCreatedAt', () => {
 });
 
 describe.each(testDatabases)('sweeping orphan media (%s)', (database) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ database });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ database });
 
   it('deletes old files no row names, and keeps rows’ files, recent files and foreign keys', async () => {
     const form = new FormData();

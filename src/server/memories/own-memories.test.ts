@@ -1,47 +1,32 @@
-import { io as connectSocket } from 'socket.io-client';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { errorResponseSchema } from '../../shared/errors.ts';
 import {
   type Memory,
   memoryListSchema,
   memoryPostResponseSchema,
   ownMemoriesSchema,
 } from '../../shared/schemas/memory.ts';
-import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
+import {
+  adminToken,
+  bearer,
+  collect,
+  errorOf,
+  forged,
+  joinAttendee,
+} from '../../../tests/support/speakers.ts';
+import {
+  type TestApp,
+  testDatabases,
+  useTestApp,
+  useWatchingSockets,
+} from '../../../tests/support/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
-
-const bearer = (token: string | undefined): Record<string, string> =>
-  token === undefined ? {} : { authorization: `Bearer ${token}` };
-
-/** A token of the right shape signed with another key: what a forger can make. */
-const forged = (token: string) => `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
 
 const png = (background = '#4c6ef5') =>
   sharp({ create: { width: 32, height: 24, channels: 3, background } })
     .png()
     .toBuffer();
-
-async function joinAs(t: TestApp, username: string): Promise<string> {
-  const response = await fetch(`${t.url}/api/attendees`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function adminToken(t: TestApp): Promise<string> {
-  const response = await fetch(`${t.url}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'moderator', password: PASSWORD }),
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { token: string }).token;
-}
 
 async function postFiles(
   t: TestApp,
@@ -71,10 +56,6 @@ async function post(t: TestApp, files: number, token?: string): Promise<Memory[]
 const remove = (t: TestApp, id: string, token?: string) =>
   fetch(`${t.url}/api/memories/${id}`, { method: 'DELETE', headers: bearer(token) });
 
-async function errorOf(response: Response): Promise<string> {
-  return errorResponseSchema.parse(await response.json()).error;
-}
-
 async function rowCount(t: TestApp): Promise<number> {
   const { count } = await t.app.deps.db
     .selectFrom('memories')
@@ -97,58 +78,48 @@ describe.each(testDatabases)('own memories on %s', (database) => {
     database,
     env: { ADMIN_USERNAME: 'moderator', ADMIN_PASSWORD: PASSWORD, WRITE_RATE_LIMIT: '1000' },
   });
+  const watch = useWatchingSockets(t);
   let ada: string;
   let alan: string;
 
   beforeAll(async () => {
-    ada = await joinAs(t, 'ada');
-    alan = await joinAs(t, 'alan');
+    ada = await joinAttendee(t.url, 'ada');
+    alan = await joinAttendee(t.url, 'alan');
   });
 
   it('an attendee deletes their own memory: gone from lists, its page and its files, live', async () => {
-    const socket = connectSocket(t.url, { transports: ['websocket'], forceNew: true });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('connect_error', reject);
-      });
-      const deleted: string[] = [];
-      socket.on('memoryDeleted', (payload: { id: string }) => deleted.push(payload.id));
+    const deleted = collect(await watch(), 'memoryDeleted');
+    const [first, second] = (await post(t, 2, ada)) as [Memory, Memory];
+    const mine = await fetch(`${t.url}/api/memories/mine`, { headers: bearer(ada) });
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get('cache-control')).toMatch(/no-store/);
+    const own = ownMemoriesSchema.parse(await mine.json()).ids;
+    expect(own.slice(0, 2)).toEqual([first._id, second._id]);
+    for (const url of filesOf(first)) expect(await status(t, url)).toBe(200);
 
-      const [first, second] = (await post(t, 2, ada)) as [Memory, Memory];
-      const mine = await fetch(`${t.url}/api/memories/mine`, { headers: bearer(ada) });
-      expect(mine.status).toBe(200);
-      expect(mine.headers.get('cache-control')).toMatch(/no-store/);
-      const own = ownMemoriesSchema.parse(await mine.json()).ids;
-      expect(own.slice(0, 2)).toEqual([first._id, second._id]);
-      for (const url of filesOf(first)) expect(await status(t, url)).toBe(200);
+    const response = await remove(t, first._id, ada);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ message: 'Memory deleted' });
 
-      const response = await remove(t, first._id, ada);
-      expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ message: 'Memory deleted' });
+    await vi.waitFor(() => expect(deleted).toContainEqual({ id: first._id }), { timeout: 5000 });
+    expect(await status(t, `/api/memory/${first._id}`)).toBe(404);
+    for (const url of filesOf(first)) expect(await status(t, url)).toBe(404);
+    const list = memoryListSchema.parse(await (await fetch(`${t.url}/api/memory`)).json());
+    expect(list.map((m) => m._id)).not.toContain(first._id);
+    expect(list.map((m) => m._id)).toContain(second._id);
+    const after = ownMemoriesSchema.parse(
+      await (await fetch(`${t.url}/api/memories/mine`, { headers: bearer(ada) })).json(),
+    );
+    expect(after.ids).not.toContain(first._id);
 
-      await vi.waitFor(() => expect(deleted).toContain(first._id), { timeout: 5000 });
-      expect(await status(t, `/api/memory/${first._id}`)).toBe(404);
-      for (const url of filesOf(first)) expect(await status(t, url)).toBe(404);
-      const list = memoryListSchema.parse(await (await fetch(`${t.url}/api/memory`)).json());
-      expect(list.map((m) => m._id)).not.toContain(first._id);
-      expect(list.map((m) => m._id)).toContain(second._id);
-      const after = ownMemoriesSchema.parse(
-        await (await fetch(`${t.url}/api/memories/mine`, { headers: bearer(ada) })).json(),
-      );
-      expect(after.ids).not.toContain(first._id);
-
-      // Deleting twice: it is not there any more.
-      expect((await remove(t, first._id, ada)).status).toBe(404);
-    } finally {
-      socket.disconnect();
-    }
+    // Deleting twice: it is not there any more.
+    expect((await remove(t, first._id, ada)).status).toBe(404);
   });
 
   it("refuses anyone else's, a missing, forged or wrong kind of token, and bad ids", async () => {
     const [memory] = (await post(t, 1, ada)) as [Memory];
     const [anonymous] = (await post(t, 1)) as [Memory];
-    const admin = await adminToken(t);
+    const admin = await adminToken(t.url, PASSWORD, 'moderator');
     const before = await rowCount(t);
 
     const other = await remove(t, memory._id, alan);
@@ -206,26 +177,16 @@ describe.each(testDatabases)('own memories on %s', (database) => {
   });
 
   it("the admin's deletion also tells every open viewer and makes the files a 404", async () => {
-    const socket = connectSocket(t.url, { transports: ['websocket'], forceNew: true });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', resolve);
-        socket.once('connect_error', reject);
-      });
-      const deleted: string[] = [];
-      socket.on('memoryDeleted', (payload: { id: string }) => deleted.push(payload.id));
-      const [memory] = (await post(t, 1, ada)) as [Memory];
-      const response = await fetch(`${t.url}/api/media/${memory._id}`, {
-        method: 'DELETE',
-        headers: bearer(await adminToken(t)),
-      });
-      expect(response.status).toBe(200);
-      await vi.waitFor(() => expect(deleted).toContain(memory._id), { timeout: 5000 });
-      for (const url of filesOf(memory)) expect(await status(t, url)).toBe(404);
-      expect(await status(t, `/api/memory/${memory._id}`)).toBe(404);
-    } finally {
-      socket.disconnect();
-    }
+    const deleted = collect(await watch(), 'memoryDeleted');
+    const [memory] = (await post(t, 1, ada)) as [Memory];
+    const response = await fetch(`${t.url}/api/media/${memory._id}`, {
+      method: 'DELETE',
+      headers: bearer(await adminToken(t.url, PASSWORD, 'moderator')),
+    });
+    expect(response.status).toBe(200);
+    await vi.waitFor(() => expect(deleted).toContainEqual({ id: memory._id }), { timeout: 5000 });
+    for (const url of filesOf(memory)) expect(await status(t, url)).toBe(404);
+    expect(await status(t, `/api/memory/${memory._id}`)).toBe(404);
   });
 
   it('media: a year in browsers, revalidated by shared caches, 304 by ETag, 404 once deleted', async () => {

@@ -1,13 +1,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixture } from '../../../tests/support/media.ts';
 import { memoryListSchema } from '../../shared/schemas/memory.ts';
 import { buildApp } from '../app.ts';
 import { newId } from '../lib/ids.ts';
 import { stripVideoMetadata } from '../media/video-metadata.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { LOCATION_AND_DEVICE, contains } from '../../../tests/support/video-structure.ts';
 import { findMemory, insertMemories, listUnstrippedVideos } from './memory.repository.ts';
 
@@ -25,11 +25,7 @@ async function strippedFixture(name: string): Promise<Buffer> {
 }
 
 describe.each(testDatabases)('cleaning the videos stored before uploads did (%s)', (database) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ database });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ database });
 
   /** Stores a video as the app did before decision 095: the file as sent, the row not marked. */
   async function storeAsBefore(data: Buffer | undefined, contentType: string, ext: string) {

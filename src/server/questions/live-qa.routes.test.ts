@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { questionUpdatedEventSchema } from '../../shared/events.ts';
 import {
   type Question,
@@ -10,45 +10,24 @@ import type { Speaker } from '../../shared/schemas/speaker.ts';
 import { speakerDashboardSchema } from '../../shared/schemas/speaker.ts';
 import { newId } from '../lib/ids.ts';
 import {
-  type TestSocket,
   addSpeakerWithSecret,
   adminToken,
   askQuestion,
+  call,
   collect,
+  errorOf,
+  forged,
   joinAttendee,
   speakerToken,
-  watchingSocket,
 } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import {
+  startTestApp,
+  testDatabases,
+  useTestApp,
+  useWatchingSockets,
+} from '../../../tests/support/test-app.ts';
 
 const PASSWORD = 'live-room-admin-password';
-
-const bearer = (token: string | undefined): Record<string, string> =>
-  token === undefined ? {} : { authorization: `Bearer ${token}` };
-
-async function call(
-  url: string,
-  method: string,
-  path: string,
-  options: { token?: string | undefined; body?: unknown; raw?: string } = {},
-): Promise<Response> {
-  const body =
-    options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  return fetch(`${url}${path}`, {
-    method,
-    headers: {
-      ...bearer(options.token),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body,
-  });
-}
-
-async function errorOf(response: Response): Promise<string> {
-  const body = (await response.json()) as { error?: unknown };
-  expect(typeof body.error).toBe('string');
-  return body.error as string;
-}
 
 async function publicList(url: string, query: string): Promise<Question[]> {
   const response = await fetch(`${url}/api/questions/realtime${query}`);
@@ -62,23 +41,17 @@ async function adminList(url: string, token: string, query = ''): Promise<Questi
   return questionListSchema.parse(await response.json());
 }
 
-/** A token of the right shape signed with another key: what a forger can make. */
-const forged = (token: string) => `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
-
 describe.each(testDatabases)('the live room on %s', (database) => {
-  let t: TestApp;
+  const t = useTestApp({
+    database,
+    env: { ADMIN_PASSWORD: PASSWORD, QUESTIONS_PER_MINUTE: '600' },
+  });
+  const watch = useWatchingSockets(t);
   let admin: string;
   let ada: { speaker: Speaker; secret: string; token: string };
   let alan: { speaker: Speaker; secret: string; token: string };
   let grace: string;
   let linus: string;
-  const sockets: TestSocket[] = [];
-  /** A socket in the rooms given, closed after the test. */
-  const watch = async (rooms: Parameters<typeof watchingSocket>[1]) => {
-    const socket = await watchingSocket(t.url, rooms);
-    sockets.push(socket);
-    return socket;
-  };
   const watchSpeaker = (speaker: Speaker) => watch([{ room: 'speaker', speakerId: speaker._id }]);
 
   const signUp = async (name: string) => {
@@ -90,22 +63,17 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       token,
       body: { speakerId: speaker._id, question: text, askerUsername: asker },
     });
+  /** A question to `speaker` from `asker`, without a token: the question stored. */
+  const asked = (speaker: Speaker, text: string, asker: string) =>
+    askQuestion(t.url, { speakerId: speaker._id, question: text, askerUsername: asker });
 
   beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      env: { ADMIN_PASSWORD: PASSWORD, QUESTIONS_PER_MINUTE: '600' },
-    });
     admin = await adminToken(t.url, PASSWORD);
     ada = await signUp('Ada Lovelace');
     alan = await signUp('Alan Turing');
     grace = await joinAttendee(t.url, 'grace');
     linus = await joinAttendee(t.url, 'linus');
   });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
-  afterAll(() => t.close());
 
   describe('POST /api/attendees', () => {
     it('answers 201 with the username and a token, and 400 for bad input', async () => {
@@ -149,11 +117,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     });
 
     it('refuses a missing, wrong-kind or forged token with 401 and counts nothing', async () => {
-      const question = await askQuestion(t.url, {
-        speakerId: ada.speaker._id,
-        question: 'Tokens?',
-        askerUsername: 'x',
-      });
+      const question = await asked(ada.speaker, 'Tokens?', 'x');
       const path = `/api/questions/${question._id}/vote`;
       for (const token of [undefined, admin, ada.token, forged(grace), 'not-a-token', '']) {
         const response = await call(t.url, 'PUT', path, { token });
@@ -177,11 +141,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     });
 
     it('keeps the count exact under 1,000 attendees voting at once', async () => {
-      const question = await askQuestion(t.url, {
-        speakerId: alan.speaker._id,
-        question: 'Can machines think?',
-        askerUsername: 'crowd',
-      });
+      const question = await asked(alan.speaker, 'Can machines think?', 'crowd');
       const tokens = await Promise.all(
         Array.from({ length: 1000 }, (_, i) =>
           t.app.deps.callers.signAttendee({ id: newId(), username: `voter${i}` }),
@@ -203,11 +163,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     }, 120_000);
 
     it('pushes the count to watchers, coalesced', async () => {
-      const question = await askQuestion(t.url, {
-        speakerId: ada.speaker._id,
-        question: 'Coalesce me',
-        askerUsername: 'c',
-      });
+      const question = await asked(ada.speaker, 'Coalesce me', 'c');
       const watcher = await watchSpeaker(ada.speaker);
       const updates = collect(watcher, 'questionUpdated');
       const tokens = await Promise.all(
@@ -234,9 +190,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       const { speaker } = await signUp('Top Sort Person');
       const made: Question[] = [];
       for (const text of ['a', 'b', 'c', 'd']) {
-        made.push(
-          await askQuestion(t.url, { speakerId: speaker._id, question: text, askerUsername: 'o' }),
-        );
+        made.push(await asked(speaker, text, 'o'));
       }
       const [a, b, c, d] = made as [Question, Question, Question, Question];
       for (const token of [grace, linus]) {
@@ -275,16 +229,8 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     });
 
     it('marks answered and pins one question per speaker, live; another speaker gets 403', async () => {
-      const first = await askQuestion(t.url, {
-        speakerId: ada.speaker._id,
-        question: 'Pin me first',
-        askerUsername: 'p',
-      });
-      const second = await askQuestion(t.url, {
-        speakerId: ada.speaker._id,
-        question: 'Pin me second',
-        askerUsername: 'p',
-      });
+      const first = await asked(ada.speaker, 'Pin me first', 'p');
+      const second = await asked(ada.speaker, 'Pin me second', 'p');
       const watcher = await watchSpeaker(ada.speaker);
       const updates = collect(watcher, 'questionUpdated');
       const patch = (id: string, body: unknown, token: string | null = ada.token) =>
@@ -328,11 +274,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     });
 
     it('hides a question: gone for everyone, live, kept for the admin', async () => {
-      const question = await askQuestion(t.url, {
-        speakerId: ada.speaker._id,
-        question: 'Hide me',
-        askerUsername: 'h',
-      });
+      const question = await asked(ada.speaker, 'Hide me', 'h');
       const watcher = await watch([{ room: 'questions' }]);
       const moderator = await watch([{ room: 'moderation', token: admin }]);
       const deleted = collect(watcher, 'questionDeleted');
@@ -406,11 +348,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
 
   describe('the admin', () => {
     it('deletes a question: gone live, 404 after', async () => {
-      const question = await askQuestion(t.url, {
-        speakerId: alan.speaker._id,
-        question: 'Delete me',
-        askerUsername: 'd',
-      });
+      const question = await asked(alan.speaker, 'Delete me', 'd');
       await call(t.url, 'PUT', `/api/questions/${question._id}/vote`, { token: grace });
       const watcher = await watchSpeaker(alan.speaker);
       const deleted = collect(watcher, 'questionDeleted');
@@ -447,11 +385,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         body: { username: speaker.speaker.username, secret: speaker.secret },
       });
       expect(old.status).toBe(401);
-      const question = await askQuestion(t.url, {
-        speakerId: speaker.speaker._id,
-        question: 'Still yours?',
-        askerUsername: 'r',
-      });
+      const question = await asked(speaker.speaker, 'Still yours?', 'r');
       const stale = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
         token: speaker.token,
         body: { answered: true },
@@ -473,11 +407,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
 
     it('deletes a speaker with their questions, live', async () => {
       const speaker = await signUp('Leaving Speaker');
-      const question = await askQuestion(t.url, {
-        speakerId: speaker.speaker._id,
-        question: 'Bye?',
-        askerUsername: 'b',
-      });
+      const question = await asked(speaker.speaker, 'Bye?', 'b');
       const watcher = await watch([]);
       const gone = collect(watcher, 'speakerDeleted');
       for (const token of [undefined, grace, speaker.token]) {
@@ -506,11 +436,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
 
     it('lists every question newest first, searched and filtered, only with the admin token', async () => {
       const marker = `needle-${Date.now()}`;
-      const question = await askQuestion(t.url, {
-        speakerId: ada.speaker._id,
-        question: `Where is the ${marker}?`,
-        askerUsername: 'seeker',
-      });
+      const question = await asked(ada.speaker, `Where is the ${marker}?`, 'seeker');
       const found = await adminList(t.url, admin, `?search=${marker.toUpperCase()}`);
       expect(found.map((q) => q._id)).toEqual([question._id]);
       const all = await adminList(t.url, admin, '?limit=200');
@@ -527,11 +453,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
     });
 
     it('exports CSV with formulas neutralised; a speaker exports their own only', async () => {
-      await askQuestion(t.url, {
-        speakerId: alan.speaker._id,
-        question: '=HYPERLINK("http://evil.example","click")',
-        askerUsername: '+cmd',
-      });
+      await asked(alan.speaker, '=HYPERLINK("http://evil.example","click")', '+cmd');
       const response = await call(t.url, 'GET', '/api/admin/questions.csv', { token: admin });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
@@ -708,11 +630,9 @@ describe.each(testDatabases)('the live room on %s', (database) => {
 });
 
 describe.each(testDatabases)('asking limits on %s', (database) => {
-  let t: TestApp;
-  afterAll(() => t.close());
+  const t = useTestApp({ database, env: { ADMIN_PASSWORD: PASSWORD } });
 
   it('answers 429 with Retry-After past the per-attendee limit, which the admin can change', async () => {
-    t = await startTestApp({ database, env: { ADMIN_PASSWORD: PASSWORD } });
     const admin = await adminToken(t.url, PASSWORD);
     await call(t.url, 'PUT', '/api/admin/settings', {
       token: admin,

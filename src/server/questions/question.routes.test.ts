@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newQuestionEventSchema } from '../../shared/events.ts';
 import {
   type Question,
@@ -7,14 +7,8 @@ import {
 } from '../../shared/schemas/question.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
 import { newId } from '../lib/ids.ts';
-import {
-  type TestSocket,
-  addSpeaker,
-  askQuestion,
-  collect,
-  watchingSocket,
-} from '../../../tests/support/speakers.ts';
-import { testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
+import { addSpeaker, askQuestion, collect, errorOf } from '../../../tests/support/speakers.ts';
+import { testDatabases, useTestApp, useWatchingSockets } from '../../../tests/support/test-app.ts';
 import { idAfter } from './question.service.ts';
 
 const post = (url: string, body: unknown, contentType = 'application/json') =>
@@ -23,12 +17,6 @@ const post = (url: string, body: unknown, contentType = 'application/json') =>
     headers: { 'content-type': contentType },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-
-async function errorOf(response: Response): Promise<string> {
-  const body = (await response.json()) as { error?: unknown };
-  expect(typeof body.error).toBe('string');
-  return body.error as string;
-}
 
 async function list(url: string, query = ''): Promise<Question[]> {
   const response = await fetch(`${url}/api/questions/realtime${query}`);
@@ -39,15 +27,12 @@ async function list(url: string, query = ''): Promise<Question[]> {
 describe.each(testDatabases)('question routes on %s', (database) => {
   let ada: Speaker;
   let alan: Speaker;
-  const sockets: TestSocket[] = [];
 
   const t = useTestApp({ database });
+  const watch = useWatchingSockets(t);
   beforeAll(async () => {
     ada = await addSpeaker(t.url, 'Ada Lovelace');
     alan = await addSpeaker(t.url, 'Alan Turing');
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
   });
 
   describe('POST /questions', () => {
@@ -124,11 +109,10 @@ describe.each(testDatabases)('question routes on %s', (database) => {
     });
 
     it('pushes newQuestion to the clients watching that speaker and the questions room only', async () => {
-      const watchingAda = await watchingSocket(t.url, [{ room: 'speaker', speakerId: ada._id }]);
-      const watchingAlan = await watchingSocket(t.url, [{ room: 'speaker', speakerId: alan._id }]);
-      const watchingAll = await watchingSocket(t.url, [{ room: 'questions' }]);
-      const watchingNothing = await watchingSocket(t.url, []);
-      sockets.push(watchingAda, watchingAlan, watchingAll, watchingNothing);
+      const watchingAda = await watch([{ room: 'speaker', speakerId: ada._id }]);
+      const watchingAlan = await watch([{ room: 'speaker', speakerId: alan._id }]);
+      const watchingAll = await watch([{ room: 'questions' }]);
+      const watchingNothing = await watch();
       const adaEvents = collect(watchingAda, 'newQuestion');
       const alanEvents = collect(watchingAlan, 'newQuestion');
       const allEvents = collect(watchingAll, 'newQuestion');

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixture, noisyImage } from '../../../tests/support/media.ts';
 import {
   speakerCreatedResponseSchema,
@@ -8,18 +8,17 @@ import {
   speakerLoginResponseSchema,
 } from '../../shared/schemas/speaker.ts';
 import {
-  type TestSocket,
   addSpeaker,
   askQuestion,
   collect,
+  errorOf,
   jpegWithExif,
   pngImage,
   postSpeakerForm,
   speakerFiles,
   speakerForm,
-  watchingSocket,
 } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { testDatabases, useTestApp, useWatchingSockets } from '../../../tests/support/test-app.ts';
 
 const json = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -27,35 +26,18 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-async function errorOf(response: Response): Promise<string> {
-  const body = (await response.json()) as { error?: unknown };
-  expect(typeof body.error).toBe('string');
-  return body.error as string;
-}
-
 describe.each(testDatabases)('speaker routes on %s', (database) => {
-  let t: TestApp;
-  const sockets: TestSocket[] = [];
-
-  beforeAll(async () => {
-    t = await startTestApp({ database, env: { EVENT_NAME: 'DevFest' } });
-  });
-  afterEach(() => {
-    for (const socket of sockets.splice(0)) socket.disconnect();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ database, env: { EVENT_NAME: 'DevFest' } });
+  const watch = useWatchingSockets(t);
 
   describe('POST /api/speakersadd', () => {
     it('signs a speaker up: 201, a username from the name, picture and avatar URLs', async () => {
-      const response = await postSpeakerForm(
-        t.url,
-        speakerForm({
-          name: '  Grace Hopper ',
-          stack: 'COBOL, compilers',
-          bio: 'Rear admiral.\nFound the first bug.',
-          picture: { data: await pngImage(1200, 900), filename: 'grace.png' },
-        }),
-      );
+      const response = await postSpeakerForm(t.url, {
+        name: '  Grace Hopper ',
+        stack: 'COBOL, compilers',
+        bio: 'Rear admiral.\nFound the first bug.',
+        picture: { data: await pngImage(1200, 900), filename: 'grace.png' },
+      });
       expect(response.status).toBe(201);
       const body = speakerCreatedResponseSchema.parse(await response.json());
       expect(body.message).toContain('grace-hopper');
@@ -148,10 +130,12 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
       const picture = await pngImage();
       const responses = await Promise.all(
         Array.from({ length: 30 }, () =>
-          postSpeakerForm(
-            t.url,
-            speakerForm({ name: 'Crowded Name', stack: 'S', bio: 'B', picture: { data: picture } }),
-          ),
+          postSpeakerForm(t.url, {
+            name: 'Crowded Name',
+            stack: 'S',
+            bio: 'B',
+            picture: { data: picture },
+          }),
         ),
       );
       const statuses = responses.map((response) => response.status);
@@ -192,7 +176,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
         [{ ...valid, name: 'Two\nLines' }, /not allowed/],
       ];
       for (const [input, message] of cases) {
-        const response = await postSpeakerForm(t.url, speakerForm(input));
+        const response = await postSpeakerForm(t.url, input);
         expect(response.status, JSON.stringify(input).slice(0, 80)).toBe(400);
         expect(await errorOf(response)).toMatch(message);
       }
@@ -220,10 +204,12 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
         },
       ];
       for (const picture of cases) {
-        const response = await postSpeakerForm(
-          t.url,
-          speakerForm({ name: 'Bad Picture', stack: 's', bio: 'b', picture }),
-        );
+        const response = await postSpeakerForm(t.url, {
+          name: 'Bad Picture',
+          stack: 's',
+          bio: 'b',
+          picture,
+        });
         expect(response.status, picture.filename).toBe(picture.status ?? 415);
         const error = await errorOf(response);
         expect(error).toMatch(/picture/i);
@@ -259,9 +245,7 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
     });
 
     it('tells everyone about a new speaker over the socket', async () => {
-      const socket = await watchingSocket(t.url, []);
-      sockets.push(socket);
-      const created = collect(socket, 'speakerCreated');
+      const created = collect(await watch(), 'speakerCreated');
       const speaker = await addSpeaker(t.url, 'Socket Speaker');
       await expect.poll(() => created.map((event) => event.speaker._id)).toEqual([speaker._id]);
       expect(created[0]?.speaker).toEqual(speaker);
@@ -389,19 +373,17 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
 });
 
 describe('speaker sign-up limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { MAX_UPLOAD_MB: '0.05', WRITE_RATE_LIMIT: '4' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { MAX_UPLOAD_MB: '0.05', WRITE_RATE_LIMIT: '4' } });
 
   it('refuses a picture over the upload limit with 413, leaving nothing behind', async () => {
     const noise = await noisyImage();
     expect(noise.length).toBeGreaterThan(0.05 * 1024 * 1024);
-    const response = await postSpeakerForm(
-      t.url,
-      speakerForm({ name: 'Big Picture', stack: 's', bio: 'b', picture: { data: noise } }),
-    );
+    const response = await postSpeakerForm(t.url, {
+      name: 'Big Picture',
+      stack: 's',
+      bio: 'b',
+      picture: { data: noise },
+    });
     expect(response.status).toBe(413);
     expect(await errorOf(response)).toBe('The picture is larger than 0.05 MB');
     expect(await speakerFiles(t)).toEqual([]);

@@ -1,22 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { healthResponseSchema, publicConfigSchema } from '../../shared/schemas/config.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { startTestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 
 describe.each(testDatabases)('system routes on %s', (database) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      database,
-      client: {
-        'index.html':
-          '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div></body></html>',
-        'assets/main-abc123.js': 'console.log(1)',
-      },
-      env: { EVENT_NAME: 'Dev<Fest> & "Co"', MAX_UPLOAD_MB: '20' },
-    });
+  const t = useTestApp({
+    database,
+    client: {
+      'index.html':
+        '<!doctype html><html><head><meta name="application-name" content="Confab" /><title>app</title></head><body><div id="root"></div></body></html>',
+      'assets/main-abc123.js': 'console.log(1)',
+    },
+    env: { EVENT_NAME: 'Dev<Fest> & "Co"', MAX_UPLOAD_MB: '20' },
   });
-  afterAll(() => t.close());
 
   it('GET /api/health checks the database', async () => {
     const response = await fetch(`${t.url}/api/health`);
@@ -55,42 +50,36 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     });
   });
 
-  it('unknown /api paths answer a JSON 404', async () => {
-    for (const [method, url] of [
-      ['GET', '/api/nope'],
-      ['POST', '/api/nope'],
-      ['GET', '/api'],
-      ['DELETE', '/home'],
-    ] as const) {
-      const response = await fetch(`${t.url}${url}`, { method, headers: { accept: 'text/html' } });
-      expect(response.status, `${method} ${url}`).toBe(404);
-      expect(response.headers.get('content-type')).toMatch(/application\/json/);
-      const body = (await response.json()) as { error: string };
-      expect(body.error).toMatch(/Not found/);
-    }
+  it.each([
+    ['GET', '/api/nope'],
+    ['POST', '/api/nope'],
+    ['GET', '/api'],
+    ['DELETE', '/home'],
+  ])('%s %s, unknown, answers a JSON 404', async (method, url) => {
+    const response = await fetch(`${t.url}${url}`, { method, headers: { accept: 'text/html' } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    const body = (await response.json()) as { error: string };
+    expect(body.error).toMatch(/Not found/);
   });
 
-  it('every client route of the spec returns the app, revalidated', async () => {
-    for (const route of [
-      '/',
-      '/home',
-      '/questions',
-      '/memories',
-      '/memory?id=x',
-      '/memoryForm',
-      '/borderlessadmin',
-      '/SpeakerLogin',
-      '/speakers/ada-lovelace/dashboard',
-      '/speakerscard',
-      '/Speakerform',
-    ]) {
-      const response = await fetch(`${t.url}${route}`);
-      expect(response.status, route).toBe(200);
-      expect(await response.text(), route).toContain(
-        '<title>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</title>',
-      );
-      expect(response.headers.get('cache-control'), route).not.toMatch(/immutable/);
-    }
+  it.each([
+    '/',
+    '/home',
+    '/questions',
+    '/memories',
+    '/memory?id=x',
+    '/memoryForm',
+    '/borderlessadmin',
+    '/SpeakerLogin',
+    '/speakers/ada-lovelace/dashboard',
+    '/speakerscard',
+    '/Speakerform',
+  ])('the client route %s returns the app, revalidated', async (route) => {
+    const response = await fetch(`${t.url}${route}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</title>');
+    expect(response.headers.get('cache-control')).not.toMatch(/immutable/);
   });
 
   it('every page names the event, and a page the browser holds is answered 304', async () => {

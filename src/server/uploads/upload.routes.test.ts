@@ -3,10 +3,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../tests/support/media.ts';
-import { joinAttendee } from '../../../tests/support/speakers.ts';
-import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
+import { bearer, joinAttendee } from '../../../tests/support/speakers.ts';
+import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { memoryListSchema } from '../../shared/schemas/memory.ts';
 import { newId } from '../lib/ids.ts';
 import {
@@ -15,8 +15,6 @@ import {
   openResumableStore,
   sweepAbandonedUploads,
 } from './upload.service.ts';
-
-const TUS = { 'tus-resumable': '1.0.0' };
 
 /** `Upload-Metadata`: each key with its value in base64. */
 const metadataOf = (values: Record<string, string>) =>
@@ -29,6 +27,16 @@ interface Who {
   username: string;
 }
 
+/** The headers of every tus request, with the attendee's token when there is one. */
+const tusHeaders = (who?: Who) => ({ 'tus-resumable': '1.0.0', ...bearer(who?.token) });
+
+/** The headers of a PATCH that sends the upload's bytes from `offset` on. */
+const patchHeaders = (who: Who, offset: number) => ({
+  ...tusHeaders(who),
+  'content-type': 'application/offset+octet-stream',
+  'upload-offset': String(offset),
+});
+
 async function create(
   t: TestApp,
   who: Who | undefined,
@@ -39,10 +47,9 @@ async function create(
   return fetch(`${t.url}/api/uploads`, {
     method: 'POST',
     headers: {
-      ...TUS,
+      ...tusHeaders(who),
       'upload-length': String(size),
       'upload-metadata': metadataOf(metadata),
-      ...(who ? { authorization: `Bearer ${who.token}` } : {}),
       ...headers,
     },
   });
@@ -51,19 +58,14 @@ async function create(
 const patch = (t: TestApp, who: Who, location: string, offset: number, bytes: Buffer) =>
   fetch(`${t.url}${location}`, {
     method: 'PATCH',
-    headers: {
-      ...TUS,
-      authorization: `Bearer ${who.token}`,
-      'content-type': 'application/offset+octet-stream',
-      'upload-offset': String(offset),
-    },
+    headers: patchHeaders(who, offset),
     body: new Uint8Array(bytes),
   });
 
 const head = (t: TestApp, who: Who, location: string) =>
   fetch(`${t.url}${location}`, {
     method: 'HEAD',
-    headers: { ...TUS, authorization: `Bearer ${who.token}` },
+    headers: tusHeaders(who),
   });
 
 /**
@@ -81,13 +83,7 @@ function cutPatch(
   return new Promise((resolve) => {
     const request = http.request(`${t.url}${location}`, {
       method: 'PATCH',
-      headers: {
-        ...TUS,
-        authorization: `Bearer ${who.token}`,
-        'content-type': 'application/offset+octet-stream',
-        'upload-offset': String(offset),
-        'content-length': String(bytes.length),
-      },
+      headers: { ...patchHeaders(who, offset), 'content-length': String(bytes.length) },
     });
     request.on('error', () => resolve());
     request.on('close', () => resolve());
@@ -140,19 +136,15 @@ const combos = [
 ];
 
 describe.each(combos)('resumable uploads ($database, $media)', ({ database, media }) => {
-  let t: TestApp;
+  const t = useTestApp({ database, media });
   let ann: Who;
   let bob: Who;
   let photo: Buffer;
 
   beforeAll(async () => {
-    t = await startTestApp({ database, media });
     ann = { username: 'ann', token: await joinAttendee(t.url, 'ann') };
     bob = { username: 'bob', token: await joinAttendee(t.url, 'bob') };
     photo = await bigPhoto();
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   const meta = (caption: string, extra: Record<string, string> = {}) => ({
@@ -322,7 +314,7 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
     // Abandoned by its owner: gone, files and all.
     const removed = await fetch(`${t.url}${location}`, {
       method: 'DELETE',
-      headers: { ...TUS, authorization: `Bearer ${ann.token}` },
+      headers: tusHeaders(ann),
     });
     expect(removed.status).toBe(204);
     expect((await head(t, ann, location)).status).toBe(404);
@@ -341,7 +333,7 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
     expect((await create(t, ann, 0, meta('empty'))).status).toBe(400);
     const noLength = await fetch(`${t.url}/api/uploads`, {
       method: 'POST',
-      headers: { ...TUS, authorization: `Bearer ${ann.token}`, 'upload-defer-length': '1' },
+      headers: { ...tusHeaders(ann), 'upload-defer-length': '1' },
     });
     expect(noLength.status).toBe(400);
     const badMeta = await create(t, ann, 10, {}, { 'upload-metadata': 'caption ***' });
