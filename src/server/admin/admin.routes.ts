@@ -32,7 +32,7 @@ import {
   settingsUpdateSchema,
 } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { formRoutes, readMultipart } from '../http/multipart.ts';
 import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesArchive } from './memories-archive.ts';
@@ -330,43 +330,47 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       },
     );
 
-    secured.put(
-      API_PATHS.adminSettingsLogo,
-      {
-        preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
-        schema: {
-          tags: ['Admin'],
-          summary: "Set the event's logo (multipart, one image in `logo`)",
-          security: ADMIN_TOKEN,
-          response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
-        },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        const chunks: Buffer[] = [];
-        await readMultipart(
-          request,
+    await secured.register(
+      formRoutes(async (forms) => {
+        forms.put(
+          API_PATHS.adminSettingsLogo,
           {
-            fileBytes: LOGO_MAX_MB * 1024 * 1024,
-            fileFields: ['logo'],
-            maxFiles: 1,
-            maxFields: 0,
-            fieldBytes: 1024,
-            messages: {
-              tooLarge: () => `The logo is larger than ${LOGO_MAX_MB} MB`,
-              tooManyFiles: 'Send one logo only',
+            preHandler: writeRateLimit(secured, deps.config.writeRateLimit),
+            schema: {
+              tags: ['Admin'],
+              summary: "Set the event's logo (multipart, one image in `logo`)",
+              security: ADMIN_TOKEN,
+              response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
             },
           },
-          async (file) => {
-            for await (const chunk of file.body) chunks.push(chunk);
+          async (request, reply) => {
+            reply.header('cache-control', 'no-store');
+            const chunks: Buffer[] = [];
+            await readMultipart(
+              request,
+              {
+                fileBytes: LOGO_MAX_MB * 1024 * 1024,
+                fileFields: ['logo'],
+                maxFiles: 1,
+                maxFields: 0,
+                fieldBytes: 1024,
+                messages: {
+                  tooLarge: () => `The logo is larger than ${LOGO_MAX_MB} MB`,
+                  tooManyFiles: 'Send one logo only',
+                },
+              },
+              async (file) => {
+                for await (const chunk of file.body) chunks.push(chunk);
+              },
+            );
+            const picture = Buffer.concat(chunks);
+            if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
+            await replaceLogo(deps, picture);
+            request.log.info({ admin: sessionOf(request).username }, 'logo changed');
+            return deps.settings.withLogo;
           },
         );
-        const picture = Buffer.concat(chunks);
-        if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
-        await replaceLogo(deps, picture);
-        request.log.info({ admin: sessionOf(request).username }, 'logo changed');
-        return deps.settings.withLogo;
-      },
+      }),
     );
 
     secured.delete(

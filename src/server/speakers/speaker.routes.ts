@@ -19,7 +19,7 @@ import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { ADMIN_TOKEN } from '../http/openapi.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { formRoutes, readMultipart } from '../http/multipart.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -98,26 +98,30 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     );
   }
 
-  app.post(
-    API_PATHS.speakerAdd,
-    {
-      preHandler: limited,
-      schema: {
-        tags: ['Speakers'],
-        summary: 'Sign up as a speaker, with a picture',
-        response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      const form = await readSpeakerForm(request, deps.config.maxUploadMb);
-      const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
-      reply.header('cache-control', 'no-store');
-      return reply.code(201).send({
-        message: `Speaker added. Log in to your dashboard with the username ${speaker.username}.`,
-        speaker,
-        secret,
-      });
-    },
+  await app.register(
+    formRoutes(async (forms) => {
+      forms.post(
+        API_PATHS.speakerAdd,
+        {
+          preHandler: limited,
+          schema: {
+            tags: ['Speakers'],
+            summary: 'Sign up as a speaker, with a picture',
+            response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
+          },
+        },
+        async (request, reply) => {
+          const form = await readSpeakerForm(request, deps.config.maxUploadMb);
+          const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
+          reply.header('cache-control', 'no-store');
+          return reply.code(201).send({
+            message: `Speaker added. Log in to your dashboard with the username ${speaker.username}.`,
+            speaker,
+            secret,
+          });
+        },
+      );
+    }),
   );
 
   app.post(
