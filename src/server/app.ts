@@ -290,7 +290,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerIdleTimeout(app, config.idleTimeoutMs);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
-  await registerMultipart(app);
+  registerMultipart(app);
   // Before the routes: it collects their schemas as they are added.
   await registerOpenApi(app);
 

@@ -32,6 +32,7 @@ import {
 } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
+import { formRoutes } from '../http/multipart.ts';
 import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesView } from '../memories/memory.service.ts';
@@ -302,26 +303,30 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       },
     );
 
-    secured.put(
-      API_PATHS.adminSettingsLogo,
-      route({
-        summary: "Set the event's logo (multipart, one image in `logo`)",
-        access: ADMIN_BY_HOOK,
-        limit: limit(),
-        response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
+    await secured.register(
+      formRoutes(async (forms) => {
+        forms.put(
+          API_PATHS.adminSettingsLogo,
+          route({
+            summary: "Set the event's logo (multipart, one image in `logo`)",
+            access: ADMIN_BY_HOOK,
+            limit: limit(),
+            response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
+          }),
+          async (request) => {
+            const { picture } = await readPictureForm(request, {
+              field: 'logo',
+              maxMb: LOGO_MAX_MB,
+              maxFields: 0,
+              fieldBytes: 1024,
+            });
+            if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
+            await replaceLogo(deps, picture);
+            request.log.info({ admin: sessionOf(request).username }, 'logo changed');
+            return deps.settings.withLogo;
+          },
+        );
       }),
-      async (request) => {
-        const { picture } = await readPictureForm(request, {
-          field: 'logo',
-          maxMb: LOGO_MAX_MB,
-          maxFields: 0,
-          fieldBytes: 1024,
-        });
-        if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
-        await replaceLogo(deps, picture);
-        request.log.info({ admin: sessionOf(request).username }, 'logo changed');
-        return deps.settings.withLogo;
-      },
     );
 
     secured.delete(

@@ -88,19 +88,28 @@ export function limitConnections(server: Server, max: number): { open(): number 
 export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void {
   if (idleMs <= 0) return;
   // Callback hooks: they run on every request (decision 105).
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const { raw } = request;
     const pause = () => raw.socket.setTimeout(0);
     const hasBody =
       raw.headers['transfer-encoding'] !== undefined ||
       Number(raw.headers['content-length'] ?? 0) > 0;
-    if (!hasBody || raw.readableEnded) pause();
-    else raw.once('end', pause);
+    if (hasBody && !raw.readableEnded) {
+      raw.once('end', pause);
+    } else {
+      // Stopped once the work of this turn is done, before anything can wait: an answer made
+      // at once (a 304 poll, answered in its route's onRequest hook) never stops the clock, and
+      // so costs no timer of ours (decision 184).
+      queueMicrotask(() => {
+        if (!reply.sent) pause();
+      });
+    }
     done();
   });
   app.addHook('onSend', (request, _reply, payload, done) => {
-    // Upgraded or closed sockets have nothing to time.
-    if (!request.raw.socket.destroyed) request.raw.socket.setTimeout(idleMs);
+    const { socket } = request.raw;
+    // Started again where it was stopped. Upgraded or closed sockets have nothing to time.
+    if (socket.timeout === 0 && !socket.destroyed) socket.setTimeout(idleMs);
     done(null, payload);
   });
 }

@@ -34,18 +34,22 @@ export async function registerLoadShedding(
   maxEventLoopDelayMs: number,
 ): Promise<void> {
   if (maxEventLoopDelayMs <= 0) return;
-  await app.register(underPressure, {
-    maxEventLoopDelay: maxEventLoopDelayMs,
-    sampleInterval: SAMPLE_INTERVAL_MS,
-    pressureHandler: (request, reply, _type, value) => {
-      // The app shell (pages, hashed assets) is static and cheap: it still loads, so people see
-      // the app and its messages when their calls are shed, not a blank page.
-      if (isAppShell(request)) return;
-      reply.header('retry-after', String(retryAfterSeconds(value)));
-      void sendError(reply, 503, {
-        error: 'The server is too busy right now; try again in a few seconds',
-        code: 'SERVICE_UNAVAILABLE',
-      });
-    },
+  // under-pressure measures the lag; the check is a callback hook of ours, because the plugin's
+  // own hook reads `request.routeOptions`, an object Fastify builds anew on every read, and this
+  // hook runs on every request, the 304 poll included (decision 184).
+  await app.register(underPressure, { sampleInterval: SAMPLE_INTERVAL_MS });
+  app.addHook('onRequest', (request, reply, done) => {
+    const lag = app.memoryUsage().eventLoopDelay;
+    // The app shell (pages, hashed assets) is static and cheap: it still loads, so people see
+    // the app and its messages when their calls are shed, not a blank page.
+    if (lag <= maxEventLoopDelayMs || isAppShell(request)) {
+      done();
+      return;
+    }
+    reply.header('retry-after', String(retryAfterSeconds(lag)));
+    void sendError(reply, 503, {
+      error: 'The server is too busy right now; try again in a few seconds',
+      code: 'SERVICE_UNAVAILABLE',
+    });
   });
 }

@@ -1,18 +1,37 @@
 import type { Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { HttpError } from './errors.ts';
 
 /** Bytes read before a file's type is decided from them (file-type needs at most 4100). */
 export const HEAD_BYTES = 4100;
 
+const MULTIPART = 'multipart/form-data';
+
 /**
- * Multipart bodies are parsed by one plugin, registered once for the whole app. A file over the
- * size limit ends truncated and `openFile` refuses it as itself (413 naming it), so a form that
- * takes files one by one can drop that file and go on to the next (decision 144).
+ * Outside the routes that read a form, a multipart body is accepted and left unread, as the
+ * multipart plugin does for a route that does not read it: the route's schema decides (a JSON
+ * route answers 400). The plugin itself is registered only where a form is read (`formRoutes`):
+ * its request hooks would otherwise run on every request, the 304 poll included (decision 184).
  */
-export async function registerMultipart(app: FastifyInstance): Promise<void> {
-  await app.register(multipart, { throwFileSizeLimit: false });
+export function registerMultipart(app: FastifyInstance): void {
+  app.addContentTypeParser(MULTIPART, (_request, _payload, done) => {
+    done(null);
+  });
+}
+
+/**
+ * Routes that read a multipart form, in a scope of their own where the plugin parses it. A file
+ * over the size limit ends truncated and `openFile` refuses it as itself (413 naming it), so a
+ * form that takes files one by one can drop that file and go on to the next (decision 144).
+ */
+export function formRoutes(routes: FastifyPluginAsyncZod): FastifyPluginAsyncZod {
+  return async (forms) => {
+    forms.removeContentTypeParser(MULTIPART);
+    await forms.register(multipart, { throwFileSizeLimit: false });
+    await routes(forms, {});
+  };
 }
 
 /** One uploaded file, as its bytes arrive: its first bytes, then the whole stream. */

@@ -17,6 +17,8 @@ export const WHOLE_LIST = '';
 const MAX_SCOPES = 10_000;
 /** Answers kept; past it the least recently asked for is dropped. */
 const MAX_ANSWERS = 512;
+/** Views whose last tag is kept; past it they all start again. */
+const MAX_TAGS = 4096;
 
 interface Answer {
   tag: string;
@@ -48,6 +50,8 @@ export class ListCache {
   readonly #generations = new Map<ChangeTopic, number>();
   readonly #scopeGenerations = new Map<ChangeTopic, Map<string, number>>();
   readonly #answers = new Map<string, Answer>();
+  /** Per view, the tag of the version last asked for: every poll of a version asks for it. */
+  readonly #tags = new Map<string, { version: string; tag: string }>();
   /** Reads of a version under way, by list, generation and scope: one read answers them all. */
   readonly #reading = new Map<string, Promise<string>>();
 
@@ -124,7 +128,12 @@ export class ListCache {
 
   /** The ETag of one view at one version of its scope: weak, the same on every instance. */
   tag(view: string, version: string): string {
-    return versionTag([view, version]);
+    const known = this.#tags.get(view);
+    if (known?.version === version) return known.tag;
+    const tag = versionTag([view, version]);
+    if (this.#tags.size >= MAX_TAGS) this.#tags.clear();
+    this.#tags.set(view, { version, tag });
+    return tag;
   }
 
   /**

@@ -29,7 +29,7 @@ import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
 import { HttpError } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { formRoutes, readMultipart } from '../http/multipart.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -126,60 +126,66 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   const limited = writeRateLimit(app, config.writeRateLimit);
   const route = routeOptions('Memories');
 
-  app.post(
-    API_PATHS.memoryCreate,
-    route({
-      summary: 'Post a memory: a caption and up to 10 photos or videos',
-      description:
-        'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
-        'repeat with the same key within 24 hours answers the first result and creates nothing.',
-      // The attendee token is optional (the spec's call works without one); one that is sent
-      // must be valid, makes its attendee the memory's owner (decision 142) and scopes the post's
-      // `Idempotency-Key`.
-      access: access.anyoneOrAttendee,
-      limit: limited,
-      headers: idempotencyHeadersSchema,
-      response: {
-        201: memoryPostResponseSchema,
-        400: errorResponseSchema,
-        413: errorResponseSchema,
-        415: errorResponseSchema,
-      },
-    }),
-    async (request, reply) => {
-      reply.code(201).header('cache-control', 'no-store');
-      const owner = callers.attendeeOf(request);
-      const key = request.headers[IDEMPOTENCY_KEY_HEADER];
-      if (typeof key !== 'string') {
-        return answerOf(await postMemory(deps, upload, readMemoryForm(request, config), { owner }));
-      }
-      // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
-      const scope = owner?.id ?? '';
-      const first = (await findIdempotentAnswer(deps.db, scope, key)) as
-        MemoryPostResponse | undefined;
-      if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
-      try {
-        const posted = await postMemory(deps, upload, readMemoryForm(request, config), {
-          owner,
-          alongside: async (trx, inserted) => {
-            const response = answerOf(inserted);
-            const createdAt = deps.clock.now().toISOString();
-            if (!(await saveIdempotentAnswer(trx, { scope, key, response, createdAt }))) {
-              throw new AlreadyPostedError();
-            }
+  await app.register(
+    formRoutes(async (forms) => {
+      forms.post(
+        API_PATHS.memoryCreate,
+        route({
+          summary: 'Post a memory: a caption and up to 10 photos or videos',
+          description:
+            'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
+            'repeat with the same key within 24 hours answers the first result and creates nothing.',
+          // The attendee token is optional (the spec's call works without one); one that is sent
+          // must be valid, makes its attendee the memory's owner (decision 142) and scopes the post's
+          // `Idempotency-Key`.
+          access: access.anyoneOrAttendee,
+          limit: limited,
+          headers: idempotencyHeadersSchema,
+          response: {
+            201: memoryPostResponseSchema,
+            400: errorResponseSchema,
+            413: errorResponseSchema,
+            415: errorResponseSchema,
           },
-        });
-        return answerOf(posted);
-      } catch (error) {
-        // The same post sent twice at once: the one that committed first is the answer.
-        if (!(error instanceof AlreadyPostedError)) throw error;
-        const answer = (await findIdempotentAnswer(deps.db, scope, key)) as
-          MemoryPostResponse | undefined;
-        if (!answer)
-          throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
-        return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(answer);
-      }
-    },
+        }),
+        async (request, reply) => {
+          reply.code(201).header('cache-control', 'no-store');
+          const owner = callers.attendeeOf(request);
+          const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+          if (typeof key !== 'string') {
+            return answerOf(
+              await postMemory(deps, upload, readMemoryForm(request, config), { owner }),
+            );
+          }
+          // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
+          const scope = owner?.id ?? '';
+          const first = (await findIdempotentAnswer(deps.db, scope, key)) as
+            MemoryPostResponse | undefined;
+          if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
+          try {
+            const posted = await postMemory(deps, upload, readMemoryForm(request, config), {
+              owner,
+              alongside: async (trx, inserted) => {
+                const response = answerOf(inserted);
+                const createdAt = deps.clock.now().toISOString();
+                if (!(await saveIdempotentAnswer(trx, { scope, key, response, createdAt }))) {
+                  throw new AlreadyPostedError();
+                }
+              },
+            });
+            return answerOf(posted);
+          } catch (error) {
+            // The same post sent twice at once: the one that committed first is the answer.
+            if (!(error instanceof AlreadyPostedError)) throw error;
+            const answer = (await findIdempotentAnswer(deps.db, scope, key)) as
+              MemoryPostResponse | undefined;
+            if (!answer)
+              throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
+            return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(answer);
+          }
+        },
+      );
+    }),
   );
 
   // Registered before `/api/memories/:id` would be: a static segment wins over a parameter.

@@ -20,6 +20,7 @@ import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
+import { formRoutes } from '../http/multipart.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -83,23 +84,27 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     );
   }
 
-  app.post(
-    API_PATHS.speakerAdd,
-    route({
-      summary: 'Sign up as a speaker, with a picture',
-      limit: limited,
-      response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
+  await app.register(
+    formRoutes(async (forms) => {
+      forms.post(
+        API_PATHS.speakerAdd,
+        route({
+          summary: 'Sign up as a speaker, with a picture',
+          limit: limited,
+          response: { 201: speakerCreatedResponseSchema, '4xx': errorResponseSchema },
+        }),
+        async (request, reply) => {
+          const form = await readSpeakerForm(request, deps.config.maxUploadMb);
+          const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
+          reply.header('cache-control', 'no-store');
+          return reply.code(201).send({
+            message: `Speaker added. Log in to your dashboard with the username ${speaker.username}.`,
+            speaker,
+            secret,
+          });
+        },
+      );
     }),
-    async (request, reply) => {
-      const form = await readSpeakerForm(request, deps.config.maxUploadMb);
-      const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
-      reply.header('cache-control', 'no-store');
-      return reply.code(201).send({
-        message: `Speaker added. Log in to your dashboard with the username ${speaker.username}.`,
-        speaker,
-        secret,
-      });
-    },
   );
 
   app.post(
