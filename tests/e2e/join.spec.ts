@@ -2,6 +2,20 @@ import type { Page } from '@playwright/test';
 import { expect, join, test } from './fixtures.ts';
 import { askViaApi, createSpeaker, uniqueName } from './qa-helpers.ts';
 
+/**
+ * Holds the page's code back until `release` is called: what shows until then is the server's
+ * HTML alone.
+ */
+async function holdCode(page: Page): Promise<{ release: () => void }> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { release };
+}
+
 test.describe('join', () => {
   test('an empty or blank username shows the spec error and stays on the page', async ({
     page,
@@ -173,12 +187,7 @@ test.describe('prerendered join page', () => {
       page.on('pageerror', (error) => problems.push(error.message));
 
       // The code is held back: what shows is the server's HTML alone.
-      let release: () => void = () => undefined;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/assets/*.js', async (route) => {
-        await held;
-        await route.continue();
-      });
+      const { release } = await holdCode(page);
       await page.goto('/', { waitUntil: 'commit' });
       await expect(page.getByRole('heading', { name: 'Join the Fun at Confab!' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
@@ -213,12 +222,7 @@ test.describe('prerendered join page', () => {
 test('a name typed into the prerendered join page before its code arrives is the one joined', async ({
   page,
 }) => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdCode(page);
   await page.goto('/', { waitUntil: 'commit' });
   await page.getByLabel('Username').fill('early_bird');
   release();
@@ -234,12 +238,7 @@ test('a name typed into the prerendered join page before its code arrives is the
 test('"Join Now" tapped on the prerendered page before its code arrives still joins', async ({
   page,
 }) => {
-  let release: () => void = () => undefined;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const { release } = await holdCode(page);
   await page.goto('/', { waitUntil: 'commit' });
   await page.getByLabel('Username').fill('early_tap');
   // The browser sends the form itself.
@@ -271,12 +270,7 @@ test.describe('prerendered shells of /home and the Q&A room', () => {
       }
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    let release: () => void = () => undefined;
-    let held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const home = await holdCode(page);
 
     await page.goto('/home', { waitUntil: 'commit' });
     const title = page.getByRole('heading', { name: 'Join the Fun at Confab!' });
@@ -286,21 +280,17 @@ test.describe('prerendered shells of /home and the Q&A room', () => {
     // The attendee's own parts come with the code.
     await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
     const before = await title.boundingBox();
-    release();
+    home.release();
     await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
     await expect(page.getByText('No media available')).toBeVisible();
     expect(await title.boundingBox()).toEqual(before);
 
-    held = new Promise<void>((resolve) => (release = resolve));
     const fresh = await context.newPage();
-    await fresh.route('**/assets/*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const room = await holdCode(fresh);
     await fresh.goto('/speakerscard', { waitUntil: 'commit' });
     await expect(fresh.getByText('Select Speakers')).toBeVisible();
     await expect(fresh.getByRole('link', { name: 'Q&A Room' })).toBeVisible();
-    release();
+    room.release();
     await fresh.getByText(speaker.name).click();
     await expect(fresh.getByText('Does the room paint before the code?')).toBeVisible();
     expect(problems).toEqual([]);
