@@ -16,6 +16,17 @@ async function holdCode(page: Page): Promise<{ release: () => void }> {
   return { release };
 }
 
+/**
+ * Waits until React has taken the prerendered join page over (its own property on the input).
+ * Before that, its buttons do nothing but "Join Now", which the browser sends itself.
+ */
+async function untilHydrated(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const input = document.querySelector('input[name="username"]');
+    return input !== null && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
 test.describe('join', () => {
   test('an empty or blank username shows the spec error and stays on the page', async ({
     page,
@@ -101,6 +112,7 @@ test.describe('colour mode', () => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
     await page.goto('/');
+    await untilHydrated(page);
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
     expect(violations).toEqual([]);
@@ -197,13 +209,8 @@ test.describe('prerendered join page', () => {
       const before = await page.getByRole('button', { name: 'Join Now' }).boundingBox();
 
       release();
-      // React has taken the button over (its own property on the element), nothing moved.
-      await page.waitForFunction(() => {
-        const button = [...document.querySelectorAll('button')].find((element) =>
-          element.textContent.includes('Join Now'),
-        );
-        return button && Object.keys(button).some((key) => key.startsWith('__reactFiber'));
-      });
+      // React has taken the page over, and nothing moved.
+      await untilHydrated(page);
       expect(await page.getByRole('button', { name: 'Join Now' }).boundingBox()).toEqual(before);
       // The empty name is refused by the app, not sent anywhere.
       await page.getByRole('button', { name: 'Join Now' }).click();
@@ -226,10 +233,7 @@ test('a name typed into the prerendered join page before its code arrives is the
   await page.goto('/', { waitUntil: 'commit' });
   await page.getByLabel('Username').fill('early_bird');
   release();
-  await page.waitForFunction(() => {
-    const input = document.querySelector('input[name="username"]');
-    return input && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
-  });
+  await untilHydrated(page);
   await page.getByRole('button', { name: 'Join Now' }).click();
   await expect(page).toHaveURL(/\/home$/);
   expect(await page.evaluate(() => localStorage.getItem('username'))).toBe('early_bird');
