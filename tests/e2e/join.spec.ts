@@ -16,6 +16,16 @@ async function holdCode(page: Page): Promise<{ release: () => void }> {
   return { release };
 }
 
+/** What the page reports as going wrong: console errors and warnings, and uncaught errors. */
+function consoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
 /**
  * Waits until React has taken the prerendered join page over (its own property on the input).
  * Before that, its buttons do nothing but "Join Now", which the browser sends itself.
@@ -190,13 +200,7 @@ test.describe('prerendered join page', () => {
         await context.addInitScript(() => localStorage.setItem('confab-color-scheme', 'dark'));
       }
       const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error' || message.type() === 'warning') {
-          problems.push(message.text());
-        }
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
+      const problems = consoleProblems(page);
 
       // The code is held back: what shows is the server's HTML alone.
       const { release } = await holdCode(page);
@@ -267,13 +271,7 @@ test.describe('prerendered shells of /home and the Q&A room', () => {
     const context = await browser.newContext({ baseURL: server.url });
     await context.addInitScript(() => localStorage.setItem('username', 'grace'));
     const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') {
-        problems.push(message.text());
-      }
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const problems = consoleProblems(page);
     const home = await holdCode(page);
 
     await page.goto('/home', { waitUntil: 'commit' });
