@@ -36,8 +36,8 @@ export const withAppShell = (html: string, shell: string) =>
  * logo written where the markup holds their slots. `hydrate` (the join page, decision 106):
  * `data-prerendered` tells the client to hydrate the markup rather than draw the screen again,
  * and its code, which only makes the painted screen interactive, loads after the first paint
- * (decision 174). Without
- * it (the shells of decision 173) React's first render replaces the markup.
+ * (decision 174). Without it (the shells of decision 173), React's first render replaces the
+ * markup.
  */
 export function withPrerendered(
   html: string,
