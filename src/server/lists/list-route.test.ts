@@ -7,6 +7,7 @@ import { insertQuestion } from '../questions/question.repository.ts';
 import { rawGet } from '../../../tests/support/raw-http.ts';
 import { addSpeaker, askQuestion } from '../../../tests/support/speakers.ts';
 import { useTestApp } from '../../../tests/support/test-app.ts';
+import { readListAnswer } from './list-route.ts';
 
 describe('list routes (the polled gallery, speakers, question lists and dashboard)', () => {
   let gallery: string;
@@ -130,6 +131,34 @@ describe('list routes (the polled gallery, speakers, question lists and dashboar
       const refused = await rawGet(`${t.url}/api/questions/realtime?${query}`, {});
       expect(refused.status).toBe(400);
       expect(JSON.parse(refused.body.toString())).toHaveProperty('error');
+    }
+  });
+
+  it('reads a list by its address for a page: the same JSON and tag a GET gets', async () => {
+    const speaker = await addSpeaker(t.url, 'Barbara Liskov');
+    await askQuestion(t.url, {
+      speakerId: speaker._id,
+      question: 'Read for the page?',
+      askerUsername: 'ada',
+    });
+    for (const url of [
+      '/api/memory?limit=60',
+      '/api/speakerscard',
+      `/api/questions/realtime?speakerId=${speaker._id}&limit=200`,
+    ]) {
+      const read = await readListAnswer(t.app.deps.lists, url);
+      const got = await rawGet(`${t.url}${url}`, {});
+      expect(read, url).toEqual({ tag: got.headers.etag, json: got.body.toString() });
+    }
+    // Only what a list route answers from its address alone.
+    for (const url of [
+      '/api/memory?limit=0',
+      '/api/memory?limit=abc',
+      '/api/no-such-list',
+      `/api/speakers/${speaker.username}/dashboard`,
+      '/api/health',
+    ]) {
+      expect(await readListAnswer(t.app.deps.lists, url), url).toBeUndefined();
     }
   });
 });

@@ -53,6 +53,33 @@ export type ListRouteOptions<
       }
   );
 
+/**
+ * The list routes whose view is named by their address alone, by path, for `readListAnswer`:
+ * each reads a query (as Fastify parses it) into its view, or null when the route would refuse it.
+ */
+type ReadView = (query: unknown) => { view: ListView; json: () => Promise<string> } | null;
+const routesOf = new WeakMap<ListCache, Map<string, ReadView>>();
+
+/**
+ * The answer a `GET` of `url` (path and query) on a list route gives now, as its JSON and the
+ * ETag of its version, read through the same cache as the route's polls: what a page carries
+ * when the server renders a screen with its first lists (decision 185). Undefined for an address
+ * no list route answers this way.
+ */
+export async function readListAnswer(
+  lists: ListCache,
+  url: string,
+): Promise<{ tag: string; json: string } | undefined> {
+  const [pathname = '', search = ''] = url.split('?', 2);
+  const read = routesOf.get(lists)?.get(pathname);
+  const found = read?.(Object.fromEntries(new URLSearchParams(search)));
+  if (!found) return undefined;
+  const { view, json } = found;
+  const tag = lists.tag(view.key, await lists.version(view.topic, view.scope));
+  const { body } = await lists.body(view.key, tag, json, undefined);
+  return { tag, json: body.toString() };
+}
+
 /** URLs whose view is known (null: not a plain form, the handler answers); reset when full. */
 const MAX_KNOWN_URLS = 4096;
 
@@ -67,6 +94,20 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const serialise = (rows: unknown) => JSON.stringify(options.response.parse(rows));
+    if ('view' in options && !options.params) {
+      const { querystring = z.object({}) } = options;
+      const readView: ReadView = (query) => {
+        const parsed = querystring.safeParse(query);
+        if (!parsed.success) return null;
+        const found = options.view({
+          query: parsed.data as z.output<Query>,
+          params: {} as z.output<Params>,
+        });
+        return { view: found, json: async () => serialise(await found.rows()) };
+      };
+      const routes = routesOf.get(lists) ?? new Map<string, ReadView>();
+      routesOf.set(lists, routes.set(options.url, readView));
+    }
     const answer = (
       request: FastifyRequest,
       reply: FastifyReply,
