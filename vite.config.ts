@@ -99,6 +99,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
+    // The prerender's tree for Node needs none of the files the client serves.
+    copyPublicDir: !isSsrBuild,
     sourcemap: true,
     target: 'es2022',
     // The page weight benchmark (bench/suites/client.ts) reads what each route loads from it.

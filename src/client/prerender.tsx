@@ -8,6 +8,8 @@ import { AppProviders } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
 import HomeRoute from './app/routes/home-route.tsx';
 import { ScreenProviders } from './app/screen-providers.tsx';
+import { setPageAnswers } from './lib/page-data.ts';
+import { queryClient } from './lib/query-client.ts';
 
 const render = (location: string, routes: ReactNode) =>
   renderToString(
@@ -24,28 +26,56 @@ const render = (location: string, routes: ReactNode) =>
  * render replaces it (decision 173): the attendee's own parts (their name, their outbox) and the
  * data come with the code.
  */
-const renderShell = (location: string, screen: ReactNode) =>
+const renderShell = (path: string, screen: ReactNode, location = path) =>
   render(
     location,
     <ScreenProviders>
       <Routes>
         <Route element={<AppLayout />}>
-          <Route path={location} element={screen} />
+          <Route path={path} element={screen} />
         </Route>
       </Routes>
     </ScreenProviders>,
   );
+
+/** The screens the server renders with their first lists (decision 185). */
+const SCREENS = {
+  home: { path: CLIENT_PATHS.home, screen: <HomeRoute /> },
+  speakersCard: { path: CLIENT_PATHS.speakersCard, screen: <QaRoomScreen /> },
+} as const;
+
+/**
+ * A screen under the attendee header as it looks at `location` (path and query) with its first
+ * lists: `answers` are their answers by address (`FIRST_LISTS`), which its queries take as they
+ * render. The attendee's own parts still come with the code. Renders one at a time: the query
+ * cache is the app's one, emptied before and after.
+ */
+export function renderScreen(
+  name: keyof typeof SCREENS,
+  location: string,
+  answers: Record<string, unknown>,
+): string {
+  queryClient.clear();
+  setPageAnswers(answers);
+  try {
+    return renderShell(SCREENS[name].path, SCREENS[name].screen, location);
+  } finally {
+    queryClient.clear();
+    setPageAnswers({});
+  }
+}
 
 /**
  * The first screens as HTML, made at build time (`scripts/prerender.mjs`): the join page (the
  * same tree `main.tsx` renders, at `/`, so the browser paints it before any script and React
  * hydrates it, decision 106), and the shells of /home and the Q&A room (decision 173). The
  * event's name and logo are `EVENT_NAME_SLOT` and `LOGO_URL_SLOT`, which the server fills in.
+ * The server renders /home and the Q&A room again with their data (`renderScreen`) when it can.
  */
 export function renderPages(): Record<'join' | 'home' | 'qa', string> {
   return {
     join: render(CLIENT_PATHS.join, <AppRoutes />),
-    home: renderShell(CLIENT_PATHS.home, <HomeRoute />),
-    qa: renderShell(CLIENT_PATHS.speakersCard, <QaRoomScreen />),
+    home: renderShell(SCREENS.home.path, SCREENS.home.screen),
+    qa: renderShell(SCREENS.speakersCard.path, SCREENS.speakersCard.screen),
   };
 }

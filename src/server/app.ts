@@ -17,6 +17,7 @@ import { type Config, longestUploadMs } from './config.ts';
 import { createPgPool, listenConnections, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
 import { registerClientApp } from './http/client-app.ts';
+import { readListAnswer } from './lists/list-route.ts';
 import { registerCompression } from './http/compression.ts';
 import {
   defaultMaxConnections,
@@ -313,6 +314,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pageHead: memoryPageHead(deps),
     pageImages: galleryPageImages(deps),
     pageRateLimit: config.pageRateLimit,
+    listAnswer: (url) => readListAnswer(deps.lists, url),
   });
 
   return app as unknown as App;

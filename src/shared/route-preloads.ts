@@ -18,11 +18,29 @@ const SCREEN_PROVIDERS = 'app/screen-providers.tsx';
 /** The frame (header, outbox) of the screens under the attendee header, loaded beside them. */
 const FRAME = 'app/layout/app-layout.tsx';
 
-const isId = (value: string | null): value is string =>
+/** Whether a query's value is an id (a UUID), which a page may name in its preloads. */
+export const isId = (value: string | null): value is string =>
   value !== null && /^[0-9a-f-]{36}$/i.test(value);
 
-/** The gallery's first page, as `features/memories/api/get-memories.ts` asks for it. */
-const galleryFirstPage = () => [`${API_PATHS.memoryList}?limit=${LIMITS.pageSizeDefault}`];
+/**
+ * The first lists of the screens, exactly as the client asks for them: the page preloads them,
+ * or carries their answers when the server rendered the screen with them (decision 185), and
+ * the client's queries take those answers by these addresses.
+ */
+export const FIRST_LISTS = {
+  /** The gallery's first page (`features/memories/api/get-memories.ts`). */
+  gallery: `${API_PATHS.memoryList}?limit=${LIMITS.pageSizeDefault}`,
+  /** The Q&A room's speakers. */
+  speakersCard: API_PATHS.speakersCard,
+  /** A speaker's latest questions, as the Q&A room loads them first. */
+  speakerQuestions: (speakerId: string) =>
+    `${API_PATHS.questionsRealtime}?speakerId=${encodeURIComponent(speakerId)}&limit=${LIMITS.pageSizeMax}`,
+} as const;
+
+/** The id of the page's data block (`<script type="application/json">`): those answers, by address. */
+export const PAGE_DATA_ID = 'confab-page-data';
+
+const galleryFirstPage = () => [FIRST_LISTS.gallery];
 
 /** The routes whose pages name their code and first data, by the names of `CLIENT_ROUTES`. */
 export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
@@ -36,10 +54,8 @@ export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
     data: (search) => {
       const speaker = search.get('speaker');
       return [
-        API_PATHS.speakersCard,
-        ...(isId(speaker)
-          ? [`${API_PATHS.questionsRealtime}?speakerId=${speaker}&limit=${LIMITS.pageSizeMax}`]
-          : []),
+        FIRST_LISTS.speakersCard,
+        ...(isId(speaker) ? [FIRST_LISTS.speakerQuestions(speaker)] : []),
       ];
     },
   },

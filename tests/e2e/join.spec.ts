@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, join, test } from './fixtures.ts';
 import { askViaApi, createSpeaker, uniqueName } from './qa-helpers.ts';
+import { seedMemoriesInto } from './seed.ts';
 
 /**
  * Holds the page's code back until `release` is called: what shows until then is the server's
@@ -297,5 +298,75 @@ test.describe('prerendered shells of /home and the Q&A room', () => {
     await expect(fresh.getByText('Does the room paint before the code?')).toBeVisible();
     expect(problems).toEqual([]);
     await context.close();
+  });
+});
+
+test.describe('/home and the Q&A room rendered with their data', () => {
+  test('show the newest tiles and questions before any code, and keep them in place once it runs', async ({
+    browser,
+    server,
+    request,
+  }) => {
+    const caption = `Rendered before the code ${Date.now()}`;
+    await seedMemoriesInto(server, [{ username: 'rendered', text: caption, color: '#e8590c' }]);
+    const speaker = await createSpeaker(request, uniqueName('Rendered'));
+    for (let n = 1; n <= 15; n += 1) {
+      await askViaApi(request, speaker, `Rendered question number ${n}?`, `ada${n}`);
+    }
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 390, height: 844 },
+    });
+    await context.addInitScript(() => localStorage.setItem('username', 'grace'));
+    const page = await context.newPage();
+    const problems = consoleProblems(page);
+    const home = await holdCode(page);
+    await page.goto('/home', { waitUntil: 'commit' });
+    const tile = page.getByRole('article').filter({ hasText: caption });
+    await expect(tile).toBeVisible();
+    await expect(tile.getByRole('img', { name: /^Photo by rendered/ })).toHaveJSProperty(
+      'complete',
+      true,
+    );
+    const before = await tile.boundingBox();
+    // The attendee's own parts come with the code.
+    await expect(page.getByRole('button', { name: 'Logout' })).toHaveCount(0);
+    home.release();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(page.locator('#root[data-shell]')).toHaveCount(0);
+    await expect(tile).toBeVisible();
+    expect(await tile.boundingBox()).toEqual(before);
+    // Live from here on: a new memory arrives without a reload.
+    const newer = `Posted after the first paint ${Date.now()}`;
+    await seedMemoriesInto(server, [{ username: 'rendered', text: newer }]);
+    await expect(page.getByRole('article').filter({ hasText: newer })).toBeVisible();
+
+    // A context of its own: the first page's service worker would hand this one its code.
+    const roomContext = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 390, height: 844 },
+    });
+    await roomContext.addInitScript(() => localStorage.setItem('username', 'grace'));
+    const room = await roomContext.newPage();
+    const roomProblems = consoleProblems(room);
+    const held = await holdCode(room);
+    await room.goto(`/speakerscard?speaker=${speaker._id}`, { waitUntil: 'commit' });
+    // The log opens at its newest question, as a chat, with no script.
+    const newest = room.getByText('Rendered question number 15?');
+    await expect(newest).toBeInViewport();
+    await expect(room.getByText('Rendered question number 1?')).not.toBeInViewport();
+    const at = await newest.boundingBox();
+    held.release();
+    await expect(room.locator('#root[data-shell]')).toHaveCount(0);
+    await expect(room.getByRole('button', { name: 'Ask', exact: true })).toBeVisible();
+    await expect(newest).toBeInViewport();
+    expect(await newest.boundingBox()).toEqual(at);
+    // "Top" still starts at the top of the log.
+    await room.getByText('Top', { exact: true }).click();
+    await expect(room.getByText('Rendered question number 1?')).toBeInViewport();
+    expect(problems).toEqual([]);
+    expect(roomProblems).toEqual([]);
+    await context.close();
+    await roomContext.close();
   });
 });

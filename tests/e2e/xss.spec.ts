@@ -51,8 +51,18 @@ async function expectNothingInjected(page: Page, dialogs: string[], where: strin
   const injected = await page.evaluate(() =>
     [
       ...document.querySelectorAll(
-        'script:not([src]), img[src="x"], iframe, svg[onload], [onerror], [onload], a[href^="javascript:" i], b, i',
+        // The page's data block (decision 185) is the one script without a source, and no code.
+        'script:not([src]):not(#confab-page-data[type="application/json"]), img[src="x"], iframe, svg[onload], [onerror], [onload], a[href^="javascript:" i], b, i',
       ),
+      // A data block that a typed text broke out of would no longer be JSON.
+      ...[...document.querySelectorAll('#confab-page-data')].filter((block) => {
+        try {
+          JSON.parse(block.textContent);
+          return false;
+        } catch {
+          return true;
+        }
+      }),
     ]
       // Mantine's own markup uses neither <b> nor <i>; any there came from a text.
       .map((element) => element.outerHTML.slice(0, 120)),

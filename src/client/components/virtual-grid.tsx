@@ -48,7 +48,78 @@ export function VirtualGrid<T>({
   /** Rows rendered beyond each edge of the viewport. */
   overscan?: number;
 }) {
-  // Read at once (no server rendering here), so the first render already has the right count.
+  if (typeof window === 'undefined') {
+    return (
+      <ServerGrid
+        items={items}
+        cols={columns}
+        spacing={spacing}
+        getKey={getKey}
+        renderItem={renderItem}
+      />
+    );
+  }
+  return (
+    <WindowGrid
+      items={items}
+      cols={columns}
+      spacing={spacing}
+      getKey={getKey}
+      renderItem={renderItem}
+      overscan={overscan}
+    />
+  );
+}
+
+/** Rows the server renders: what the widest grid shows on a screen before any scrolling. */
+const SERVER_ROWS = 3;
+
+/**
+ * The grid as the server renders it (decision 185): no window to measure, so the first rows of
+ * the widest layout, in a grid whose columns follow the width by CSS. The browser paints the
+ * same first rows at any width; the client's first render replaces them with the virtual grid.
+ */
+function ServerGrid<T>({
+  items,
+  cols,
+  spacing,
+  getKey,
+  renderItem,
+}: {
+  items: readonly T[];
+  cols: GridColumns;
+  spacing: SimpleGridProps['spacing'];
+  getKey: (item: T) => string;
+  renderItem: (item: T, place: GridPlace) => ReactNode;
+}) {
+  const widest = Math.max(cols.base, ...Object.values(cols).filter((n) => n !== undefined));
+  return (
+    <SimpleGrid cols={cols} spacing={spacing} className={classes.grid}>
+      {items.slice(0, widest * SERVER_ROWS).map((item, index) => (
+        <Fragment key={getKey(item)}>
+          {renderItem(item, { index, row: Math.floor(index / cols.base) })}
+        </Fragment>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function WindowGrid<T>({
+  items,
+  cols: columns,
+  spacing,
+  getKey,
+  renderItem,
+  overscan,
+}: {
+  items: readonly T[];
+  cols: GridColumns;
+  spacing: SimpleGridProps['spacing'];
+  getKey: (item: T) => string;
+  renderItem: (item: T, place: GridPlace) => ReactNode;
+  overscan: number;
+}) {
+  // Read at once (the server renders `ServerGrid`), so the first render has the right count.
   const cols = useMatches(columns, { getInitialValueInEffect: false });
   const gridRef = useRef<HTMLDivElement>(null);
   const typicalRow = useRef(INITIAL_ROW_ESTIMATE);

@@ -32,18 +32,18 @@ export const withAppShell = (html: string, shell: string) =>
   html.replace(/<div id="root"><\/div>/, () => `<div id="root">${shell}</div>`);
 
 /**
- * The page with a screen React rendered at build time in its root element, the event's name and
- * logo written where the markup holds their slots. `hydrate` (the join page, decision 106):
- * `data-prerendered` tells the client to hydrate the markup rather than draw the screen again,
- * and its code, which only makes the painted screen interactive, loads after the first paint
- * (decision 174). Without it (the shells of decision 173), React's first render replaces the
- * markup.
+ * The page with a screen React rendered in its root element, the event's name and logo written
+ * where the markup holds their slots. `hydrate` (the join page, decision 106): `data-prerendered`
+ * tells the client to hydrate the markup rather than draw the screen again. Without it (the
+ * shells of decision 173, the screens rendered with their data of decision 185), React's first
+ * render replaces the markup. `codeAfterPaint` (the join page and the screens with their data,
+ * which paint whole without it): the code loads after the first paint (decision 174).
  */
 export function withPrerendered(
   html: string,
   markup: string,
   branding: { eventName: string; logoUrl: string | null },
-  { hydrate }: { hydrate: boolean },
+  { hydrate, codeAfterPaint = hydrate }: { hydrate: boolean; codeAfterPaint?: boolean },
 ): string {
   const filled = markup
     .replaceAll(EVENT_NAME_SLOT, escapeHtml(branding.eventName))
@@ -52,7 +52,7 @@ export function withPrerendered(
     /<div id="root"><\/div>/,
     () => `<div id="root" ${hydrate ? 'data-prerendered' : 'data-shell'}="">${filled}</div>`,
   );
-  return hydrate ? afterPaint(page) : page;
+  return codeAfterPaint ? afterPaint(page) : page;
 }
 
 /**

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { seedMemories } from '../../../tests/support/seed-memories.ts';
+import { addSpeaker, askQuestion } from '../../../tests/support/speakers.ts';
 import { type TestApp, useTestApp } from '../../../tests/support/test-app.ts';
 
 /** A built page as Vite writes it: the entry's script, its preloads and its stylesheet. */
@@ -41,7 +43,7 @@ describe('the prerendered join page', () => {
       '<div id="root" data-prerendered=""><main><h1>Join the Fun at Dev&lt;Fest&gt; &amp; &quot;Co&quot;!</h1>',
     );
     expect(html).not.toContain('%EVENT_NAME%');
-    expect(html).toContain(`<style>${STYLES}</style>`);
+    expect(html).toContain(`<style data-href="/assets/index-abc.css">${STYLES}</style>`);
     expect(html).not.toContain('rel="stylesheet"');
     // Its code only makes it interactive: it loads after the first paint.
     expect(html).toContain(
@@ -56,7 +58,7 @@ describe('the prerendered join page', () => {
     expect(html).toContain(
       '<div id="root" data-shell=""><header>Dev&lt;Fest&gt; &amp; &quot;Co&quot;</header><main><h1>Memories</h1></main></div>',
     );
-    expect(html).toContain(`<style>${STYLES}</style>`);
+    expect(html).toContain(`<style data-href="/assets/index-abc.css">${STYLES}</style>`);
     expect(html).not.toContain('rel="stylesheet"');
     // The screen's data comes with its code: that loads at once.
     expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js">');
@@ -87,5 +89,121 @@ describe('the prerendered join page', () => {
     // Anything else in the cookie is light.
     const odd = await page(t, '/', { cookie: 'confab-color-scheme=darkish' });
     expect(odd.html).toContain('data-mantine-color-scheme="light"');
+  });
+});
+
+/**
+ * The prerender's tree for Node, as the build leaves it beside the client: this one writes down
+ * what it was asked to render, the event's name as its slot.
+ */
+const RENDERER = `export function renderScreen(name, location, answers) {
+  const lists = Object.entries(answers)
+    .map(([url, list]) => '<li data-url="' + url.replaceAll('&', '&amp;') + '">' + list.length + '</li>')
+    .join('');
+  if (location.includes('throw')) throw new Error('cannot render');
+  return '<header>%EVENT_NAME%</header><main data-screen="' + name + '" data-at="' + location.replaceAll('&', '&amp;') + '"><ul>' + lists + '</ul></main>';
+}`;
+
+/** The answers a page carries for its client (decision 185), read back from its data block. */
+const dataBlockOf = (html: string): Record<string, unknown> | undefined => {
+  const block = /<script type="application\/json" id="confab-page-data">(.*?)<\/script>/s.exec(
+    html,
+  );
+  return block?.[1] === undefined ? undefined : (JSON.parse(block[1]) as Record<string, unknown>);
+};
+
+describe('/home and the Q&A room rendered with their first lists', () => {
+  const t = useTestApp({
+    client: {
+      'index.html': BUILT_PAGE,
+      'assets/index-abc.css': STYLES,
+      '.prerendered/join.html': JOIN_MARKUP,
+      '.prerendered/home.html': HOME_MARKUP,
+      '.prerendered/qa.html': HOME_MARKUP,
+      '.prerendered/server/prerender.js': RENDERER,
+    },
+  });
+
+  it('carries the gallery it was rendered with, its code loading after the first paint', async () => {
+    const renderedAt = Date.now();
+    const empty = await page(t, '/home');
+    expect(empty.html).toContain(
+      '<div id="root" data-shell=""><header>Confab</header><main data-screen="home" data-at="/home"><ul><li data-url="/api/memory?limit=60">0</li></ul></main></div>',
+    );
+    expect(dataBlockOf(empty.html)).toEqual({ '/api/memory?limit=60': [] });
+    expect(empty.html).toContain('<script src="/after-paint.js" defer');
+    expect(empty.html).not.toContain('<script type="module"');
+    // Its first list is in the page: not fetched beside it.
+    expect(empty.html).not.toContain('as="fetch"');
+
+    // The same lists: the same page, revalidated.
+    const again = await fetch(`${t.url}/home`, {
+      headers: { accept: 'text/html', 'if-none-match': empty.response.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+
+    // A new memory renders it again, a second after the last render at the latest; what the list
+    // says is the API's answer, with no `<` that could end the data block.
+    const [memory] = await seedMemories(t.app.deps, [
+      { username: 'ada', text: '</script><script>alert(1)</script><!--' },
+    ]);
+    // At most once a second: within it, the page made last (unless storing the memory took
+    // that second).
+    const soon = await page(t, '/home');
+    if (Date.now() - renderedAt < 900) {
+      expect(soon.html).toContain('<li data-url="/api/memory?limit=60">0</li>');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const shown = await page(t, '/home');
+    expect(shown.html).toContain('<li data-url="/api/memory?limit=60">1</li>');
+    const block = /<script type="application\/json" id="confab-page-data">(.*?)<\/script>/s.exec(
+      shown.html,
+    )?.[1];
+    expect(block).not.toContain('<');
+    const api = await fetch(`${t.url}/api/memory?limit=60`);
+    expect(dataBlockOf(shown.html)).toEqual({
+      '/api/memory?limit=60': (await api.json()) as unknown,
+    });
+    expect(JSON.stringify(dataBlockOf(shown.html))).toContain(memory?._id);
+  });
+
+  it('renders the Q&A room at the speaker asked for, and only an id names one', async () => {
+    const speaker = await addSpeaker(t.url);
+    await askQuestion(t.url, {
+      speakerId: speaker._id,
+      question: 'Rendered before the code?',
+      askerUsername: 'grace',
+    });
+    const room = await page(t, `/speakerscard?speaker=${speaker._id}&other=1`);
+    const questions = `/api/questions/realtime?speakerId=${speaker._id}&limit=200`;
+    expect(room.html).toContain(`data-at="/speakerscard?speaker=${speaker._id}"`);
+    const answers = dataBlockOf(room.html);
+    expect(Object.keys(answers ?? {})).toEqual(['/api/speakerscard', questions]);
+    expect(answers?.[questions]).toEqual(await (await fetch(`${t.url}${questions}`)).json());
+
+    const odd = await page(t, '/speakerscard?speaker=%22%3E%3Cscript%3E');
+    expect(odd.html).toContain('data-at="/speakerscard"');
+    expect(Object.keys(dataBlockOf(odd.html) ?? {})).toEqual(['/api/speakerscard']);
+  });
+});
+
+describe('a screen that cannot be rendered with its lists', () => {
+  const t = useTestApp({
+    client: {
+      'index.html': BUILT_PAGE,
+      'assets/index-abc.css': STYLES,
+      '.prerendered/home.html': HOME_MARKUP,
+      '.prerendered/server/prerender.js': RENDERER.replace("location.includes('throw')", 'true'),
+    },
+  });
+
+  it('is served as its shell, its code and first list preloaded', async () => {
+    const { response, html } = await page(t, '/home');
+    expect(response.status).toBe(200);
+    expect(html).toContain(
+      '<div id="root" data-shell=""><header>Confab</header><main><h1>Memories</h1></main></div>',
+    );
+    expect(dataBlockOf(html)).toBeUndefined();
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-abc.js">');
   });
 });

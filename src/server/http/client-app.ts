@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
+import { PAGE_DATA_ID, isId, routePreload } from '../../shared/route-preloads.ts';
 import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
 import {
+  CLIENT_PATHS,
   CLIENT_ROUTES,
   type ClientRouteName,
   clientRouteAt,
@@ -12,6 +15,7 @@ import {
 } from '../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import { CompressedText } from './compression.ts';
+import { withCriticalStyles } from './critical-css.ts';
 import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
 import { HttpError } from './errors.ts';
 import { escapeHtml } from './html.ts';
@@ -59,6 +63,11 @@ export interface ClientAppOptions {
   pageImages?: Partial<Record<string, (request: FastifyRequest) => Promise<string[]>>>;
   /** Page loads and unknown paths a minute per person or connection (`PAGE_RATE_LIMIT`). */
   pageRateLimit?: number;
+  /**
+   * The answer a list's address gives now (`readListAnswer`): /home and the Q&A room are
+   * rendered with their first lists and carry them (decision 185). Without it, their shells.
+   */
+  listAnswer?: (url: string) => Promise<{ tag: string; json: string } | undefined>;
 }
 
 /** Hashed build output: its name changes with its content, so it never needs revalidating. */
@@ -167,7 +176,7 @@ async function withInlineStyles(
 ): Promise<string> {
   const styleOf = async (file: string) => {
     const css = await fs.promises.readFile(path.join(clientDir, file), 'utf8');
-    return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+    return `<style data-href="/${file}">${css.replaceAll('</style', '<\\/style')}</style>`;
   };
   const links = [
     ...html.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g),
@@ -181,15 +190,57 @@ async function withInlineStyles(
   return more.length ? page.replace('</head>', () => `  ${more.join('')}\n  </head>`) : page;
 }
 
-/** The screens prerendered at build time (decisions 106 and 173), by client route. */
+/**
+ * The screens prerendered at build time (decisions 106 and 173), by client route. `renderedAt`:
+ * the server renders the screen again with its first lists (decision 185), at the address that
+ * decides what it shows (the page's query reduced to what the screen reads first).
+ */
 const PRERENDERED = {
   join: { file: 'join.html', hydrate: true },
-  home: { file: 'home.html', hydrate: false },
-  speakersCard: { file: 'qa.html', hydrate: false },
-} as const satisfies Partial<Record<ClientRouteName, { file: string; hydrate: boolean }>>;
+  home: { file: 'home.html', hydrate: false, renderedAt: () => CLIENT_PATHS.home },
+  speakersCard: {
+    file: 'qa.html',
+    hydrate: false,
+    renderedAt: (search: URLSearchParams) => {
+      const speaker = search.get('speaker');
+      return isId(speaker)
+        ? `${CLIENT_PATHS.speakersCard}?speaker=${speaker}`
+        : CLIENT_PATHS.speakersCard;
+    },
+  },
+} as const satisfies Partial<
+  Record<
+    ClientRouteName,
+    { file: string; hydrate: boolean; renderedAt?: (search: URLSearchParams) => string }
+  >
+>;
 type PrerenderedRoute = keyof typeof PRERENDERED;
+type RenderedRoute = {
+  [Name in PrerenderedRoute]: (typeof PRERENDERED)[Name] extends { renderedAt: unknown }
+    ? Name
+    : never;
+}[PrerenderedRoute];
 const isPrerendered = (name: ClientRouteName | undefined): name is PrerenderedRoute =>
   name !== undefined && name in PRERENDERED;
+const isRendered = (name: PrerenderedRoute): name is RenderedRoute =>
+  'renderedAt' in PRERENDERED[name];
+
+/** The shortest time between two renders of one screen at one address (decision 185). */
+const RENDER_EVERY_MS = 1000;
+
+/** The prerender's tree for Node (`scripts/prerender.mjs`): renders a screen with its lists. */
+type RenderScreen = (
+  name: RenderedRoute,
+  location: string,
+  answers: Record<string, unknown>,
+) => string;
+
+/** The page's data block: JSON answers by address, with no `<` that could end the element. */
+const pageDataBlock = (answers: [url: string, json: string][]) =>
+  `<script type="application/json" id="${PAGE_DATA_ID}">{${answers
+    .map(([url, json]) => `${JSON.stringify(url)}:${json}`)
+    .join(',')
+    .replaceAll('<', '\\u003c')}}</script>`;
 
 /**
  * Serves the built client: hashed assets cached for a year, the other files of `public/` for an
@@ -233,6 +284,13 @@ export async function registerClientApp(
 
   // The pages of the branding in force, made at its first use after a change (decision 162).
   let pagesFor: ((branding: PageBranding) => Record<ColorScheme, Pages>) | undefined;
+  // The screens rendered with their first lists (decision 185): the tree that renders them, the
+  // page each goes in (styles inline), and the last page made for each branding, scheme and
+  // address, with the versions of the lists it shows (a few screens and speakers: emptied when
+  // it grows).
+  let renderScreen: RenderScreen | undefined;
+  const styledPages = new Map<PrerenderedRoute, string>();
+  const rendered = new Map<string, { versions: string; madeAt: number; page: Page }>();
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
     hints = RouteHints.load(clientDir);
@@ -251,6 +309,17 @@ export async function registerClientApp(
         }),
       )
     ).flat();
+    for (const { name, page } of prerendered) styledPages.set(name, page);
+    const renderer = path.join(clientDir, '.prerendered', 'server', 'prerender.js');
+    if (options.listAnswer && fs.existsSync(renderer)) {
+      try {
+        ({ renderScreen } = (await import(pathToFileURL(renderer).href)) as {
+          renderScreen: RenderScreen;
+        });
+      } catch (error) {
+        app.log.warn({ err: error }, 'screens cannot be rendered with their data: shells served');
+      }
+    }
     const make = (branding: PageBranding | undefined): Record<ColorScheme, Pages> => {
       const html = branding === undefined ? built : withBranding(built, branding);
       const prerenderedPages =
@@ -314,6 +383,63 @@ export async function registerClientApp(
     });
   }
 
+  /**
+   * The page of a screen rendered with its first lists (decision 185), or undefined when it is
+   * not (no tree to render with, a list that cannot be read): its shell is served then.
+   */
+  const renderedPage = async (
+    name: RenderedRoute,
+    search: URLSearchParams,
+    scheme: ColorScheme,
+    branding: PageBranding,
+  ): Promise<Page | undefined> => {
+    const styled = styledPages.get(name);
+    const { listAnswer } = options;
+    if (!renderScreen || !listAnswer || styled === undefined) return undefined;
+    const location = PRERENDERED[name].renderedAt(search);
+    const [pathname = '', query = ''] = location.split('?', 2);
+    const urls = routePreload(pathname)?.data?.(new URLSearchParams(query)) ?? [];
+    const answers: [url: string, json: string][] = [];
+    const tags: string[] = [];
+    for (const url of urls) {
+      const answer = await listAnswer(url);
+      if (!answer) return undefined;
+      answers.push([url, answer.json]);
+      tags.push(answer.tag);
+    }
+    const key = [branding.version, scheme, location].join('\n');
+    const versions = tags.join(' ');
+    const last = rendered.get(key);
+    // A room whose votes move its list several times a second is rendered at most once a
+    // second: the page is that much older, and the code brings it up to date at once.
+    if (last && (last.versions === versions || Date.now() - last.madeAt < RENDER_EVERY_MS)) {
+      return last.page;
+    }
+    const markup = renderScreen(
+      name,
+      location,
+      Object.fromEntries(answers.map(([url, json]) => [url, JSON.parse(json) as unknown])),
+    );
+    // The route's code is named in the page for the loader that runs after the first paint,
+    // not preloaded beside it: nothing but the HTML and the pictures comes before that paint.
+    const code = hints?.tags(pathname, new URLSearchParams(query), {
+      stylesInPage: true,
+      dataInPage: true,
+    });
+    // Its styles cut to what the markup uses: the whole sheets follow after the first paint.
+    const html = withCriticalStyles(
+      withPrerendered(withBranding(withHints(styled, code ?? ''), branding), markup, branding, {
+        hydrate: false,
+        codeAfterPaint: true,
+      }),
+    ).replace('</body>', () => `  ${pageDataBlock(answers)}\n  </body>`);
+    // Made again whenever the lists change: compressed quickly.
+    const page = pageOf(withColorScheme(html, scheme), 'version');
+    if (rendered.size >= 100) rendered.clear();
+    rendered.set(key, { versions, madeAt: Date.now(), page });
+    return page;
+  };
+
   app.setNotFoundHandler(
     { preHandler: pageRateLimit(app, options.pageRateLimit ?? 300) },
     async (request, reply) => {
@@ -329,14 +455,29 @@ export async function registerClientApp(
         throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
       }
       if (!pagesFor) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      const branding = options.branding?.();
       const pages = pagesFor(
-        options.branding?.() ?? { eventName: '', primaryColor: '', logoUrl: null, version: '' },
+        branding ?? { eventName: '', primaryColor: '', logoUrl: null, version: '' },
       );
-      const inScheme = pages[colorSchemeOf(request)];
+      const scheme = colorSchemeOf(request);
+      const inScheme = pages[scheme];
       const routeName = clientRouteAt(pathname);
-      const prerenderedPage = isPrerendered(routeName)
-        ? inScheme.prerendered[routeName]
-        : undefined;
+      const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+      let withData: Page | undefined;
+      if (
+        isPrerendered(routeName) &&
+        isRendered(routeName) &&
+        branding &&
+        request.method === 'GET'
+      ) {
+        try {
+          withData = await renderedPage(routeName, search, scheme, branding);
+        } catch (error) {
+          request.log.warn({ err: error }, 'screen could not be rendered with its data');
+        }
+      }
+      const prerenderedPage =
+        withData ?? (isPrerendered(routeName) ? inScheme.prerendered[routeName] : undefined);
       const base = prerenderedPage ?? (hasAppHeader(pathname) ? inScheme.shell : inScheme.plain);
       // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
       reply.header('vary', 'Cookie');
@@ -364,7 +505,6 @@ export async function registerClientApp(
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
       if (!isClientRoute) return base.compressed.send(request, reply.code(404));
-      const search = new URLSearchParams(request.url.split('?')[1] ?? '');
       let images: string[] = [];
       const findImages = options.pageImages?.[pathname.replace(/(.)\/$/, '$1')];
       if (findImages && request.method === 'GET') {
@@ -375,7 +515,9 @@ export async function registerClientApp(
         }
       }
       const tags = [
-        hints?.tags(pathname, search, prerenderedPage !== undefined) ?? '',
+        (withData
+          ? ''
+          : hints?.tags(pathname, search, { stylesInPage: prerenderedPage !== undefined })) ?? '',
         ...images.map(imagePreload),
       ]
         .filter(Boolean)

@@ -37,14 +37,22 @@ export class RouteHints {
   }
 
   /**
-   * The tags for a path and its query; '' for a route without preloads. `stylesInPage`: the
-   * page carries the route's stylesheets already (`styles`), so they are not preloaded.
+   * The tags for a path and its query; '' for a route without preloads. What the page carries
+   * already is not preloaded: `stylesInPage`, the route's stylesheets (`styles`); `dataInPage`,
+   * the answers of its first calls (decision 185).
    */
-  tags(pathname: string, search: URLSearchParams, stylesInPage = false): string {
+  tags(
+    pathname: string,
+    search: URLSearchParams,
+    {
+      stylesInPage = false,
+      dataInPage = false,
+    }: { stylesInPage?: boolean; dataInPage?: boolean } = {},
+  ): string {
     const route = routePreload(pathname);
     if (!route) return '';
     const { scripts, styles } = this.routeFiles(route);
-    const data = route.data?.(search) ?? [];
+    const data = dataInPage ? [] : (route.data?.(search) ?? []);
     return [
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`),
       ...(stylesInPage ? [] : styles).map(

@@ -30,7 +30,7 @@ import { AskerAvatars } from './asker-avatars.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
 import { VotesProvider } from './votes-context.tsx';
-import { arrangeQuestions } from './question-order.ts';
+import { arrangeQuestions, endOfLog } from './question-order.ts';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
 import {
@@ -40,6 +40,8 @@ import {
 } from '../../components/question-parts.tsx';
 
 const NO_QUESTIONS: Question[] = [];
+/** The questions the server renders: more than the tallest screen shows at the log's end. */
+const SERVER_QUESTIONS = 20;
 
 const initialOf = (name: string) => Array.from(name.trim())[0]?.toUpperCase() ?? '?';
 
@@ -118,13 +120,20 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
   const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
   const newestId = list.at(-1)?._id;
   const [order, setOrder] = useState<QuestionOrder>('recent');
-  const { pinned, open, answered } = arrangeQuestions(list, order);
+  const arranged = arrangeQuestions(list, order);
+  // With no window (the server's render, decision 185), only what the log shows first.
+  const { pinned, open, answered } =
+    typeof window === 'undefined' ? endOfLog(arranged, SERVER_QUESTIONS) : arranged;
 
   // New questions arrive at the bottom, as in a chat: keep the newest in view (Recent); Top
-  // starts at the top, where the most wanted question is.
+  // starts at the top, where the most wanted question is. The log is laid out from its end
+  // (`.log`), so it opens at the bottom before any script: its offsets run from minus its
+  // height at the top to 0 at the bottom, and each target below is clamped to one of them.
   useEffect(() => {
     const element = viewport.current;
-    if (element) element.scrollTo({ top: order === 'recent' ? element.scrollHeight : 0 });
+    if (element) {
+      element.scrollTo({ top: order === 'recent' ? element.scrollHeight : -element.scrollHeight });
+    }
   }, [newestId, speaker._id, order]);
   const bubble = (question: Question) => (
     <QuestionBubble
@@ -167,7 +176,8 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
               </Text>
             </Box>
           </Group>
-          <Group gap="sm" wrap="nowrap" className={classes.headerActions}>
+          {/* On a narrow phone with many askers, "Ask" takes a row of its own, in view. */}
+          <Group gap="sm" wrap="wrap" className={classes.headerActions}>
             <QuestionOrderControl size="xs" value={order} onChange={setOrder} />
             <AskerAvatars questions={list} />
             {username && (
@@ -177,7 +187,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
         </Group>
       </Box>
       <div
-        className={classes.scroll}
+        className={`${classes.scroll} ${classes.log}`}
         ref={viewport}
         // The log scrolls by keyboard too: it takes focus, as its questions have nothing that does.
         tabIndex={0}

@@ -19,3 +19,18 @@ export function arrangeQuestions(
     answered: rest.filter((question) => question.answered),
   };
 }
+
+/**
+ * The end of a room's log, at most `count` questions, as the server renders it (decision 185): the
+ * log opens at its end, so that is what shows before the code draws the whole list in its place.
+ */
+export function endOfLog(
+  arranged: ReturnType<typeof arrangeQuestions>,
+  count: number,
+): ReturnType<typeof arrangeQuestions> {
+  const last = (items: Question[], n: number) => (n > 0 ? items.slice(-n) : []);
+  const answered = last(arranged.answered, count);
+  const open = last(arranged.open, count - answered.length);
+  const pinned = answered.length + open.length < count ? arranged.pinned : undefined;
+  return { pinned, open, answered };
+}

@@ -1,8 +1,10 @@
 import { type InfiniteData, infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
+import { FIRST_LISTS } from '../../../../shared/route-preloads.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Memory, memoryListSchema } from '../../../../shared/schemas/memory.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { takePageAnswer } from '../../../lib/page-data.ts';
 
 export const GALLERY_PAGE_SIZE = LIMITS.pageSizeDefault;
 
@@ -32,6 +34,11 @@ export const galleryQueryOptions = () =>
     getNextPageParam: (lastPage) =>
       lastPage.length < GALLERY_PAGE_SIZE ? undefined : lastPage.at(-1)?._id,
     refetchInterval: POLL_INTERVALS.gallery,
+    // The first page the server rendered /home with, when the page came with it (decision 185).
+    initialData: () => {
+      const first = takePageAnswer(memoryListSchema, FIRST_LISTS.gallery);
+      return first && { pages: [first], pageParams: [undefined] };
+    },
   });
 
 export const useGallery = () => useInfiniteQuery(galleryQueryOptions());

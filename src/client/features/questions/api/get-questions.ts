@@ -1,9 +1,11 @@
 import { type QueryClient, type QueryKey, queryOptions, useQuery } from '@tanstack/react-query';
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
+import { FIRST_LISTS } from '../../../../shared/route-preloads.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Question, questionListSchema } from '../../../../shared/schemas/question.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { takePageAnswer } from '../../../lib/page-data.ts';
 import { removeFromCachedLists } from '../../../lib/cached-lists.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
@@ -168,6 +170,11 @@ export const questionsQueryOptions = (scope: QuestionsScope) =>
     queryKey: questionsKey(scope),
     queryFn: ({ client, queryKey, signal }) => loadQuestions(client, queryKey, scope, signal),
     refetchInterval: POLL_INTERVALS.questions,
+    // A speaker's questions the server rendered the Q&A room with (decision 185).
+    initialData: () =>
+      scope.kind === 'speaker'
+        ? takePageAnswer(questionListSchema, FIRST_LISTS.speakerQuestions(scope.speakerId))
+        : undefined,
   });
 
 export const useQuestions = (scope: QuestionsScope | null) =>

@@ -1,8 +1,10 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { POLL_INTERVALS, SPEAKERS_STALE_TIME } from '../../../../shared/constants.ts';
+import { FIRST_LISTS } from '../../../../shared/route-preloads.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Speaker, speakerListSchema } from '../../../../shared/schemas/speaker.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { takePageAnswer } from '../../../lib/page-data.ts';
 import { removeFromCachedLists } from '../../../lib/cached-lists.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 
@@ -26,6 +28,8 @@ export const useSpeakersCard = (enabled = true) =>
     enabled,
     staleTime: SPEAKERS_STALE_TIME,
     refetchInterval: POLL_INTERVALS.speakers,
+    // The speakers the server rendered the Q&A room with (decision 185).
+    initialData: () => takePageAnswer(speakerListSchema, FIRST_LISTS.speakersCard),
   });
 
 /** The dropdown's speakers, refetched every 3 s while the dialog is open. */

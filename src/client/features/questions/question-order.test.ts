@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { Question } from '../../../shared/schemas/question.ts';
+import { arrangeQuestions, endOfLog } from './question-order.ts';
+
+const question = (n: number, fields: Partial<Question> = {}): Question => ({
+  _id: `01a21ba3-0000-7000-8000-${String(n).padStart(12, '0')}`,
+  speakerId: '01a21ba3-0000-7000-8000-000000000000',
+  speakerName: 'Ada',
+  askerUsername: `asker${n}`,
+  question: `Question ${n}?`,
+  createdAt: new Date(Date.UTC(2026, 10, 27, 9, 0, n)).toISOString(),
+  votes: 0,
+  answered: false,
+  pinned: false,
+  status: 'published',
+  ...fields,
+});
+
+const texts = (arranged: ReturnType<typeof arrangeQuestions>) => ({
+  pinned: arranged.pinned?.question,
+  open: arranged.open.map((q) => q.question),
+  answered: arranged.answered.map((q) => q.question),
+});
+
+describe('the end of a room log', () => {
+  const list = [
+    question(1, { pinned: true }),
+    ...[2, 3, 4, 5].map((n) => question(n)),
+    question(6, { answered: true }),
+    question(7, { answered: true }),
+  ];
+
+  it('keeps the last questions as the log shows them: answered last, then open, then pinned', () => {
+    const arranged = arrangeQuestions(list, 'recent');
+    expect(texts(endOfLog(arranged, 3))).toEqual({
+      pinned: undefined,
+      open: ['Question 5?'],
+      answered: ['Question 6?', 'Question 7?'],
+    });
+    expect(texts(endOfLog(arranged, 2))).toEqual({
+      pinned: undefined,
+      open: [],
+      answered: ['Question 6?', 'Question 7?'],
+    });
+    expect(texts(endOfLog(arranged, 1))).toEqual({
+      pinned: undefined,
+      open: [],
+      answered: ['Question 7?'],
+    });
+  });
+
+  it('is the whole log when it is short enough', () => {
+    const arranged = arrangeQuestions(list, 'recent');
+    expect(texts(endOfLog(arranged, 7))).toEqual(texts(arranged));
+    expect(texts(endOfLog(arranged, 20))).toEqual(texts(arranged));
+  });
+});
