@@ -141,6 +141,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
     },
   },
+  // The server loads the prerender's module to render pages (decision 185): the icons it draws
+  // are bundled into it, not the icon package's thousands of modules.
+  ssr: { noExternal: ['@tabler/icons-react', /^@mantine\//] },
   server: {
     port: Number(process.env.PORT ?? 5173),
     proxy: {
