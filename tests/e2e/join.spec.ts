@@ -313,11 +313,17 @@ test.describe('/home and the Q&A room rendered with their data', () => {
     for (let n = 1; n <= 15; n += 1) {
       await askViaApi(request, speaker, `Rendered question number ${n}?`, `ada${n}`);
     }
-    const context = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 390, height: 844 },
-    });
-    await context.addInitScript(() => localStorage.setItem('username', 'grace'));
+    // A phone of grace's. Each screen gets a browser of its own: the first page's service worker
+    // would hand the second one its code.
+    const phone = async () => {
+      const context = await browser.newContext({
+        baseURL: server.url,
+        viewport: { width: 390, height: 844 },
+      });
+      await context.addInitScript(() => localStorage.setItem('username', 'grace'));
+      return context;
+    };
+    const context = await phone();
     const page = await context.newPage();
     const problems = consoleProblems(page);
     const home = await holdCode(page);
@@ -341,12 +347,7 @@ test.describe('/home and the Q&A room rendered with their data', () => {
     await seedMemoriesInto(server, [{ username: 'rendered', text: newer }]);
     await expect(page.getByRole('article').filter({ hasText: newer })).toBeVisible();
 
-    // A context of its own: the first page's service worker would hand this one its code.
-    const roomContext = await browser.newContext({
-      baseURL: server.url,
-      viewport: { width: 390, height: 844 },
-    });
-    await roomContext.addInitScript(() => localStorage.setItem('username', 'grace'));
+    const roomContext = await phone();
     const room = await roomContext.newPage();
     const roomProblems = consoleProblems(room);
     const held = await holdCode(room);

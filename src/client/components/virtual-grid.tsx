@@ -32,14 +32,11 @@ const INITIAL_ROW_ESTIMATE = 300;
  * (a rotated phone, a resized window), the item that was at the top of the viewport is brought
  * back there. `renderItem` must render exactly one element per item.
  */
-export function VirtualGrid<T>({
-  items,
-  cols: columns,
-  spacing,
-  getKey,
-  renderItem,
-  overscan = 3,
-}: {
+export function VirtualGrid<T>(props: VirtualGridProps<T>) {
+  return typeof window === 'undefined' ? <ServerGrid {...props} /> : <WindowGrid {...props} />;
+}
+
+interface VirtualGridProps<T> {
   items: readonly T[];
   cols: GridColumns;
   spacing: SimpleGridProps['spacing'];
@@ -47,28 +44,6 @@ export function VirtualGrid<T>({
   renderItem: (item: T, place: GridPlace) => ReactNode;
   /** Rows rendered beyond each edge of the viewport. */
   overscan?: number;
-}) {
-  if (typeof window === 'undefined') {
-    return (
-      <ServerGrid
-        items={items}
-        cols={columns}
-        spacing={spacing}
-        getKey={getKey}
-        renderItem={renderItem}
-      />
-    );
-  }
-  return (
-    <WindowGrid
-      items={items}
-      cols={columns}
-      spacing={spacing}
-      getKey={getKey}
-      renderItem={renderItem}
-      overscan={overscan}
-    />
-  );
 }
 
 /** Rows the server renders: what the widest grid shows on a screen before any scrolling. */
@@ -79,19 +54,7 @@ const SERVER_ROWS = 3;
  * the widest layout, in a grid whose columns follow the width by CSS. The browser paints the
  * same first rows at any width; the client's first render replaces them with the virtual grid.
  */
-function ServerGrid<T>({
-  items,
-  cols,
-  spacing,
-  getKey,
-  renderItem,
-}: {
-  items: readonly T[];
-  cols: GridColumns;
-  spacing: SimpleGridProps['spacing'];
-  getKey: (item: T) => string;
-  renderItem: (item: T, place: GridPlace) => ReactNode;
-}) {
+function ServerGrid<T>({ items, cols, spacing, getKey, renderItem }: VirtualGridProps<T>) {
   const widest = Math.max(cols.base, ...Object.values(cols).filter((n) => n !== undefined));
   return (
     <SimpleGrid cols={cols} spacing={spacing} className={classes.grid}>
@@ -110,15 +73,8 @@ function WindowGrid<T>({
   spacing,
   getKey,
   renderItem,
-  overscan,
-}: {
-  items: readonly T[];
-  cols: GridColumns;
-  spacing: SimpleGridProps['spacing'];
-  getKey: (item: T) => string;
-  renderItem: (item: T, place: GridPlace) => ReactNode;
-  overscan: number;
-}) {
+  overscan = 3,
+}: VirtualGridProps<T>) {
   // Read at once (the server renders `ServerGrid`), so the first render has the right count.
   const cols = useMatches(columns, { getInitialValueInEffect: false });
   const gridRef = useRef<HTMLDivElement>(null);

@@ -112,17 +112,18 @@ const dataBlockOf = (html: string): Record<string, unknown> | undefined => {
   return block?.[1] === undefined ? undefined : (JSON.parse(block[1]) as Record<string, unknown>);
 };
 
+/** A built client with the render module beside it. */
+const renderingClient = (renderer: string) => ({
+  'index.html': BUILT_PAGE,
+  'assets/index-abc.css': STYLES,
+  '.prerendered/join.html': JOIN_MARKUP,
+  '.prerendered/home.html': HOME_MARKUP,
+  '.prerendered/qa.html': HOME_MARKUP,
+  '.prerendered/server/prerender.js': renderer,
+});
+
 describe('/home and the Q&A room rendered with their first lists', () => {
-  const t = useTestApp({
-    client: {
-      'index.html': BUILT_PAGE,
-      'assets/index-abc.css': STYLES,
-      '.prerendered/join.html': JOIN_MARKUP,
-      '.prerendered/home.html': HOME_MARKUP,
-      '.prerendered/qa.html': HOME_MARKUP,
-      '.prerendered/server/prerender.js': RENDERER,
-    },
-  });
+  const t = useTestApp({ client: renderingClient(RENDERER) });
 
   it('carries the gallery it was rendered with, its code loading after the first paint', async () => {
     const renderedAt = Date.now();
@@ -189,12 +190,7 @@ describe('/home and the Q&A room rendered with their first lists', () => {
 
 describe('a screen that cannot be rendered with its lists', () => {
   const t = useTestApp({
-    client: {
-      'index.html': BUILT_PAGE,
-      'assets/index-abc.css': STYLES,
-      '.prerendered/home.html': HOME_MARKUP,
-      '.prerendered/server/prerender.js': RENDERER.replace("location.includes('throw')", 'true'),
-    },
+    client: renderingClient(RENDERER.replace("location.includes('throw')", 'true')),
   });
 
   it('is served as its shell, its code and first list preloaded', async () => {
