@@ -94,41 +94,42 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const serialise = (rows: unknown) => JSON.stringify(options.response.parse(rows));
+    /** The JSON of a view as it is now. */
+    const jsonOf = (view: ListView) => async () => serialise(await view.rows());
+    /** The view a query and parameters name, or null when the route refuses them. */
+    const viewOf = (query: unknown, params: unknown): ListView | null => {
+      if (!('view' in options)) return null;
+      const parsedQuery = (options.querystring ?? z.object({})).safeParse(query);
+      const parsedParams = (options.params ?? z.object({})).safeParse(params);
+      return parsedQuery.success && parsedParams.success
+        ? options.view({
+            query: parsedQuery.data as z.output<Query>,
+            params: parsedParams.data as z.output<Params>,
+          })
+        : null;
+    };
     if ('view' in options && !options.params) {
-      const { querystring = z.object({}) } = options;
-      const readView: ReadView = (query) => {
-        const parsed = querystring.safeParse(query);
-        if (!parsed.success) return null;
-        const found = options.view({
-          query: parsed.data as z.output<Query>,
-          params: {} as z.output<Params>,
-        });
-        return { view: found, json: async () => serialise(await found.rows()) };
-      };
       const routes = routesOf.get(lists) ?? new Map<string, ReadView>();
-      routesOf.set(lists, routes.set(options.url, readView));
+      routesOf.set(
+        lists,
+        routes.set(options.url, (query) => {
+          const view = viewOf(query, {});
+          return view && { view, json: jsonOf(view) };
+        }),
+      );
     }
     const answer = (
       request: FastifyRequest,
       reply: FastifyReply,
       view: ListView,
       version: string,
-    ) => answerList(lists, request, reply, view, version, serialise);
+    ) => answerList(lists, request, reply, view, version, jsonOf);
 
     const known = new Map<string, ListView | null>();
     const viewOfUrl = (request: FastifyRequest): ListView | null => {
-      if (!('view' in options)) return null;
       let view = known.get(request.url);
       if (view === undefined) {
-        const query = (options.querystring ?? z.object({})).safeParse(request.query);
-        const params = (options.params ?? z.object({})).safeParse(request.params);
-        view =
-          query.success && params.success
-            ? options.view({
-                query: query.data as z.output<Query>,
-                params: params.data as z.output<Params>,
-              })
-            : null;
+        view = viewOf(request.query, request.params);
         if (known.size >= MAX_KNOWN_URLS) known.clear();
         known.set(request.url, view);
       }
@@ -182,14 +183,14 @@ async function answerList(
   reply: FastifyReply,
   view: ListView,
   version: string,
-  serialise: (rows: unknown) => string,
+  jsonOf: (view: ListView) => () => Promise<string>,
 ): Promise<FastifyReply> {
   const tag = lists.tag(view.key, version);
   if (answerNotModified(request, reply, tag)) return reply;
   const { body, encoding } = await lists.body(
     view.key,
     tag,
-    async () => serialise(await view.rows()),
+    jsonOf(view),
     acceptedEncoding(request.headers['accept-encoding']),
   );
   reply.header('content-type', 'application/json; charset=utf-8');
