@@ -336,7 +336,7 @@ async function run(job: AttendeesJob): Promise<void> {
     { every: 60_000 / PROFILE.memoryPostsPerMinute, task: postMemory, next: 0 },
     { every: 60_000 / PROFILE.questionsPerMinute, task: postQuestion, next: 0 },
     { every: 60_000 / PROFILE.votesPerMinute, task: vote, next: 0 },
-  ];
+  ].filter((write) => Number.isFinite(write.every));
   let running = true;
   let arrived = 0;
 

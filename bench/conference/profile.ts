@@ -17,9 +17,10 @@ export const PROFILE = {
   /**
    * Upvotes a minute across the audience (PUT /api/questions/:id/vote with an attendee token),
    * on the questions the followers of a speaker see: one vote per attendee every ten minutes
-   * or so in a room of 10,000, bursts included.
+   * or so in a room of 10,000, bursts included. `BENCH_VOTES_PER_MINUTE=0` runs the profile as
+   * it was before the room voted, to compare with builds that had no voting.
    */
-  votesPerMinute: 1_000,
+  votesPerMinute: Number(process.env.BENCH_VOTES_PER_MINUTE ?? 1_000),
   /** Attendees who vote, each joining (POST /api/attendees) before their first vote. */
   voters: 2_000,
 } as const;

@@ -105,11 +105,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
     // Slow clients (decision 128): headers must arrive within HEADERS_TIMEOUT, the whole request
-    // (one upload's ceiling) within REQUEST_TIMEOUT, checked every few seconds, and a connection
-    // silent for IDLE_TIMEOUT (a body that stopped arriving) is closed. WebSockets are exempt from
-    // the idle timeout (ws clears it) and send pings well within it.
+    // (one upload's ceiling) within REQUEST_TIMEOUT, checked every few seconds; a connection
+    // silent for IDLE_TIMEOUT (a body that stopped arriving) is closed by the idle sweep
+    // (`registerIdleTimeout`, decision 186), not by a socket timer.
     requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.idleTimeoutMs,
     http: {
       headersTimeout: config.headersTimeoutMs,
       connectionsCheckingInterval: Math.min(5_000, config.headersTimeoutMs),

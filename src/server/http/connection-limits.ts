@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { BASELINE_SECURITY_HEADERS } from './security-headers.ts';
@@ -80,38 +80,62 @@ export function limitConnections(server: Server, max: number): { open(): number 
   return { open: () => open };
 }
 
+/** What Node's HTTP server keeps on a socket: the request being parsed and the answer in flight. */
+interface HttpSocket extends Socket {
+  parser?: { incoming?: IncomingMessage | null } | null;
+  _httpMessage?: ServerResponse | null;
+}
+
 /**
- * The idle timeout (`IDLE_TIMEOUT`, the server's socket timeout) is for the client: it runs while
- * a request arrives and while its answer is sent, not while the server works on it (an upload
- * waiting for an image worker is not an idle client).
+ * Whether the connection is waiting on its client: a request body still arriving, or an answer
+ * the client is not reading (bytes queued on the socket). Not while the server works on a
+ * request, not between requests (the keep-alive timeout), not before the headers are in (the
+ * headers timeout), and never on an upgraded socket (a WebSocket has no parser or answer).
+ */
+function waitsOnClient(socket: HttpSocket): boolean {
+  const incoming = socket.parser?.incoming;
+  if (incoming && !incoming.complete) return true;
+  return Boolean(socket._httpMessage) && socket.writableLength > 0;
+}
+
+/** How often the idle sweep looks at the connections: a quarter of the timeout, at most 1 s. */
+export const idleSweepIntervalMs = (idleMs: number): number =>
+  Math.max(50, Math.min(1_000, Math.floor(idleMs / 4)));
+
+/**
+ * The idle timeout (`IDLE_TIMEOUT`) is for the client: a connection that moves no byte for that
+ * long while a request arrives or while its answer is sent is closed, not while the server works
+ * on it (an upload waiting for an image worker is not an idle client). A sweep looks at every
+ * connection's byte counters a few times per timeout instead of a timer re-armed on every read
+ * and write, so a request costs the idle timeout nothing (decision 186): a connection silent
+ * for the timeout is closed within a sweep interval more.
  */
 export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void {
   if (idleMs <= 0) return;
-  // Callback hooks: they run on every request (decision 105).
-  app.addHook('onRequest', (request, reply, done) => {
-    const { raw } = request;
-    const pause = () => raw.socket.setTimeout(0);
-    const hasBody =
-      raw.headers['transfer-encoding'] !== undefined ||
-      Number(raw.headers['content-length'] ?? 0) > 0;
-    if (hasBody && !raw.readableEnded) {
-      raw.once('end', pause);
-    } else {
-      // Stopped once the work of this turn is done, before anything can wait: an answer made
-      // at once (a 304 poll, answered in its route's onRequest hook) never stops the clock, and
-      // so costs no timer of ours (decision 184).
-      queueMicrotask(() => {
-        if (!reply.sent) pause();
-      });
+  const sockets = new Map<HttpSocket, { bytes: number; since: number }>();
+  app.server.on('connection', (socket: HttpSocket) => {
+    sockets.set(socket, { bytes: -1, since: 0 });
+    socket.once('close', () => sockets.delete(socket));
+  });
+  const sweep = () => {
+    const now = performance.now();
+    for (const [socket, seen] of sockets) {
+      if (!waitsOnClient(socket)) {
+        seen.bytes = -1;
+        continue;
+      }
+      const bytes = socket.bytesRead + socket.bytesWritten;
+      if (bytes !== seen.bytes) {
+        seen.bytes = bytes;
+        seen.since = now;
+      } else if (now - seen.since >= idleMs) {
+        socket.destroy();
+      }
     }
-    done();
-  });
-  app.addHook('onSend', (request, _reply, payload, done) => {
-    const { socket } = request.raw;
-    // Started again where it was stopped. Upgraded or closed sockets have nothing to time.
-    if (socket.timeout === 0 && !socket.destroyed) socket.setTimeout(idleMs);
-    done(null, payload);
-  });
+  };
+  const timer = setInterval(sweep, idleSweepIntervalMs(idleMs));
+  timer.unref();
+  app.addHook('onClose', () => clearInterval(timer));
 }
 
 /**
