@@ -105,6 +105,24 @@ function decode(bytes: Buffer, encoding: string | string[] | undefined): string 
 }
 
 const send = (message: GeneratorMessage) => process.send?.(message);
+
+/**
+ * The same sequence of choices in every run (mulberry32, seeded by `BENCH_SEED`): the moments of
+ * the posts and votes, who follows whom and what is voted on. A memory post makes every attendee
+ * fetch the gallery again, so runs with different numbers of posts in their window were not
+ * comparable; with one seed, two builds face the same conference.
+ */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const random = seededRandom(Number(process.env.BENCH_SEED ?? 1));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function run(job: AttendeesJob): Promise<void> {
@@ -129,7 +147,7 @@ async function run(job: AttendeesJob): Promise<void> {
   const attendees: Attendee[] = Array.from({ length: job.attendees }, (_, i) => ({
     speakerId:
       i % Math.round(1 / PROFILE.questionsShare) === 0
-        ? job.speakerIds[Math.floor(Math.random() * job.speakerIds.length)]
+        ? job.speakerIds[Math.floor(random() * job.speakerIds.length)]
         : undefined,
   }));
 
@@ -250,7 +268,7 @@ async function run(job: AttendeesJob): Promise<void> {
   function learnQuestions(list: readonly { _id: string }[]) {
     for (const { _id } of list) {
       if (seenQuestions.length < 2_000) seenQuestions.push(_id);
-      else seenQuestions[Math.floor(Math.random() * seenQuestions.length)] = _id;
+      else seenQuestions[Math.floor(random() * seenQuestions.length)] = _id;
     }
   }
   const voterTokens: (string | undefined)[] = [];
@@ -274,7 +292,7 @@ async function run(job: AttendeesJob): Promise<void> {
   }
   let votes = 0;
   async function vote() {
-    const id = seenQuestions[Math.floor(Math.random() * seenQuestions.length)];
+    const id = seenQuestions[Math.floor(random() * seenQuestions.length)];
     if (!id) return;
     const voter = votes++ % PROFILE.voters;
     const token = voterTokens[voter] ?? (await joinVoter(voter));
@@ -367,7 +385,7 @@ async function run(job: AttendeesJob): Promise<void> {
     // do not poll together for the rest of the day.
     wheels.forEach((wheel, w) => {
       if (!joins(i, w)) return;
-      wheel.slots[Math.floor(Math.random() * wheel.slots.length)]?.push(i);
+      wheel.slots[Math.floor(random() * wheel.slots.length)]?.push(i);
       void wheel.task(attendee);
     });
   }
@@ -400,7 +418,7 @@ async function run(job: AttendeesJob): Promise<void> {
         while (write.next <= now) {
           void write.task();
           // People post at random moments: exponential gaps with the profile's mean.
-          write.next += -Math.log(1 - Math.random()) * write.every;
+          write.next += -Math.log(1 - random()) * write.every;
         }
       }
     }
@@ -469,7 +487,7 @@ function mixWeights(attendees: number) {
 function mixed(job: AttendeesJob, attendees: Attendee[], n: number, tasks: Tasks): Promise<void> {
   const w = mixWeights(job.attendees);
   const attendee = attendees[n % attendees.length] ?? {};
-  const r = Math.random();
+  const r = random();
   if (r < w.gallery) return tasks.pollGallery(attendee);
   if (r < w.gallery + w.speakers) return tasks.pollSpeakers(attendee);
   if (r < w.gallery + w.speakers + w.questions) {
