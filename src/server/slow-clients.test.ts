@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { defaultMaxConnections } from './http/connection-limits.ts';
@@ -100,6 +101,24 @@ describe('slow clients', () => {
         expect(state.received).toContain('"error"');
       } finally {
         clearInterval(trickle);
+      }
+    });
+
+    it('leaves a quiet WebSocket open past the idle timeout', async () => {
+      const socket = io(t.url, { transports: ['websocket'], reconnection: false });
+      let disconnected = false;
+      socket.on('disconnect', () => (disconnected = true));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          socket.once('connect', resolve);
+          socket.once('connect_error', reject);
+        });
+        // Nothing is sent for longer than the timeout and a sweep (the pings come every 25 s).
+        await new Promise((r) => setTimeout(r, 3_500));
+        expect(disconnected).toBe(false);
+        expect(socket.connected).toBe(true);
+      } finally {
+        socket.close();
       }
     });
 
