@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import {
   type ZodTypeProvider,
   serializerCompiler,
@@ -29,7 +29,12 @@ import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
-import { lazyChildLoggerFactory } from './http/lazy-child-logger.ts';
+import {
+  createAppLogger,
+  lazyChildLoggerOf,
+  logWrites,
+  writeLogController,
+} from './http/app-logger.ts';
 import { registerMultipart } from './http/multipart.ts';
 import { openApiRoutes, registerOpenApi } from './http/openapi.ts';
 import { apiDocsRoutes } from './http/api-docs.ts';
@@ -94,11 +99,11 @@ export type App = FastifyInstance & { deps: AppDeps };
  * routes and the client. No module-level state, so tests start as many as they need.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  // The app's own logger, not Fastify's: given one, Fastify costs every request a child logger
+  // and two response listeners (decision 188).
+  const log = createAppLogger(config.logLevel);
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: false,
     // Exactly the hops configured (decision 127): `true` trusts one, the proxy in front, so the
     // address is the one that proxy saw, not whatever a client wrote in X-Forwarded-For.
     ...(config.trustProxy === 0 ? {} : { trustProxy: trustedProxies(config.trustProxy) }),
@@ -115,13 +120,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     // Thousands of attendees poll every few seconds: reads are not logged one by one; writes
     // are, and failures go through the error handler's log.
-    logController: new LogController({
-      disableRequestLogging: (request) => request.method === 'GET' || request.method === 'HEAD',
-    }),
-    childLoggerFactory: lazyChildLoggerFactory,
+    logController: writeLogController(),
+    childLoggerFactory: lazyChildLoggerOf(log),
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
+  app.log = log;
+  logWrites(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

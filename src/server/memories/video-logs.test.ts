@@ -61,6 +61,8 @@ describe('the server process while ffmpeg reads and renders videos', () => {
     expect((await post(url, 'zeroed.mp4', zeroed)).status).toBe(400);
 
     await expect.poll(() => output.includes('"ffmpeg"')).toBe(true);
+    // A request's completion is logged once its answer has left.
+    await expect.poll(() => output.split('"request completed"').length - 1).toBe(2);
     const lines = output.split('\n').filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) {
@@ -70,5 +72,27 @@ describe('the server process while ffmpeg reads and renders videos', () => {
       .map((line) => JSON.parse(line) as { level: number; ffmpeg?: string })
       .filter((entry) => entry.ffmpeg !== undefined);
     expect(ffmpeg.every((entry) => entry.level === 20)).toBe(true);
+
+    // Writes are logged as they arrive and as they are answered, with their request id; the
+    // reads (the polls above) are not.
+    const requests = lines
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            msg: string;
+            reqId?: string;
+            req?: { method: string; url: string };
+            res?: { statusCode: number };
+          },
+      )
+      .filter((entry) => entry.msg === 'incoming request' || entry.msg === 'request completed');
+    const incoming = requests.filter((entry) => entry.msg === 'incoming request');
+    expect(incoming.map((entry) => `${entry.req?.method} ${entry.req?.url}`)).toEqual([
+      'POST /api/memories',
+      'POST /api/memories',
+    ]);
+    const completed = requests.filter((entry) => entry.msg === 'request completed');
+    expect(completed.map((entry) => entry.res?.statusCode)).toEqual([201, 400]);
+    expect(completed.map((entry) => entry.reqId)).toEqual(incoming.map((entry) => entry.reqId));
   });
 });
