@@ -99,8 +99,8 @@ export type App = FastifyInstance & { deps: AppDeps };
  * routes and the client. No module-level state, so tests start as many as they need.
  */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  // The app's own logger, not Fastify's: given one, Fastify costs every request a child logger
-  // and two response listeners (decision 188).
+  // The app's own logger, not Fastify's: given one, Fastify sets up the end of every request
+  // for logging, response listeners and clock reads included (decision 188).
   const log = createAppLogger(config.logLevel);
   const app = Fastify({
     logger: false,

@@ -50,7 +50,7 @@ for (const method of METHODS) {
 /**
  * The app's logger: pino, with Fastify's own settings (its `req`, `res` and `err` serializers)
  * and the credentials redacted. Fastify itself runs without a logger (decision 188): given one,
- * it makes every request a child logger and two response listeners, 2–3 µs a request that the
+ * it sets up the end of every request for logging (response listeners, clock reads), work the
  * polls, thousands a second, never use. This logger is `app.log`, and every request's
  * `request.log` is a child of it made on first use.
  */
