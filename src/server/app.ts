@@ -130,7 +130,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  limitConnections(app.server, config.maxConnections ?? defaultMaxConnections());
+  const connections = limitConnections(
+    app.server,
+    config.maxConnections ?? defaultMaxConnections(),
+  );
   // Its preClose hook runs first: socket.io's close waits for the HTTP server to close.
   registerCloseOnShutdown(app);
 
@@ -292,7 +295,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
-  registerIdleTimeout(app, config.idleTimeoutMs);
+  registerIdleTimeout(app, config.idleTimeoutMs, connections);
   await app.register(rateLimit, { global: false });
   await registerCompression(app);
   registerMultipart(app);

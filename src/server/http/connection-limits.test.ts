@@ -1,7 +1,7 @@
 import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { idleSweepIntervalMs, registerIdleTimeout } from './connection-limits.ts';
+import { idleSweepIntervalMs, limitConnections, registerIdleTimeout } from './connection-limits.ts';
 
 const IDLE_MS = 300;
 
@@ -38,7 +38,7 @@ describe('the idle timeout', () => {
 
   beforeAll(async () => {
     app = Fastify();
-    registerIdleTimeout(app, IDLE_MS);
+    registerIdleTimeout(app, IDLE_MS, limitConnections(app.server, 100));
     // Answered at once, in its onRequest hook, as a 304 poll is.
     app.get(
       '/now',

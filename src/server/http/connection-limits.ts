@@ -54,15 +54,15 @@ const FULL_ANSWER =
 /**
  * Caps the open connections of `server` at `max`: one more is answered 503 with `Retry-After`
  * (JSON, the security headers) and closed, before the HTTP parser or any route sees it. Answers
- * how many connections are open, for tests and logs.
+ * the open connections, which the idle sweep looks at (`registerIdleTimeout`).
  */
-export function limitConnections(server: Server, max: number): { open(): number } {
-  let open = 0;
+export function limitConnections(server: Server, max: number): ReadonlySet<Socket> {
+  const open = new Set<Socket>();
   // Node's own connection listener (the HTTP parser) and any other: run only when admitted.
   const listeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   server.on('connection', (socket: Socket) => {
-    if (open >= max) {
+    if (open.size >= max) {
       // What the client sends is read and dropped; once the answer is out the socket is closed
       // at once: a refused connection must not hold a file descriptor for long either.
       socket.on('error', () => socket.destroy());
@@ -71,13 +71,11 @@ export function limitConnections(server: Server, max: number): { open(): number 
       socket.setTimeout(1_000, () => socket.destroy());
       return;
     }
-    open += 1;
-    socket.once('close', () => {
-      open -= 1;
-    });
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
     for (const listener of listeners) listener.call(server, socket);
   });
-  return { open: () => open };
+  return open;
 }
 
 /** What Node's HTTP server keeps on a socket: the request being parsed and the answer in flight. */
@@ -110,25 +108,26 @@ export const idleSweepIntervalMs = (idleMs: number): number =>
  * and write, so a request costs the idle timeout nothing (decision 186): a connection silent
  * for the timeout is closed within a sweep interval more.
  */
-export function registerIdleTimeout(app: FastifyInstance, idleMs: number): void {
+export function registerIdleTimeout(
+  app: FastifyInstance,
+  idleMs: number,
+  connections: ReadonlySet<HttpSocket>,
+): void {
   if (idleMs <= 0) return;
-  const sockets = new Map<HttpSocket, { bytes: number; since: number }>();
-  app.server.on('connection', (socket: HttpSocket) => {
-    sockets.set(socket, { bytes: -1, since: 0 });
-    socket.once('close', () => sockets.delete(socket));
-  });
+  // Per connection waiting on its client: its byte count, and since when it has not moved.
+  const seen = new WeakMap<HttpSocket, { bytes: number; since: number }>();
   const sweep = () => {
     const now = performance.now();
-    for (const [socket, seen] of sockets) {
+    for (const socket of connections) {
       if (!waitsOnClient(socket)) {
-        seen.bytes = -1;
+        seen.delete(socket);
         continue;
       }
       const bytes = socket.bytesRead + socket.bytesWritten;
-      if (bytes !== seen.bytes) {
-        seen.bytes = bytes;
-        seen.since = now;
-      } else if (now - seen.since >= idleMs) {
+      const last = seen.get(socket);
+      if (last?.bytes !== bytes) {
+        seen.set(socket, { bytes, since: now });
+      } else if (now - last.since >= idleMs) {
         socket.destroy();
       }
     }

@@ -68,24 +68,25 @@ describe('the server process while ffmpeg reads and renders videos', () => {
     for (const line of lines) {
       expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     }
-    const ffmpeg = lines
-      .map((line) => JSON.parse(line) as { level: number; ffmpeg?: string })
-      .filter((entry) => entry.ffmpeg !== undefined);
+    const entries = lines.map(
+      (line) =>
+        JSON.parse(line) as {
+          level: number;
+          msg: string;
+          ffmpeg?: string;
+          reqId?: string;
+          req?: { method: string; url: string };
+          res?: { statusCode: number };
+        },
+    );
+    const ffmpeg = entries.filter((entry) => entry.ffmpeg !== undefined);
     expect(ffmpeg.every((entry) => entry.level === 20)).toBe(true);
 
     // Writes are logged as they arrive and as they are answered, with their request id; the
     // reads (the polls above) are not.
-    const requests = lines
-      .map(
-        (line) =>
-          JSON.parse(line) as {
-            msg: string;
-            reqId?: string;
-            req?: { method: string; url: string };
-            res?: { statusCode: number };
-          },
-      )
-      .filter((entry) => entry.msg === 'incoming request' || entry.msg === 'request completed');
+    const requests = entries.filter(
+      (entry) => entry.msg === 'incoming request' || entry.msg === 'request completed',
+    );
     const incoming = requests.filter((entry) => entry.msg === 'incoming request');
     expect(incoming.map((entry) => `${entry.req?.method} ${entry.req?.url}`)).toEqual([
       'POST /api/memories',
