@@ -122,7 +122,24 @@ function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const random = seededRandom(Number(process.env.BENCH_SEED ?? 1));
+const seed = Number(process.env.BENCH_SEED ?? 1);
+/**
+ * One sequence per kind of choice. Some choices are made at moments that vary from run to run
+ * (a question seen replaces another as answers arrive): drawn from one shared sequence, they
+ * shifted every later draw, and with them the moments of the posts.
+ */
+const random = {
+  /** Made in a fixed order before and during arrival: who follows whom, each poll's phase. */
+  audience: seededRandom(seed),
+  /** The gaps between posts, one sequence per kind of write. */
+  memoryPosts: seededRandom(seed + 0x9e3779b9),
+  questionPosts: seededRandom(seed + 2 * 0x9e3779b9),
+  votePosts: seededRandom(seed + 3 * 0x9e3779b9),
+  /** What is voted on, and which seen questions are kept for it. */
+  votes: seededRandom(seed + 4 * 0x9e3779b9),
+  /** The ceiling's mix of requests. */
+  mix: seededRandom(seed + 5 * 0x9e3779b9),
+};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function run(job: AttendeesJob): Promise<void> {
@@ -147,7 +164,7 @@ async function run(job: AttendeesJob): Promise<void> {
   const attendees: Attendee[] = Array.from({ length: job.attendees }, (_, i) => ({
     speakerId:
       i % Math.round(1 / PROFILE.questionsShare) === 0
-        ? job.speakerIds[Math.floor(random() * job.speakerIds.length)]
+        ? job.speakerIds[Math.floor(random.audience() * job.speakerIds.length)]
         : undefined,
   }));
 
@@ -268,7 +285,7 @@ async function run(job: AttendeesJob): Promise<void> {
   function learnQuestions(list: readonly { _id: string }[]) {
     for (const { _id } of list) {
       if (seenQuestions.length < 2_000) seenQuestions.push(_id);
-      else seenQuestions[Math.floor(random() * seenQuestions.length)] = _id;
+      else seenQuestions[Math.floor(random.votes() * seenQuestions.length)] = _id;
     }
   }
   const voterTokens: (string | undefined)[] = [];
@@ -292,7 +309,7 @@ async function run(job: AttendeesJob): Promise<void> {
   }
   let votes = 0;
   async function vote() {
-    const id = seenQuestions[Math.floor(random() * seenQuestions.length)];
+    const id = seenQuestions[Math.floor(random.votes() * seenQuestions.length)];
     if (!id) return;
     const voter = votes++ % PROFILE.voters;
     const token = voterTokens[voter] ?? (await joinVoter(voter));
@@ -351,10 +368,12 @@ async function run(job: AttendeesJob): Promise<void> {
     done: -1,
   }));
   const writes = [
-    { every: 60_000 / PROFILE.memoryPostsPerMinute, task: postMemory, next: 0 },
-    { every: 60_000 / PROFILE.questionsPerMinute, task: postQuestion, next: 0 },
-    { every: 60_000 / PROFILE.votesPerMinute, task: vote, next: 0 },
-  ].filter((write) => Number.isFinite(write.every));
+    { every: 60_000 / PROFILE.memoryPostsPerMinute, task: postMemory, gaps: random.memoryPosts },
+    { every: 60_000 / PROFILE.questionsPerMinute, task: postQuestion, gaps: random.questionPosts },
+    { every: 60_000 / PROFILE.votesPerMinute, task: vote, gaps: random.votePosts },
+  ]
+    .map((write) => ({ ...write, next: 0 }))
+    .filter((write) => Number.isFinite(write.every));
   let running = true;
   let arrived = 0;
 
@@ -385,7 +404,7 @@ async function run(job: AttendeesJob): Promise<void> {
     // do not poll together for the rest of the day.
     wheels.forEach((wheel, w) => {
       if (!joins(i, w)) return;
-      wheel.slots[Math.floor(random() * wheel.slots.length)]?.push(i);
+      wheel.slots[Math.floor(random.audience() * wheel.slots.length)]?.push(i);
       void wheel.task(attendee);
     });
   }
@@ -418,7 +437,7 @@ async function run(job: AttendeesJob): Promise<void> {
         while (write.next <= now) {
           void write.task();
           // People post at random moments: exponential gaps with the profile's mean.
-          write.next += -Math.log(1 - random()) * write.every;
+          write.next += -Math.log(1 - write.gaps()) * write.every;
         }
       }
     }
@@ -487,7 +506,7 @@ function mixWeights(attendees: number) {
 function mixed(job: AttendeesJob, attendees: Attendee[], n: number, tasks: Tasks): Promise<void> {
   const w = mixWeights(job.attendees);
   const attendee = attendees[n % attendees.length] ?? {};
-  const r = random();
+  const r = random.mix();
   if (r < w.gallery) return tasks.pollGallery(attendee);
   if (r < w.gallery + w.speakers) return tasks.pollSpeakers(attendee);
   if (r < w.gallery + w.speakers + w.questions) {
