@@ -51,6 +51,17 @@ describe('acceptedEncoding', () => {
     expect(acceptedEncoding('identity')).toBeUndefined();
     expect(acceptedEncoding(undefined)).toBeUndefined();
   });
+
+  it('reads the same header the same way every time, past the headers it keeps', () => {
+    const headers = Array.from({ length: 200 }, (_, i) => `gzip;q=${i % 2}, x-${i}`);
+    for (let pass = 0; pass < 2; pass++) {
+      for (const [i, header] of headers.entries()) {
+        expect(acceptedEncoding(header)).toBe(i % 2 ? 'gzip' : undefined);
+      }
+      expect(acceptedEncoding('gzip, br;q=0')).toBe('gzip');
+      expect(acceptedEncoding('br;q=0, gzip;q=0')).toBeUndefined();
+    }
+  });
 });
 
 describe('compressed answers and HTTP caching', () => {

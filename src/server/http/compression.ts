@@ -44,10 +44,24 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
 
 export type Encoding = 'br' | 'gzip';
 
+/** What the few `Accept-Encoding` headers browsers send were read as; reset when full. */
+const readEncodings = new Map<string, Encoding | undefined>();
+const MAX_READ_ENCODINGS = 64;
+
 /** Brotli when the request takes it, else gzip, else nothing (a `q=0` refuses an encoding). */
 export function acceptedEncoding(header: string | undefined): Encoding | undefined {
+  if (header === undefined) return undefined;
+  // Every poll of every screen carries one of a handful of headers: each is read once.
+  if (readEncodings.has(header)) return readEncodings.get(header);
+  const encoding = readAcceptEncoding(header);
+  if (readEncodings.size >= MAX_READ_ENCODINGS) readEncodings.clear();
+  readEncodings.set(header, encoding);
+  return encoding;
+}
+
+function readAcceptEncoding(header: string): Encoding | undefined {
   const accepted = new Map<string, number>();
-  for (const part of (header ?? '').split(',')) {
+  for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find(Boolean);
     accepted.set(name.trim(), q === undefined ? 1 : Number(q));

@@ -177,4 +177,41 @@ describe('ListCache', () => {
     await expect(lists.body('gallery', next, failing, undefined)).rejects.toThrow('database down');
     expect((await lists.body('gallery', next, load, undefined)).body.toString()).toBe(json);
   });
+
+  it('hands out a body made already at once, and only that tag’s in that encoding', async () => {
+    const lists = cacheOn(sharedFeed().feed(), fakeDatabase().reader);
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: 'hello' })));
+    const small = JSON.stringify([{ id: 1 }]);
+    const first = lists.tag('gallery', '1.a');
+    const second = lists.tag('gallery', '2.b');
+    expect(lists.madeBody('gallery', first, undefined)).toBeUndefined();
+
+    const making = lists.body('gallery', first, () => Promise.resolve(json), undefined);
+    // Asked for, not made yet: the poll waits for the one read under way.
+    expect(lists.madeBody('gallery', first, undefined)).toBeUndefined();
+    const plain = await making;
+    expect(lists.madeBody('gallery', first, undefined)).toEqual(plain);
+    // Brotli is made on its first request, off the event loop; then it is at hand.
+    expect(lists.madeBody('gallery', first, 'br')).toBeUndefined();
+    const br = await lists.body('gallery', first, () => Promise.resolve(json), 'br');
+    expect(lists.madeBody('gallery', first, 'br')).toEqual(br);
+    expect(lists.madeBody('gallery', first, 'gzip')).toBeUndefined();
+    // Another version's poll does not get this one's body.
+    expect(lists.madeBody('gallery', second, undefined)).toBeUndefined();
+    expect(lists.madeBody('speakers', first, undefined)).toBeUndefined();
+
+    // Too small to compress: the body as it is, whatever the encoding asked for.
+    const tiny = lists.tag('speakers', '1.a');
+    await lists.body('speakers', tiny, () => Promise.resolve(small), undefined);
+    expect(lists.madeBody('speakers', tiny, 'br')).toEqual({
+      body: Buffer.from(small),
+      encoding: undefined,
+    });
+
+    // A failed read leaves nothing behind to hand out.
+    await expect(
+      lists.body('gallery', second, () => Promise.reject(new Error('down')), undefined),
+    ).rejects.toThrow('down');
+    expect(lists.madeBody('gallery', second, undefined)).toBeUndefined();
+  });
 });

@@ -25,7 +25,12 @@ interface Answer {
   identity: Promise<Buffer>;
   br?: Promise<Buffer>;
   gzip?: Promise<Buffer>;
+  /** The same bodies once made: a poll that finds its body here is answered without a promise. */
+  made: { identity?: Buffer; br?: Buffer; gzip?: Buffer };
 }
+
+/** A body as it is sent: compressed in an encoding, or as it is (`undefined`). */
+type Made = { body: Buffer; encoding: Encoding | undefined };
 
 /**
  * The one cache behind every polled list (decision 101): per list and scope, a version derived
@@ -137,6 +142,22 @@ export class ListCache {
   }
 
   /**
+   * The body of a view for a tag, in an encoding, when it is made already: what almost every
+   * full answer of a polled list finds. Undefined when it is not (then `body` makes it).
+   */
+  madeBody(view: string, tag: string, encoding: Encoding | undefined): Made | undefined {
+    const answer = this.#answers.get(view);
+    const identity = answer?.tag === tag ? answer.made.identity : undefined;
+    if (!answer || !identity) return undefined;
+    const made: Made | undefined =
+      !encoding || identity.length < COMPRESSION_THRESHOLD
+        ? { body: identity, encoding: undefined }
+        : answer.made[encoding] && { body: answer.made[encoding], encoding };
+    if (made) this.#touch(view, answer);
+    return made;
+  }
+
+  /**
    * The body of a view for a tag, in an encoding: the JSON is made by `load` once per tag, each
    * encoding once per tag (off the event loop), and kept until the tag moves on.
    */
@@ -145,27 +166,38 @@ export class ListCache {
     tag: string,
     load: () => Promise<string>,
     encoding: Encoding | undefined,
-  ): Promise<{ body: Buffer; encoding: Encoding | undefined }> {
+  ): Promise<Made> {
     let answer = this.#answers.get(view);
-    if (answer) this.#answers.delete(view);
     if (answer?.tag !== tag) {
-      const made: Answer = { tag, identity: load().then((json) => Buffer.from(json)) };
+      const made: Answer = {
+        tag,
+        identity: load().then((json) => (made.made.identity = Buffer.from(json))),
+        made: {},
+      };
       // A failed read is not kept: the next poll tries again.
       made.identity.catch(() => {
         if (this.#answers.get(view) === made) this.#answers.delete(view);
       });
       answer = made;
-      if (this.#answers.size >= MAX_ANSWERS) {
-        this.#answers.delete(this.#answers.keys().next().value ?? '');
-      }
     }
-    this.#answers.set(view, answer);
+    this.#touch(view, answer);
     const identity = await answer.identity;
     if (!encoding || identity.length < COMPRESSION_THRESHOLD) {
       return { body: identity, encoding: undefined };
     }
-    const encoded = (answer[encoding] ??= compressTextAsync(identity, encoding));
+    const { made } = answer;
+    const encoded = (answer[encoding] ??= compressTextAsync(identity, encoding).then(
+      (body) => (made[encoding] = body),
+    ));
     return { body: await encoded, encoding };
+  }
+
+  /** Keeps a view's answer as the most recently asked for, dropping the least recent past the bound. */
+  #touch(view: string, answer: Answer): void {
+    if (!this.#answers.delete(view) && this.#answers.size >= MAX_ANSWERS) {
+      this.#answers.delete(this.#answers.keys().next().value ?? '');
+    }
+    this.#answers.set(view, answer);
   }
 
   #scopes(topic: ChangeTopic): Map<string, string> {

@@ -4,7 +4,7 @@ import { seedMemories } from '../../../tests/support/seed-memories.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import { newId } from '../lib/ids.ts';
 import { insertQuestion } from '../questions/question.repository.ts';
-import { rawGet } from '../../../tests/support/raw-http.ts';
+import { type RawAnswer, rawGet } from '../../../tests/support/raw-http.ts';
 import { addSpeaker, askQuestion } from '../../../tests/support/speakers.ts';
 import { useTestApp } from '../../../tests/support/test-app.ts';
 import { readListAnswer } from './list-route.ts';
@@ -40,6 +40,27 @@ describe('list routes (the polled gallery, speakers, question lists and dashboar
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(gz.headers.etag).toBe(plain.headers.etag);
+  });
+
+  it('answers from a body made already exactly as it answered while making it', async () => {
+    await seedMemories(t.app.deps, [{ username: 'fresh', text: 'A new version' }]);
+    const headersOf = (answer: RawAnswer) => {
+      const { date: _date, ...rest } = answer.headers;
+      return rest;
+    };
+    const accepts: Record<string, string>[] = [{}, { 'accept-encoding': 'gzip, deflate, br' }];
+    for (const accept of accepts) {
+      const [making, alsoWaiting] = await Promise.all([
+        rawGet(gallery, accept),
+        rawGet(gallery, accept),
+      ]);
+      const made = await rawGet(gallery, accept);
+      for (const answer of [alsoWaiting, made]) {
+        expect(answer.status).toBe(200);
+        expect(headersOf(answer)).toEqual(headersOf(making));
+        expect(answer.body.equals(making.body)).toBe(true);
+      }
+    }
   });
 
   it('answers 304 to the holder of the current tag, and the new list after a change', async () => {

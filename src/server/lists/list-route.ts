@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import type { ChangeTopic } from '../realtime/change-feed.ts';
-import { acceptedEncoding, varyOnAcceptEncoding } from '../http/compression.ts';
+import { type Encoding, acceptedEncoding, varyOnAcceptEncoding } from '../http/compression.ts';
 import { answerNotModified } from '../http/conditional-get.ts';
 import type { ListCache } from './list-cache.ts';
 
@@ -149,7 +149,8 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
         },
         // Every open screen polls its lists every few seconds: a poll whose version is known
         // here is answered now, with no database query and nothing serialised. A callback
-        // hook, so that the most frequent answer of all, the 304, is sent without a promise.
+        // hook, so that the most frequent answers, a 304 and a full answer whose body is made
+        // already, are sent without a promise.
         onRequest: (request, reply, done) => {
           const view = viewOfUrl(request);
           const version = view ? lists.peek(view.topic, view.scope) : undefined;
@@ -157,8 +158,8 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
             done();
             return;
           }
-          if (answerNotModified(request, reply, lists.tag(view.key, version))) return;
-          answer(request, reply, view, version).catch(done);
+          const sent = answer(request, reply, view, version);
+          if (sent instanceof Promise) sent.catch(done);
         },
       },
       async (request, reply) => {
@@ -176,23 +177,29 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
   };
 }
 
-/** Answers a view at a version: 304 when the client holds it, else its JSON, as accepted. */
-async function answerList(
+/**
+ * Answers a view at a version: 304 when the client holds it, else its JSON, as accepted. Sent at
+ * once when that body is made already (almost every full answer of a poll), else once it is.
+ */
+function answerList(
   lists: ListCache,
   request: FastifyRequest,
   reply: FastifyReply,
   view: ListView,
   version: string,
   jsonOf: (view: ListView) => () => Promise<string>,
-): Promise<FastifyReply> {
+): FastifyReply | Promise<FastifyReply> {
   const tag = lists.tag(view.key, version);
   if (answerNotModified(request, reply, tag)) return reply;
-  const { body, encoding } = await lists.body(
-    view.key,
-    tag,
-    jsonOf(view),
-    acceptedEncoding(request.headers['accept-encoding']),
-  );
+  const accepted = acceptedEncoding(request.headers['accept-encoding']);
+  const made = lists.madeBody(view.key, tag, accepted);
+  if (made) return sendList(reply, made.body, made.encoding);
+  return lists
+    .body(view.key, tag, jsonOf(view), accepted)
+    .then(({ body, encoding }) => sendList(reply, body, encoding));
+}
+
+function sendList(reply: FastifyReply, body: Buffer, encoding: Encoding | undefined) {
   reply.header('content-type', 'application/json; charset=utf-8');
   varyOnAcceptEncoding(reply);
   if (encoding) reply.header('content-encoding', encoding);
