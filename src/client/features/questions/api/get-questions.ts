@@ -148,9 +148,15 @@ async function loadQuestions(
   // Now and then the whole list again (a 304 when nothing changed): votes, answers and
   // removals missed while the socket was away come back this way.
   if (!current || !newest || Date.now() - (lastFullLoad.get(keyName) ?? 0) > FULL_RELOAD_MS) {
+    const held = new Set(current?.map((question) => question._id));
     const list = await fetchQuestions({ ...scopeParams(scope), limit: LIMITS.pageSizeMax }, signal);
     lastFullLoad.set(keyName, Date.now());
-    return list;
+    // What the socket brought while the list was on its way is newer than the list: kept. What
+    // was held before and is not in the list is gone (removed, or no longer published).
+    const arrived = (client.getQueryData<Question[]>(queryKey) ?? []).filter(
+      (question) => !held.has(question._id),
+    );
+    return arrived.length === 0 ? list : mergeById(list, arrived);
   }
   const since = new Date(Date.parse(newest.createdAt) - QUESTIONS_POLL_OVERLAP_MS).toISOString();
   const fresh = await fetchQuestions(

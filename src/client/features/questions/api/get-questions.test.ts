@@ -1,0 +1,76 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Question } from '../../../../shared/schemas/question.ts';
+import { mergeQuestionIntoLists, questionsKey, questionsQueryOptions } from './get-questions.ts';
+
+const SPEAKER = '01a21ba3-0000-7000-8000-000000000000';
+const question = (n: number, speakerId = SPEAKER): Question => ({
+  _id: `01a21ba3-0000-7000-8000-${String(n).padStart(12, '0')}`,
+  speakerId,
+  speakerName: 'Ada',
+  askerUsername: `asker${n}`,
+  question: `Question ${n}?`,
+  createdAt: new Date(Date.UTC(2026, 10, 27, 9, 0, n)).toISOString(),
+  votes: 0,
+  answered: false,
+  pinned: false,
+  status: 'published',
+});
+
+/** A server whose next answer to the list is sent only when the test says so. */
+function slowServer() {
+  let send: (list: Question[]) => void = () => undefined;
+  const fetch = vi.fn(
+    (_url: string) =>
+      new Promise<Response>((resolve) => {
+        send = (list) =>
+          resolve(
+            new Response(JSON.stringify(list), {
+              headers: { 'content-type': 'application/json' },
+            }),
+          );
+      }),
+  );
+  vi.stubGlobal('fetch', fetch);
+  return { fetch, answer: (list: Question[]) => send(list) };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('a speaker’s questions, polled with the socket as the first source', () => {
+  const scope = { kind: 'speaker', speakerId: SPEAKER } as const;
+  const ids = (client: QueryClient, scope: { kind: 'speaker'; speakerId: string }) =>
+    client.getQueryData<Question[]>(questionsKey(scope))?.map((q) => q.question);
+
+  it('keeps what the socket brought while a whole list was on its way', async () => {
+    const client = new QueryClient();
+    client.setQueryData(questionsKey(scope), []);
+    const server = slowServer();
+    const polled = client.query(questionsQueryOptions(scope));
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    // Asked after the server read its list: the events arrive before the answer.
+    mergeQuestionIntoLists(client, question(1));
+    mergeQuestionIntoLists(client, question(2));
+    server.answer([]);
+    await polled;
+    expect(ids(client, scope)).toEqual(['Question 1?', 'Question 2?']);
+  });
+
+  it('drops what it held before the whole list that the list no longer has', async () => {
+    const other = '01a21ba3-0000-7000-8000-0000000000ff';
+    const scope = { kind: 'speaker', speakerId: other } as const;
+    const client = new QueryClient();
+    client.setQueryData(questionsKey(scope), [question(1, other), question(2, other)]);
+    // The first poll of a list reads it whole (and again every 30 s).
+    const server = slowServer();
+    const polled = client.query({ ...questionsQueryOptions(scope), staleTime: 0 });
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    expect(String(server.fetch.mock.calls[0]?.[0])).not.toContain('since=');
+    mergeQuestionIntoLists(client, question(3, other));
+    server.answer([question(2, other)]);
+    await polled;
+    expect(ids(client, scope)).toEqual(['Question 2?', 'Question 3?']);
+  });
+});
