@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Question } from '../../../shared/schemas/question.ts';
+import { questionFixture } from '../../../../tests/support/question-fixture.ts';
 import { arrangeQuestions, endOfLog } from './question-order.ts';
 
-const question = (n: number, fields: Partial<Question> = {}): Question => ({
-  _id: `01a21ba3-0000-7000-8000-${String(n).padStart(12, '0')}`,
-  speakerId: '01a21ba3-0000-7000-8000-000000000000',
-  speakerName: 'Ada',
-  askerUsername: `asker${n}`,
-  question: `Question ${n}?`,
-  createdAt: new Date(Date.UTC(2026, 10, 27, 9, 0, n)).toISOString(),
-  votes: 0,
-  answered: false,
-  pinned: false,
-  status: 'published',
-  ...fields,
-});
+const question = questionFixture;
 
 const texts = (arranged: ReturnType<typeof arrangeQuestions>) => ({
   pinned: arranged.pinned?.question,

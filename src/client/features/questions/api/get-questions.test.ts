@@ -1,21 +1,14 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Question } from '../../../../shared/schemas/question.ts';
+import {
+  FIXTURE_SPEAKER_ID,
+  questionFixture,
+} from '../../../../../tests/support/question-fixture.ts';
 import { mergeQuestionIntoLists, questionsKey, questionsQueryOptions } from './get-questions.ts';
 
-const SPEAKER = '01a21ba3-0000-7000-8000-000000000000';
-const question = (n: number, speakerId = SPEAKER): Question => ({
-  _id: `01a21ba3-0000-7000-8000-${String(n).padStart(12, '0')}`,
-  speakerId,
-  speakerName: 'Ada',
-  askerUsername: `asker${n}`,
-  question: `Question ${n}?`,
-  createdAt: new Date(Date.UTC(2026, 10, 27, 9, 0, n)).toISOString(),
-  votes: 0,
-  answered: false,
-  pinned: false,
-  status: 'published',
-});
+const SPEAKER = FIXTURE_SPEAKER_ID;
+const question = (n: number, speakerId = SPEAKER) => questionFixture(n, { speakerId });
 
 /** A server whose next answer to the list is sent only when the test says so. */
 function slowServer() {
