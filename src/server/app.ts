@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   type ZodTypeProvider,
@@ -11,6 +10,7 @@ import { createAdminAuth } from './admin/admin-auth.ts';
 import { PartyTokenSigner } from './admin/admin-token.ts';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { attendeeRoutes } from './attendees/attendee.routes.ts';
+import { JoinProofs } from './attendees/join-proof.ts';
 import { ATTENDEE, createCallers, moderationRoomOf } from './auth/callers.ts';
 import { SettingsStore, tokenSecret } from './settings/settings.service.ts';
 import { type Config, longestUploadMs } from './config.ts';
@@ -27,6 +27,7 @@ import {
 } from './http/connection-limits.ts';
 import { registerCrossOriginGuard } from './http/cross-origin.ts';
 import { registerLoadShedding } from './http/load-shedding.ts';
+import { registerRateLimits } from './http/rate-limits.ts';
 import { registerRequestGuards } from './http/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import {
@@ -197,12 +198,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     });
   }
   // Who calls: the admin's login and token, attendee and speaker tokens (decision 111).
+  const secret = await tokenSecret(database.db, config);
   const callers = createCallers({
     db: database.db,
     clock,
     admin: createAdminAuth({ config, clock }, app.log),
-    tokens: new PartyTokenSigner(await tokenSecret(database.db, config)),
+    tokens: new PartyTokenSigner(secret),
   });
+  // Joins past the free ones of an address cost a proof of work (decision 198).
+  const joinProofs = new JoinProofs(config.joinProof, clock, secret);
   const realtime = await createRealtime(app.server, app.log, fanOut, moderationRoomOf(callers));
   app.addHook('preClose', async () => {
     await realtime.close();
@@ -296,7 +300,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
   registerIdleTimeout(app, config.idleTimeoutMs, connections);
-  await app.register(rateLimit, { global: false });
+  registerRateLimits(app, {
+    clock,
+    behindProxy: config.trustProxy !== 0,
+    anonymousPerAddress: config.pageRateLimitPerAddress,
+  });
   await registerCompression(app);
   registerMultipart(app);
   // Before the routes: it collects their schemas as they are added.
@@ -304,7 +312,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps });
-  await app.register(attendeeRoutes, { deps });
+  await app.register(attendeeRoutes, { deps, proofs: joinProofs });
   await app.register(mediaRoutes, { media });
   await app.register(memoryRoutes, { deps });
   await app.register(uploadRoutes, { deps, store: resumable });

@@ -114,6 +114,11 @@ const envSchema = z
     ),
     WRITE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(3000),
     PAGE_RATE_LIMIT: optional(z.coerce.number().int().min(1)).default(300),
+    PAGE_RATE_LIMIT_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(20_000),
+    JOIN_PROOF_FREE_PER_MINUTE: optional(z.coerce.number().int().min(0).max(100_000)).default(30),
+    JOIN_PROOF_MAX_WORK: optional(z.coerce.number().int().min(1_000).max(1_000_000_000)).default(
+      7_500_000,
+    ),
     ADMIN_LOGIN_FAILURES_PER_ADDRESS: optional(z.coerce.number().int().min(1)).default(10),
     ADMIN_LOGIN_FAILURE_WINDOW: optional(duration(60_000, 86_400_000)).default(15 * 60_000),
     ADMIN_LOGIN_FREE_FAILURES: optional(z.coerce.number().int().min(0).max(100)).default(5),
@@ -196,6 +201,16 @@ export interface Config {
   writeRateLimit: { perClient: number; perAddress: number };
   /** Page loads (the app's HTML and unknown paths) a minute per connection or client id. */
   pageRateLimit: number;
+  /**
+   * Page loads a minute from one address whose connection a proxy in front does not name
+   * (no `X-Real-Port`): a venue's worth, shared by everyone behind that address.
+   */
+  pageRateLimitPerAddress: number;
+  /**
+   * Joins: attendee tokens a minute per address that are free; past them each costs a proof of
+   * work, up to `maxWork` PBKDF2-SHA-256 iterations the faster they come (decision 198).
+   */
+  joinProof: { freePerMinute: number; maxWork: number };
   /**
    * Failed admin logins: per address, `perAddress` in `windowMs` (a success from that address
    * clears them); per account, the first `freeFailures` cost nothing, then each one doubles the
@@ -284,6 +299,8 @@ export function loadConfig(
     },
     writeRateLimit: { perClient: e.WRITE_RATE_LIMIT, perAddress: e.WRITE_RATE_LIMIT_PER_ADDRESS },
     pageRateLimit: e.PAGE_RATE_LIMIT,
+    pageRateLimitPerAddress: e.PAGE_RATE_LIMIT_PER_ADDRESS,
+    joinProof: { freePerMinute: e.JOIN_PROOF_FREE_PER_MINUTE, maxWork: e.JOIN_PROOF_MAX_WORK },
     adminLogin: {
       perAddress: e.ADMIN_LOGIN_FAILURES_PER_ADDRESS,
       windowMs: e.ADMIN_LOGIN_FAILURE_WINDOW,

@@ -37,6 +37,8 @@ export const STORAGE_KEYS = {
   /** A speaker's token and the username it is for (login with the secret). */
   speakerToken: 'speakerToken',
   speakerTokenUsername: 'speakerTokenUsername',
+  /** A random id of this device, sent with every call so limits follow a person (decision 191). */
+  clientId: 'clientId',
 } as const;
 
 /** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */
@@ -218,5 +220,15 @@ export const TEXTS = {
   logout: 'Logout',
 } as const;
 
-/** Header carrying the attendee's username, so write limits follow a person rather than a NAT. */
+/**
+ * Header carrying a random id of the device (made once, kept in local storage), sent with every
+ * call, so limits follow a person rather than a NAT. A claim, never trusted alone: the limits
+ * per address run beside it.
+ */
 export const CLIENT_ID_HEADER = 'x-confab-user';
+
+/**
+ * Header a trusted proxy in front sets to the client's own port (`$remote_port` in nginx), so
+ * that a page load is counted per phone connection, as without a proxy.
+ */
+export const CLIENT_PORT_HEADER = 'x-real-port';

@@ -1,11 +1,10 @@
 import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
 import type { ErrorResponse } from '../../shared/errors.ts';
-import { getStoredUsername } from './username.ts';
+import { clientId } from './client-id.ts';
 
-/** Headers every call carries. */
+/** Headers every call carries: the device's id, so limits follow this person (decision 191). */
 export function baseHeaders(): Record<string, string> {
-  const username = getStoredUsername();
-  return username ? { [CLIENT_ID_HEADER]: encodeURIComponent(username).slice(0, 64) } : {};
+  return { [CLIENT_ID_HEADER]: clientId() };
 }
 
 /**

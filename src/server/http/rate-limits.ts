@@ -1,67 +1,205 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../shared/constants.ts';
 import { QA_TEXTS } from '../../shared/qa-constants.ts';
 import { ATTENDEE } from '../auth/callers.ts';
+import type { Clock } from '../lib/clock.ts';
+import { addressKey } from './address-key.ts';
 import { HttpError } from './errors.ts';
 
+/** A pre-handler that counts a request against a limit and refuses it past the limit. */
+export type LimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Every limit counts per minute. */
+const WINDOW_MS = 60_000;
+
 /**
- * Who is asking, for every rate limit (decision 131): the attendee of a verified attendee token
- * (set by `identifyAttendee` on the routes that read one); else the client id the app sends with
- * its calls (`CLIENT_ID_HEADER`) at this address; else the connection: a page load or a script
- * without either counts alone, never against everyone behind the same address (a venue's NAT is
- * thousands of people).
+ * Counts hits per key in fixed windows of a minute, each key's window starting at its first hit,
+ * and answers whether a hit is over `max`. Every limit of the app is one of these, so each limit
+ * of a route runs on every request, whatever the others decided (decision 191).
  */
-export function requesterKey(request: FastifyRequest): string {
-  const attendee = request.getDecorator<{ id: string } | null>(ATTENDEE);
-  if (attendee) return `attendee:${attendee.id}`;
-  const claimed = request.headers[CLIENT_ID_HEADER];
-  if (typeof claimed === 'string' && claimed !== '') {
-    return `${request.ip}|id:${claimed.slice(0, 64)}`;
+export class FixedWindowCounter {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private nextSweepAt = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly windowMs = WINDOW_MS,
+  ) {}
+
+  /** Counts a hit of `key`: its count in the window, and the milliseconds until the window ends. */
+  hit(key: string): { count: number; ttlMs: number } {
+    const now = this.clock.now().getTime();
+    this.sweep(now);
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + this.windowMs };
+      this.windows.set(key, window);
+    }
+    window.count += 1;
+    return { count: window.count, ttlMs: window.resetAt - now };
   }
-  const { remoteAddress, remotePort } = request.raw.socket;
-  return `${request.ip}|conn:${remoteAddress ?? ''}:${remotePort ?? ''}`;
+
+  /** Keys seen in the current windows (what the counter holds in memory). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  /** Forgets the windows that ended, at most once a window: memory follows the callers of a minute. */
+  private sweep(now: number): void {
+    if (now < this.nextSweepAt) return;
+    this.nextSweepAt = now + this.windowMs;
+    for (const [key, window] of this.windows) {
+      if (window.resetAt <= now) this.windows.delete(key);
+    }
+  }
 }
 
-/** The answer to a limited request: 429, saying when to retry (an HTML page for a page load). */
-const limited = (_request: FastifyRequest, context: { ttl: number }) => {
-  const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-  return new HttpError(
-    429,
-    `Too many requests; try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
-    'RATE_LIMITED',
-    seconds,
-  );
-};
+const waitText = (seconds: number) =>
+  `Too many requests; try again in ${seconds} second${seconds === 1 ? '' : 's'}`;
+
+/** One limit: `max` a minute for each key that `keyOf` gives (no key: the request is not counted). */
+interface LimitRule {
+  max: number | (() => number);
+  keyOf: (request: FastifyRequest) => string | undefined;
+  message?: (seconds: number) => string;
+}
+
+export interface RateLimitOptions {
+  clock: Clock;
+  /**
+   * Whether a proxy in front is trusted (`TRUST_PROXY`): its `X-Real-Port` then names the
+   * client's connection, as the proxy saw it.
+   */
+  behindProxy: boolean;
+  /**
+   * A minute's requests from one address that names no client at all (a proxy in front that
+   * forwards no client port): a venue's worth, so a venue is never refused.
+   */
+  anonymousPerAddress: number;
+}
+
+/**
+ * The rate limits of one app: every limit is counted here, in memory, per instance. Each
+ * route's limits are made once, when the route is declared.
+ */
+export class RateLimits {
+  constructor(private readonly options: RateLimitOptions) {}
+
+  /**
+   * Who is asking, for every limit keyed on a person (decision 131, amended by 191): the
+   * attendee of a verified attendee token; else the client id the app sends with every call
+   * (`CLIENT_ID_HEADER`, a random id of the device) at this address; else the connection,
+   * the phone's own to the server, or behind a proxy its own to the proxy (`X-Real-Port`).
+   * Behind a proxy that says nothing of the connection, the address: a page load of a venue
+   * cannot be told from another, so they share `anonymousPerAddress`, a venue's allowance.
+   */
+  requesterKey(request: FastifyRequest): string {
+    const attendee = request.getDecorator<{ id: string } | null>(ATTENDEE);
+    if (attendee) return `attendee:${attendee.id}`;
+    const address = addressKey(request.ip);
+    const claimed = request.headers[CLIENT_ID_HEADER];
+    if (typeof claimed === 'string' && claimed !== '') {
+      return `${address}|id:${claimed.slice(0, 64)}`;
+    }
+    const { remoteAddress, remotePort } = request.raw.socket;
+    if (!this.viaProxy(request))
+      return `${address}|conn:${remoteAddress ?? ''}:${remotePort ?? ''}`;
+    const port = request.headers[CLIENT_PORT_HEADER];
+    if (typeof port === 'string' && /^\d{1,5}$/.test(port)) return `${address}|port:${port}`;
+    return `${address}|anonymous`;
+  }
+
+  /** The address key of a request: an IPv6 address by its /64, as one device gets it. */
+  addressOf(request: FastifyRequest): string {
+    return addressKey(request.ip);
+  }
+
+  /** A request that came through a trusted proxy: its address is the one the proxy forwarded. */
+  private viaProxy(request: FastifyRequest): boolean {
+    return this.options.behindProxy && request.ip !== request.raw.socket.remoteAddress;
+  }
+
+  /**
+   * A pre-handler that counts the request against each rule, every rule every time, and
+   * answers 429 `{ error, code: 'RATE_LIMITED' }` with `Retry-After` when any is over (an HTML
+   * page for a page load). The first rule's figures go out in `X-RateLimit-*` headers.
+   */
+  limit(rules: LimitRule[]): LimitHook {
+    const counters = rules.map(() => new FixedWindowCounter(this.options.clock));
+    return async (request, reply) => {
+      let refused: { seconds: number; message: string } | undefined;
+      rules.forEach((rule, index) => {
+        const key = rule.keyOf(request);
+        if (key === undefined) return;
+        const counter = counters[index];
+        if (!counter) return;
+        const max = this.maxFor(rule, key);
+        const { count, ttlMs } = counter.hit(key);
+        const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+        if (index === 0) {
+          reply.header('x-ratelimit-limit', String(max));
+          reply.header('x-ratelimit-remaining', String(Math.max(0, max - count)));
+          reply.header('x-ratelimit-reset', String(seconds));
+        }
+        if (count > max && !refused) {
+          refused = { seconds, message: (rule.message ?? waitText)(seconds) };
+        }
+      });
+      if (refused) {
+        throw new HttpError(429, refused.message, 'RATE_LIMITED', refused.seconds);
+      }
+    };
+  }
+
+  /** A rule's allowance; a key that names no client behind a proxy gets a venue's. */
+  private maxFor(rule: LimitRule, key: string): number {
+    if (key.endsWith('|anonymous')) return this.options.anonymousPerAddress;
+    return typeof rule.max === 'function' ? rule.max() : rule.max;
+  }
+}
+
+/** The request decorator under which an app keeps its rate limits. */
+const RATE_LIMITS = 'rateLimits';
+
+/** Gives the app its rate limits; the limits of routes declared after this count there. */
+export function registerRateLimits(app: FastifyInstance, options: RateLimitOptions): RateLimits {
+  const limits = new RateLimits(options);
+  app.decorate(RATE_LIMITS, limits);
+  return limits;
+}
+
+const limitsOf = (app: FastifyInstance): RateLimits => app.getDecorator<RateLimits>(RATE_LIMITS);
 
 export interface WriteLimits {
-  /** Writes a minute for one person (their client id, else their connection). */
+  /** Writes a minute for one person (their attendee, else their client id, else their connection). */
   perClient: number;
-  /** Writes a minute for one address: a backstop far above what a venue's NAT sends. */
+  /**
+   * Writes a minute for one address from callers without an attendee token (a join, a post
+   * without one): a backstop far above what a venue's NAT sends. Writes with a token are
+   * limited per attendee, and a token costs a proof of work past a free allowance.
+   */
   perAddress: number;
 }
 
 /**
- * Pre-handlers that rate-limit a write route twice: per person and per address. Answers 429
- * `{ error, code: 'RATE_LIMITED' }` with `Retry-After`.
+ * The rate limit of a write route: per person, and per address for callers without an attendee
+ * token. Both run on every request. Answers 429 `{ error, code: 'RATE_LIMITED' }` with
+ * `Retry-After`.
  */
-export function writeRateLimit(
-  app: FastifyInstance,
-  limits: WriteLimits,
-): preHandlerAsyncHookHandler[] {
+export function writeRateLimit(app: FastifyInstance, limits: WriteLimits): LimitHook[] {
+  const rateLimits = limitsOf(app);
   return [
-    app.rateLimit({
-      max: limits.perClient,
-      timeWindow: 60_000,
-      keyGenerator: requesterKey,
-      errorResponseBuilder: limited,
-    }),
-    app.rateLimit({
-      max: limits.perAddress,
-      timeWindow: 60_000,
-      keyGenerator: (request) => request.ip,
-      errorResponseBuilder: limited,
-    }),
-  ] as preHandlerAsyncHookHandler[];
+    rateLimits.limit([
+      { max: limits.perClient, keyOf: (request) => rateLimits.requesterKey(request) },
+      {
+        max: limits.perAddress,
+        keyOf: (request) =>
+          request.getDecorator<{ id: string } | null>(ATTENDEE)
+            ? undefined
+            : rateLimits.addressOf(request),
+      },
+    ]),
+  ];
 }
 
 /**
@@ -70,36 +208,31 @@ export function writeRateLimit(
  * client flooding unknown paths is slowed down alone. A limited page load is answered with a page
  * saying when to retry.
  */
-export const pageRateLimit = (app: FastifyInstance, max: number): preHandlerAsyncHookHandler =>
-  app.rateLimit({
-    max,
-    timeWindow: 60_000,
-    keyGenerator: requesterKey,
-    errorResponseBuilder: limited,
-  });
+export const pageRateLimit = (app: FastifyInstance, max: number): LimitHook => {
+  const rateLimits = limitsOf(app);
+  return rateLimits.limit([{ max, keyOf: (request) => rateLimits.requesterKey(request) }]);
+};
 
 /**
  * The limit on asking questions: `max()` a minute per attendee (without a token, per address
- * and asker name), read at every request so the admin's setting applies at once. Answers 429 with the seconds
- * to wait, in `Retry-After` and in words.
+ * and asker name), read at every request so the admin's setting applies at once. Answers 429 with
+ * the seconds to wait, in `Retry-After` and in words.
  */
-export function askRateLimit(app: FastifyInstance, max: () => number): preHandlerAsyncHookHandler {
-  const limit: preHandlerAsyncHookHandler = app.rateLimit({
-    max: () => max(),
-    timeWindow: 60_000,
-    // Runs once the body is parsed: without a token, the address and the asker's name
-    // (decision 112: a venue's whole Wi-Fi can share one address).
-    keyGenerator: (request) => {
-      const attendee = request.getDecorator<{ id: string } | null>(ATTENDEE);
-      if (attendee) return `ask:${attendee.id}`;
-      const body = request.body as { askerUsername?: unknown } | undefined;
-      const asker = typeof body?.askerUsername === 'string' ? body.askerUsername : '';
-      return `ask:${request.ip}|${asker.toLowerCase().slice(0, 64)}`;
+export function askRateLimit(app: FastifyInstance, max: () => number): LimitHook {
+  const rateLimits = limitsOf(app);
+  return rateLimits.limit([
+    {
+      max,
+      // Runs once the body is parsed: without a token, the address and the asker's name
+      // (decision 112: a venue's whole Wi-Fi can share one address).
+      keyOf: (request) => {
+        const attendee = request.getDecorator<{ id: string } | null>(ATTENDEE);
+        if (attendee) return `ask:${attendee.id}`;
+        const body = request.body as { askerUsername?: unknown } | undefined;
+        const asker = typeof body?.askerUsername === 'string' ? body.askerUsername : '';
+        return `ask:${rateLimits.addressOf(request)}|${asker.toLowerCase().slice(0, 64)}`;
+      },
+      message: QA_TEXTS.tooManyQuestions,
     },
-    errorResponseBuilder: (_request, context) => {
-      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new HttpError(429, QA_TEXTS.tooManyQuestions(seconds));
-    },
-  });
-  return limit;
+  ]);
 }
