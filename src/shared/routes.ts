@@ -23,6 +23,7 @@ export const API_PATHS = {
   adminMemoriesZip: '/api/admin/memories.zip',
   adminAudit: '/api/admin/audit',
   attendees: '/api/attendees',
+  attendeeChallenge: '/api/attendees/challenge',
   questionVote: (id: string) => `/api/questions/${encodeURIComponent(id)}/vote`,
   question: (id: string) => `/api/questions/${encodeURIComponent(id)}`,
   adminQuestions: '/api/admin/questions',

@@ -24,6 +24,7 @@ export async function startServer(
       LOG_LEVEL: 'warn',
       WRITE_RATE_LIMIT: '100000',
       WRITE_RATE_LIMIT_PER_ADDRESS: '100000',
+      JOIN_PROOF_FREE_PER_MINUTE: '100000',
       // On a busy test machine a starved process would shed the writes this test needs.
       MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,

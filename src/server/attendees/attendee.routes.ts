@@ -4,30 +4,75 @@ import { API_PATHS } from '../../shared/routes.ts';
 import {
   attendeeCreateRequestSchema,
   attendeeResponseSchema,
+  joinChallengeResponseSchema,
 } from '../../shared/schemas/attendee.ts';
 import { routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
+import { addressKey } from '../http/address-key.ts';
+import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import { insertAttendee } from './attendee.repository.ts';
+import type { JoinProofs } from './join-proof.ts';
+
+export const PROOF_TEXTS = {
+  required:
+    'Joining from this network is busy right now: your device must solve a short puzzle first',
+  expired: 'The puzzle to join has expired; your device will solve a new one',
+  invalid: 'The puzzle to join was not solved; your device will solve a new one',
+  used: 'This puzzle was used to join already; your device will solve a new one',
+} as const;
 
 /**
  * Joining: an attendee gets a signed token naming a new attendee id and the username. Votes
- * need it; questions and uploads send it; per-person rate limits key on it (decision 111).
+ * need it; questions and uploads send it; per-person rate limits key on it (decision 111). Past
+ * the free joins of an address a minute, a join costs a proof of work (decision 198).
  */
-export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
+export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: JoinProofs }> = async (
+  app,
+  { deps, proofs },
+) => {
+  const limited = writeRateLimit(app, deps.config.writeRateLimit);
+
+  app.post(
+    API_PATHS.attendeeChallenge,
+    routeOptions('Attendees')({
+      summary: 'A proof-of-work challenge to solve before joining, or null while joins are free',
+      limit: limited,
+      bodyLimit: 1024,
+      response: { 200: joinChallengeResponseSchema, '4xx': errorResponseSchema },
+    }),
+    async (request, reply) => {
+      const challenge = await proofs.challengeFor(addressKey(request.ip));
+      reply.header('cache-control', 'no-store');
+      return { challenge };
+    },
+  );
+
   app.post(
     API_PATHS.attendees,
     routeOptions('Attendees')({
       summary: 'Join: get an attendee token for a username',
-      limit: writeRateLimit(app, deps.config.writeRateLimit),
-      bodyLimit: 1024,
+      limit: limited,
+      bodyLimit: 4096,
       body: attendeeCreateRequestSchema,
       response: { 201: attendeeResponseSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      const attendee = { id: newId(), username: request.body.username };
-      await insertAttendee(deps.db, { ...attendee, createdAt: deps.clock.now().toISOString() });
+      const { username, proof } = request.body;
+      if (proof) {
+        const refusal = await proofs.check(proof);
+        if (refusal) throw new HttpError(400, PROOF_TEXTS[refusal], 'PROOF_INVALID');
+      } else if (!proofs.takeFree(addressKey(request.ip))) {
+        throw new HttpError(428, PROOF_TEXTS.required, 'PROOF_REQUIRED');
+      }
+      const attendee = { id: newId(), username };
+      const inserted = await insertAttendee(deps.db, {
+        ...attendee,
+        createdAt: deps.clock.now().toISOString(),
+        proofNonce: proof?.challenge.parameters.nonce ?? null,
+      });
+      if (!inserted) throw new HttpError(409, PROOF_TEXTS.used, 'PROOF_INVALID');
       const token = await deps.callers.signAttendee(attendee);
       reply.header('cache-control', 'no-store');
       return reply.code(201).send({ username: attendee.username, token });

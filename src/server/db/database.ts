@@ -82,6 +82,8 @@ export interface AttendeesTable {
   id: string;
   username: string;
   created_at: string;
+  /** The nonce of the proof of work paid to join, if one was (unique). */
+  proof_nonce: string | null;
 }
 
 export interface AdminAuditTable {

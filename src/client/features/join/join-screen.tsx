@@ -10,6 +10,7 @@ import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ensureAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
+import { whenIdle } from '../../lib/when-idle.ts';
 import classes from './join-screen.module.css';
 
 // The shared schema (zod) is not needed to show the page: it loads once the page is up.
@@ -60,9 +61,18 @@ export default function JoinScreen() {
     void joinAs(sentEarly);
   });
 
+  // The join's proof of work, when this network needs one, is solved while the name is typed.
+  const prepareJoin = useEffectEvent(() => {
+    if (stored) return;
+    void whenIdle().then(() =>
+      import('../../lib/attendee-join.ts').then((join) => join.prepareJoin()),
+    );
+  });
+
   useEffect(() => {
     void loadSchemas();
     joinSentEarly();
+    prepareJoin();
   }, []);
 
   if (stored) return <Navigate to={next} replace />;

@@ -1,0 +1,58 @@
+import { expect, startServer, test } from './fixtures.ts';
+
+/**
+ * A network that joins faster than people do (decision 198): every join from it costs a proof
+ * of work, which the page solves in Web Workers while the name is typed.
+ */
+test.describe('joining from a busy network', () => {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  test.beforeAll(async () => {
+    server = await startServer({ JOIN_PROOF_FREE_PER_MINUTE: '0', JOIN_PROOF_MAX_WORK: '400000' });
+  });
+  test.afterAll(async () => {
+    await server.stop();
+  });
+
+  test('the phone solves the proof in a worker, joins, and has a token, with no console problem', async ({
+    page,
+  }) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
+    const challenges: number[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/attendees/challenge')) challenges.push(response.status());
+    });
+
+    await page.goto(server.url);
+    await expect.poll(() => workers.length).toBeGreaterThan(0);
+    await page.getByLabel('Username').fill('Ada');
+    await page.getByRole('button', { name: 'Join Now' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect
+      .poll(() => page.evaluate(() => window.localStorage.getItem('attendeeToken')))
+      .toMatch(/\S+/);
+    expect(challenges).toEqual([200]);
+    expect(problems).toEqual([]);
+  });
+
+  test('a phone that joined before keeps its token: no new proof on the next visit', async ({
+    page,
+  }) => {
+    await page.goto(server.url);
+    await page.getByLabel('Username').fill('Grace');
+    await page.getByRole('button', { name: 'Join Now' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    const challenges: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/attendees')) challenges.push(request.url());
+    });
+    await page.goto(`${server.url}/home`);
+    await expect(page.getByRole('heading', { name: /Join the Fun/ })).toBeVisible();
+    expect(challenges).toEqual([]);
+  });
+});
