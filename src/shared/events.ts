@@ -51,7 +51,7 @@ export type ServerToClientEvents = {
 
 /**
  * The server's answer to `watch` and `unwatch`, sent once the socket is in (or out of) the room:
- * `false` when the request did not parse and nothing changed.
+ * `false` when nothing changed because the request did not parse or its token does not check out.
  */
 export type WatchAck = (done: boolean) => void;
 
