@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { Server } from 'socket.io';
 import {
   type ClientToServerEvents,
+  MAX_WATCHED_ROOMS,
   type ServerToClientEvents,
   type WatchAck,
   moderationRoom,
@@ -50,6 +51,7 @@ function emit<E extends EveryoneEvent>(
 /** Every socket joins one of these rooms (decision 092). */
 const EVERYONE_SLICES = 64;
 const everyoneSlice = (k: number) => `everyone:${k}`;
+const isEveryoneSlice = (room: string) => room.startsWith('everyone:');
 /** Between two slices of one event: the event reaches everybody in 64 × 10 ms. */
 const SLICE_GAP_MS = 10;
 
@@ -132,8 +134,9 @@ export interface FanOut {
 
 /**
  * Answers a `watch` or `unwatch` once the socket is in (or out of) the room, so the client knows
- * from when the room's events reach it; `false` for a request that did not parse or a token that
- * does not check out. A client that sent no callback is answered nothing.
+ * from when the room's events reach it; `false` for a request that did not parse, a token that
+ * does not check out, or a socket that watches `MAX_WATCHED_ROOMS` already. A client that sent no
+ * callback is answered nothing.
  */
 function acknowledge(ack: unknown, done: boolean): void {
   if (typeof ack === 'function') (ack as WatchAck)(done);
@@ -205,17 +208,31 @@ export async function createRealtime(
   };
   io.on('connection', (socket) => {
     everyone.join(socket);
+    /** The rooms the socket asked to watch: all of its rooms but its own and its slice. */
+    const watching = () => {
+      let count = 0;
+      for (const room of socket.rooms) {
+        if (room !== socket.id && !isEveryoneSlice(room)) count += 1;
+      }
+      return count;
+    };
+    /** Whether the socket may join `room` now: it is in it already, or has a place left. */
+    const mayJoin = (room: string) => socket.rooms.has(room) || watching() < MAX_WATCHED_ROOMS;
     const watch = async (request: unknown): Promise<boolean> => {
       const parsed = watchRequestSchema.safeParse(request);
       if (!parsed.success) return false;
       if (parsed.data.room !== 'moderation') {
-        await socket.join(roomFor(parsed.data));
+        const room = roomFor(parsed.data);
+        if (!mayJoin(room)) return false;
+        await socket.join(room);
         return true;
       }
+      // A full socket's token is not even checked.
+      if (watching() >= MAX_WATCHED_ROOMS) return false;
       const { token } = parsed.data;
       const room = await roomOfToken(token);
       // A socket gone meanwhile joins nothing: the adapter would keep it in the room.
-      if (room === null || !socket.connected) return false;
+      if (room === null || !socket.connected || !mayJoin(room)) return false;
       await socket.join(room);
       if (room === moderationRoom()) return true;
       // A new secret issued while the token was checked has emptied the room before this
