@@ -212,9 +212,10 @@ export interface Config {
    */
   joinProof: { freePerMinute: number; maxWork: number };
   /**
-   * Failed admin logins: per address, `perAddress` in `windowMs` (a success from that address
-   * clears them); per account, the first `freeFailures` cost nothing, then each one doubles the
-   * wait before the next attempt, up to `maxDelayMs`.
+   * Failed admin logins of browsers without a device cookie: per address (an IPv6 /64),
+   * `perAddress` in `windowMs` (a success from that address clears them); per account, the first
+   * `freeFailures` cost nothing, then each one doubles the wait before the next attempt, up to
+   * `maxDelayMs`. A browser with a valid device cookie: its own `perAddress` in `windowMs` only.
    */
   adminLogin: { perAddress: number; windowMs: number; freeFailures: number; maxDelayMs: number };
   /** Longest a request may take to arrive whole (one upload's ceiling), in ms. */

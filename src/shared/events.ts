@@ -30,6 +30,12 @@ export const watchRequestSchema = z.discriminatedUnion('room', [
 ]);
 export type WatchRequest = z.infer<typeof watchRequestSchema>;
 
+/**
+ * The rooms one socket may watch at once (decision 196): every screen watches two or three; a
+ * `watch` beyond it is answered `false` until the socket leaves one.
+ */
+export const MAX_WATCHED_ROOMS = 32;
+
 /** Every event the server sends, with the schema its payload is parsed with on arrival. */
 export const serverEventSchemas = {
   newQuestion: newQuestionEventSchema,
@@ -51,7 +57,8 @@ export type ServerToClientEvents = {
 
 /**
  * The server's answer to `watch` and `unwatch`, sent once the socket is in (or out of) the room:
- * `false` when the request did not parse and nothing changed.
+ * `false` when nothing changed because the request did not parse, its token does not check out,
+ * or the socket already watches `MAX_WATCHED_ROOMS` rooms.
  */
 export type WatchAck = (done: boolean) => void;
 

@@ -3,6 +3,8 @@ import { loadConfig } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { generatePassword, resolveAdminPassword } from './admin-auth.ts';
 import { AdminTokenSigner, bearerToken } from './admin-token.ts';
+import { DEVICE_COOKIE, deviceCookiesOf } from './device-cookie.ts';
+import { addressKey } from '../http/address-key.ts';
 import { LoginLimiter } from './login-limiter.ts';
 
 const at = (iso: string) => new Date(iso);
@@ -111,6 +113,45 @@ describe('LoginLimiter', () => {
     expect(limiter.retryAfterMs('x')).toBe(0);
     expect(limiter.retryAfterMs('y')).toBeGreaterThan(0);
     expect(limiter.retryAfterMs('z')).toBeGreaterThan(0);
+  });
+});
+
+describe('addressKey', () => {
+  it('keeps an IPv4 address, reads an IPv4-mapped one as IPv4, and an IPv6 one by its /64', () => {
+    expect(addressKey('198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('::FFFF:c633:6407')).toBe('198.51.100.7');
+    expect(addressKey('2001:db8:5:6::1')).toBe('2001:db8:5:6::/64');
+    expect(addressKey('2001:0DB8:0005:0006:ffff:ffff:ffff:fffe')).toBe('2001:db8:5:6::/64');
+    expect(addressKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('::')).toBe('0:0:0:0::/64');
+    expect(addressKey('64:ff9b::198.51.100.7')).toBe('64:ff9b:0:0::/64');
+    // Not an address: kept as it is (never thrown on).
+    for (const odd of [
+      '1::2::3',
+      ':::',
+      '2001:db8:zz::1',
+      '::ffff:1.2.3.400',
+      '1:2:3:4:5:6:7:8:9',
+    ]) {
+      expect(addressKey(odd)).toBe(odd);
+    }
+  });
+});
+
+describe('deviceCookiesOf', () => {
+  it('reads the values of the device cookie only, a few at most', () => {
+    expect(deviceCookiesOf(undefined)).toEqual([]);
+    expect(deviceCookiesOf('theme=dark')).toEqual([]);
+    expect(deviceCookiesOf(`theme=dark; ${DEVICE_COOKIE}=a.b.c;x=1`)).toEqual(['a.b.c']);
+    expect(deviceCookiesOf(`${DEVICE_COOKIE}="a.b.c"`)).toEqual(['a.b.c']);
+    expect(deviceCookiesOf(`x${DEVICE_COOKIE}=1; ${DEVICE_COOKIE}x=2; ${DEVICE_COOKIE}`)).toEqual(
+      [],
+    );
+    const many = Array.from({ length: 10 }, (_, i) => `${DEVICE_COOKIE}=v${i}`).join('; ');
+    expect(deviceCookiesOf(many)).toEqual(['v0', 'v1', 'v2', 'v3']);
   });
 });
 

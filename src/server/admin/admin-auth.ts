@@ -8,6 +8,8 @@ import {
   type TokenCheck,
   bearerToken,
 } from './admin-token.ts';
+import { DeviceCookieSigner } from './device-cookie.ts';
+import { addressKey } from '../http/address-key.ts';
 import { AccountBackoff, LoginLimiter } from './login-limiter.ts';
 
 /** A password for this run: 144 random bits, 24 URL-safe characters. */
@@ -37,16 +39,30 @@ function sameText(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-export type LoginResult =
-  | { outcome: 'ok'; token: string; session: AdminSession }
+/**
+ * Who tries to log in: the request's address, and the values of the device cookie it sent
+ * (none from a browser that has not logged in before).
+ */
+export interface LoginClient {
+  address: string;
+  deviceCookies: readonly string[];
+}
+
+/** `knownDevice`: the attempt came with a valid device cookie for the account it names. */
+export type LoginResult = { knownDevice: boolean } & (
+  | { outcome: 'ok'; token: string; session: AdminSession; deviceCookie: string }
   | { outcome: 'invalid'; failures: number }
-  | { outcome: 'blocked'; retryAfterMs: number };
+  | { outcome: 'blocked'; retryAfterMs: number }
+);
 
 export type AuthCheck = TokenCheck | { ok: false; reason: 'missing' };
 
 export interface AdminAuth {
-  /** A login attempt from the address `client` (the request's address). */
-  login(credentials: { username: string; password: string }, client: string): Promise<LoginResult>;
+  /** A login attempt; a success answers a new device cookie for the browser as well. */
+  login(
+    credentials: { username: string; password: string },
+    client: LoginClient,
+  ): Promise<LoginResult>;
   /** Checks an `Authorization` header value. */
   authenticate(header: string | undefined): Promise<AuthCheck>;
   /** The username, and the password generated for this run when ADMIN_PASSWORD is not set. */
@@ -67,13 +83,18 @@ export function createAdminAuth(
   if (!config.sessionSecret) {
     log.info('SESSION_SECRET is not set: admin sessions end when this server stops');
   }
-  const signer = new AdminTokenSigner({
-    secret: config.sessionSecret ?? randomBytes(32),
-    username,
-    password,
+  const secret = config.sessionSecret ?? randomBytes(32);
+  const signer = new AdminTokenSigner({ secret, username, password });
+  const devices = new DeviceCookieSigner({ secret, username, password });
+  // An unknown browser's failures are limited twice (decision 127): per address (an IPv6 /64),
+  // a fixed allowance a success clears; per account (the username tried), whatever the address,
+  // a wait that doubles with each one. A browser with a valid device cookie is limited by its
+  // own failures only, so nobody else's can lock it out (decision 195).
+  const perDevice = new LoginLimiter({
+    maxFailures: config.adminLogin.perAddress,
+    windowMs: config.adminLogin.windowMs,
+    clock,
   });
-  // Two limits on failures (decision 127): per address, a fixed allowance a success clears;
-  // per account (the username tried), whatever the address, a wait that doubles with each one.
   const perAddress = new LoginLimiter({
     maxFailures: config.adminLogin.perAddress,
     windowMs: config.adminLogin.windowMs,
@@ -97,21 +118,42 @@ export function createAdminAuth(
       const account = sameText(credentials.username.trim().toLowerCase(), username.toLowerCase())
         ? 'admin'
         : 'other';
-      const retryAfterMs = Math.max(
-        perAddress.retryAfterMs(client),
-        perAccount.retryAfterMs(account),
-      );
-      if (retryAfterMs > 0) return { outcome: 'blocked', retryAfterMs };
+      // A device cookie counts only for the account it was issued to.
+      const device =
+        account === 'admin' && client.deviceCookies.length > 0
+          ? await devices.nonceOf(client.deviceCookies, clock.now())
+          : undefined;
+      const knownDevice = device !== undefined;
+      const address = addressKey(client.address);
+      const retryAfterMs = device
+        ? perDevice.retryAfterMs(device)
+        : Math.max(perAddress.retryAfterMs(address), perAccount.retryAfterMs(account));
+      if (retryAfterMs > 0) return { outcome: 'blocked', retryAfterMs, knownDevice };
       // Both comparisons always run, so the time does not tell which one failed.
       const userMatches = sameText(credentials.username, username);
       const passwordMatches = sameText(credentials.password, password);
       if (!userMatches || !passwordMatches) {
+        if (device) {
+          return { outcome: 'invalid', failures: perDevice.recordFailure(device), knownDevice };
+        }
         perAccount.recordFailure(account);
-        return { outcome: 'invalid', failures: perAddress.recordFailure(client) };
+        return { outcome: 'invalid', failures: perAddress.recordFailure(address), knownDevice };
       }
-      perAddress.reset(client);
-      perAccount.reset(account);
-      return { outcome: 'ok', ...(await signer.sign(clock.now(), config.adminTokenTtlMs)) };
+      // A known browser's success clears its own count only: the others on its address, and
+      // the account's wait, are not let off by it.
+      if (device) {
+        perDevice.reset(device);
+      } else {
+        perAddress.reset(address);
+        perAccount.reset(account);
+      }
+      const now = clock.now();
+      return {
+        outcome: 'ok',
+        knownDevice,
+        ...(await signer.sign(now, config.adminTokenTtlMs)),
+        deviceCookie: await devices.sign(now),
+      };
     },
     authenticate: async (header) => {
       if (!header) return { ok: false, reason: 'missing' };

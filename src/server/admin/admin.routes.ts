@@ -24,6 +24,7 @@ import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import type { AdminSession } from './admin-token.ts';
+import { deviceCookieHeader, deviceCookiesOf } from './device-cookie.ts';
 import { ADMIN_BY_HOOK, adminPolled, routeOptions } from '../auth/route-options.ts';
 import {
   adminStatsSchema,
@@ -78,7 +79,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const result = await auth.login(request.body, request.ip);
+      const result = await auth.login(request.body, {
+        address: request.ip,
+        deviceCookies: deviceCookiesOf(request.headers.cookie),
+      });
+      const { knownDevice } = result;
       if (result.outcome === 'blocked') {
         const seconds = Math.ceil(result.retryAfterMs / 1000);
         const minutes = Math.ceil(seconds / 60);
@@ -87,7 +92,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
             ? `${seconds} second${seconds === 1 ? '' : 's'}`
             : `${minutes} minute${minutes === 1 ? '' : 's'}`;
         request.log.warn(
-          { ip: request.ip, retryAfterSeconds: seconds },
+          { ip: request.ip, knownDevice, retryAfterSeconds: seconds },
           'admin login refused: too many failed attempts',
         );
         reply.header('retry-after', String(seconds));
@@ -97,6 +102,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         request.log.warn(
           {
             ip: request.ip,
+            knownDevice,
             username: request.body.username.slice(0, 60),
             failures: result.failures,
           },
@@ -104,7 +110,15 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         );
         throw new HttpError(401, ADMIN_TEXTS.invalidCredentials);
       }
-      request.log.info({ ip: request.ip, username: result.session.username }, 'admin logged in');
+      request.log.info(
+        { ip: request.ip, knownDevice, username: result.session.username },
+        'admin logged in',
+      );
+      // The browser is known from now on (decision 195); a new nonce at each login.
+      reply.header(
+        'set-cookie',
+        deviceCookieHeader(result.deviceCookie, request.protocol === 'https'),
+      );
       return {
         message: 'Login successful',
         token: result.token,

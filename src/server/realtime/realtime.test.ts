@@ -1,8 +1,13 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../shared/events.ts';
+import {
+  type ClientToServerEvents,
+  MAX_WATCHED_ROOMS,
+  type ServerToClientEvents,
+} from '../../shared/events.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import { newId } from '../lib/ids.ts';
+import { adminToken } from '../../../tests/support/speakers.ts';
 import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -126,6 +131,46 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     t.app.deps.realtime.newQuestion(question(speakerId, 'after unwatch'));
     expect(await got).toEqual([]);
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
+  });
+
+  it(`lets one socket watch ${MAX_WATCHED_ROOMS} rooms at most, refusing more with false; an unwatch frees one`, async () => {
+    const t = await startTestApp({ database, env: { ADMIN_PASSWORD: 'rooms-admin-password' } });
+    apps.push(t);
+    const socket = await connect(t.url);
+    sockets.push(socket);
+    const watch = (speakerId: string) =>
+      socket.emitWithAck('watch', { room: 'speaker', speakerId });
+    const speakers = Array.from({ length: MAX_WATCHED_ROOMS }, () => newId());
+    for (const speakerId of speakers) expect(await watch(speakerId)).toBe(true);
+    // A room it watches already takes no new place.
+    expect(await watch(speakers[0] ?? '')).toBe(true);
+
+    const extra = newId();
+    expect(await watch(extra)).toBe(false);
+    expect(await socket.emitWithAck('watch', { room: 'questions' })).toBe(false);
+    const admin = await adminToken(t.url, 'rooms-admin-password');
+    expect(await socket.emitWithAck('watch', { room: 'moderation', token: admin })).toBe(false);
+    // However many it asks for, at once: every one refused, and nothing kept for them.
+    const flood = await Promise.all(Array.from({ length: 500 }, () => watch(newId())));
+    expect(flood.filter(Boolean)).toEqual([]);
+    const rooms = () => t.app.deps.realtime.io.sockets.sockets.get(socket.id ?? '')?.rooms;
+    // The rooms it watches, its own room and its slice of everybody.
+    expect(rooms()?.size).toBe(MAX_WATCHED_ROOMS + 2);
+    expect(rooms()?.has(`speaker:${extra}`)).toBe(false);
+    const refused = collect(socket, 'newQuestion', 300);
+    t.app.deps.realtime.newQuestion(question(extra, 'to a room it was refused'));
+    expect(await refused).toEqual([]);
+
+    expect(
+      await socket.emitWithAck('unwatch', { room: 'speaker', speakerId: speakers[0] ?? '' }),
+    ).toBe(true);
+    expect(await watch(extra)).toBe(true);
+    expect(await watch(newId())).toBe(false);
+    const admitted = collect(socket, 'newQuestion', 5_000, 1);
+    t.app.deps.realtime.newQuestion(question(extra, 'to a room it watches now'));
+    expect((await admitted).map((event) => event.question.question)).toEqual([
+      'to a room it watches now',
+    ]);
   });
 
   it('sends events for everybody to every client once, in the order they were sent', async () => {

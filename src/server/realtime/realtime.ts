@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { Server } from 'socket.io';
 import {
   type ClientToServerEvents,
+  MAX_WATCHED_ROOMS,
   type ServerToClientEvents,
   type WatchAck,
   moderationRoom,
@@ -50,6 +51,7 @@ function emit<E extends EveryoneEvent>(
 /** Every socket joins one of these rooms (decision 092). */
 const EVERYONE_SLICES = 64;
 const everyoneSlice = (k: number) => `everyone:${k}`;
+const isEveryoneSlice = (room: string) => room.startsWith('everyone:');
 /** Between two slices of one event: the event reaches everybody in 64 × 10 ms. */
 const SLICE_GAP_MS = 10;
 
@@ -98,6 +100,12 @@ export interface Realtime {
   questionUpdated(question: Question, revision: number, options?: { coalesce?: boolean }): void;
   questionDeleted(question: Pick<Question, '_id' | 'speakerId'>): void;
   speakerDeleted(id: string): void;
+  /**
+   * The speaker's tokens stopped being valid (a new secret, or the speaker deleted): every
+   * socket of every instance leaves the speaker's moderation room, which only those tokens
+   * opened; they must watch again with a valid token.
+   */
+  endModeration(speakerId: string): void;
   /** A new memory: to everyone when published; when pending, to the admin's moderation room. */
   memoryCreated(memory: Memory): void;
   /** A published memory changed (approved, or a video's rendition is ready): to everyone. */
@@ -126,8 +134,9 @@ export interface FanOut {
 
 /**
  * Answers a `watch` or `unwatch` once the socket is in (or out of) the room, so the client knows
- * from when the room's events reach it; `false` for a request that did not parse. A client that
- * sent no callback is answered nothing.
+ * from when the room's events reach it; `false` for a request that did not parse, a token that
+ * does not check out, or a socket that watches `MAX_WATCHED_ROOMS` already. A client that sent no
+ * callback is answered nothing.
  */
 function acknowledge(ack: unknown, done: boolean): void {
   if (typeof ack === 'function') (ack as WatchAck)(done);
@@ -191,36 +200,65 @@ export async function createRealtime(
   const everyone = everyoneInSlices(io);
   // Each instance paces its own sockets; the others hear of the event once.
   io.on('everyone', (message) => everyone.deliver(message));
+  // The moderation room a token may join; a token that does not check out is refused.
+  const roomOfToken = (token: string) => moderationRoomOf(token).catch(() => null);
   const toEveryone = (message: ForEveryone) => {
     if (fanOut) io.serverSideEmit('everyone', message);
     everyone.deliver(message);
   };
   io.on('connection', (socket) => {
     everyone.join(socket);
-    // The room a request names; a moderation room only for a token that checks out.
-    const roomOf = async (request: unknown): Promise<string | null> => {
-      const parsed = watchRequestSchema.safeParse(request);
-      if (!parsed.success) return null;
-      if (parsed.data.room === 'moderation') {
-        return moderationRoomOf(parsed.data.token).catch(() => null);
+    /** The rooms the socket asked to watch: all of its rooms but its own and its slice. */
+    const watching = () => {
+      let count = 0;
+      for (const room of socket.rooms) {
+        if (room !== socket.id && !isEveryoneSlice(room)) count += 1;
       }
-      return roomFor(parsed.data);
+      return count;
+    };
+    /** Whether the socket may join `room` now: it is in it already, or has a place left. */
+    const mayJoin = (room: string) => socket.rooms.has(room) || watching() < MAX_WATCHED_ROOMS;
+    const watch = async (request: unknown): Promise<boolean> => {
+      const parsed = watchRequestSchema.safeParse(request);
+      if (!parsed.success) return false;
+      if (parsed.data.room !== 'moderation') {
+        const room = roomFor(parsed.data);
+        if (!mayJoin(room)) return false;
+        await socket.join(room);
+        return true;
+      }
+      // A full socket's token is not even checked.
+      if (watching() >= MAX_WATCHED_ROOMS) return false;
+      const { token } = parsed.data;
+      const room = await roomOfToken(token);
+      // A socket gone meanwhile joins nothing: the adapter would keep it in the room.
+      if (room === null || !socket.connected || !mayJoin(room)) return false;
+      await socket.join(room);
+      if (room === moderationRoom()) return true;
+      // A new secret issued while the token was checked has emptied the room before this
+      // socket was in it: checked again now that it is, so it does not stay on a stale token.
+      if ((await roomOfToken(token)) === room) return true;
+      await socket.leave(room);
+      return false;
+    };
+    const unwatch = async (request: unknown): Promise<boolean> => {
+      const parsed = watchRequestSchema.safeParse(request);
+      if (!parsed.success) return false;
+      const room =
+        parsed.data.room === 'moderation'
+          ? await roomOfToken(parsed.data.token)
+          : roomFor(parsed.data);
+      if (room === null) return false;
+      await socket.leave(room);
+      return true;
     };
     // `watch` joins the room a request names, `unwatch` leaves it.
-    const answer = (event: 'watch' | 'unwatch', move: (room: string) => Promise<void> | void) => {
-      socket.on(event, (request: unknown, ack: unknown) => {
-        void roomOf(request).then(async (room) => {
-          if (room === null) {
-            acknowledge(ack, false);
-            return;
-          }
-          await move(room);
-          acknowledge(ack, true);
-        });
-      });
-    };
-    answer('watch', (room) => socket.join(room));
-    answer('unwatch', (room) => socket.leave(room));
+    socket.on('watch', (request: unknown, ack: unknown) => {
+      void watch(request).then((done) => acknowledge(ack, done));
+    });
+    socket.on('unwatch', (request: unknown, ack: unknown) => {
+      void unwatch(request).then((done) => acknowledge(ack, done));
+    });
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
   });
 
@@ -299,6 +337,9 @@ export async function createRealtime(
       });
     },
     speakerDeleted: (id) => toEveryone({ event: 'speakerDeleted', payload: { id } }),
+    // Through the adapter: with PostgreSQL, the other instances' sockets leave too.
+    endModeration: (speakerId) =>
+      io.in(moderationRoom(speakerId)).socketsLeave(moderationRoom(speakerId)),
     memoryCreated: (memory) => sendMemory('memoryCreated', memory),
     memoryUpdated: (memory) => sendMemory('memoryUpdated', memory),
     memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),

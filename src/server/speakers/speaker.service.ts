@@ -162,11 +162,16 @@ export async function loginSpeaker(
 }
 
 /** The admin issues a speaker a new secret: the old one, and tokens made with it, stop working. */
-export async function renewSecret(deps: Pick<AppDeps, 'db'>, id: string): Promise<string> {
+export async function renewSecret(
+  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  id: string,
+): Promise<string> {
   const secret = newSecret();
   if (!(await setSecretHash(deps.db, id.toLowerCase(), hashSecret(secret)))) {
     throw new HttpError(404, 'Speaker not found');
   }
+  // Screens that watch the pending questions with an old token stop getting them.
+  deps.realtime.endModeration(id.toLowerCase());
   return secret;
 }
 
@@ -180,6 +185,7 @@ export async function removeSpeaker(
   await deps.lists.changed('speakers');
   await deps.lists.changed('questions');
   deps.realtime.speakerDeleted(id.toLowerCase());
+  deps.realtime.endModeration(id.toLowerCase());
   for (const key of [removed.pictureKey, removed.avatarKey]) {
     if (key) await deps.media.delete(key).catch(() => undefined);
   }
