@@ -32,13 +32,12 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
   app,
   { deps, proofs },
 ) => {
-  const limited = writeRateLimit(app, deps.config.writeRateLimit);
-
   app.post(
     API_PATHS.attendeeChallenge,
     routeOptions('Attendees')({
       summary: 'A proof-of-work challenge to solve before joining, or null while joins are free',
-      limit: limited,
+      // Counted apart from the joins: a phone asks once, then joins.
+      limit: writeRateLimit(app, deps.config.writeRateLimit),
       bodyLimit: 1024,
       response: { 200: joinChallengeResponseSchema, '4xx': errorResponseSchema },
     }),
@@ -53,7 +52,7 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
     API_PATHS.attendees,
     routeOptions('Attendees')({
       summary: 'Join: get an attendee token for a username',
-      limit: limited,
+      limit: writeRateLimit(app, deps.config.writeRateLimit),
       bodyLimit: 4096,
       body: attendeeCreateRequestSchema,
       response: { 201: attendeeResponseSchema, '4xx': errorResponseSchema },

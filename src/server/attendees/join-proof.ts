@@ -129,13 +129,18 @@ export class JoinProofs {
   }
 
   /**
-   * A challenge for the next join from `address`, priced by its demand (which it counts), or
-   * null while its joins are free.
+   * The work of the next join from `address`, priced by its demand (which it counts), or null
+   * while its joins are free.
    */
-  async challengeFor(address: string): Promise<JoinChallenge | null> {
+  priceFor(address: string): number | null {
     if (this.demand.estimate(address) + 1 <= this.pricing.freePerMinute) return null;
-    const work = joinWork(this.pricing, this.demand.add(address));
-    return this.challenge(work);
+    return joinWork(this.pricing, this.demand.add(address));
+  }
+
+  /** A challenge for the next join from `address` at its price, or null while joins are free. */
+  async challengeFor(address: string): Promise<JoinChallenge | null> {
+    const work = this.priceFor(address);
+    return work === null ? null : this.challenge(work);
   }
 
   /** A challenge of `work` PBKDF2 iterations in all (exported for the benchmark's script). */
