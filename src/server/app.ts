@@ -296,7 +296,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest(ATTENDEE, null);
 
   registerSecurityHeaders(app, helmetHeaders());
-  await registerLoadShedding(app, config.maxEventLoopDelayMs);
+  registerLoadShedding(app, config.maxEventLoopDelayMs);
   registerCrossOriginGuard(app, config.corsOrigins);
   registerRequestGuards(app);
   registerIdleTimeout(app, config.idleTimeoutMs, connections);

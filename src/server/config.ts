@@ -234,7 +234,10 @@ export interface Config {
   maxImageQueueWaitMs: number;
   /** Questions one attendee may ask a minute until the admin's settings say otherwise. */
   questionsPerMinute: number;
-  /** Event-loop lag above which requests are shed with 503 + Retry-After; 0 turns it off. */
+  /**
+   * Event-loop lag above which, held for a second, requests are shed with 503 + Retry-After;
+   * 0 turns it off.
+   */
   maxEventLoopDelayMs: number;
   /** Other sites allowed to call the API from a browser (CORS_ORIGINS); none by default. */
   corsOrigins: string[];

@@ -24,14 +24,15 @@ function Thumbnail({ file }: { file: File }) {
 function status(entry: QueueEntry, online: boolean): string {
   if (entry.error) return `Not sent: ${entry.error}`;
   if (!online || entry.waiting) return 'Waiting for connection';
+  if (entry.retryAt !== undefined) return 'The server is busy: trying again in a moment';
   if (entry.sending) return `Sending… ${Math.round(entry.progress * 100)}%`;
   return 'Queued';
 }
 
 /**
  * What waits to be sent (memories and questions made on a bad network), pinned to the bottom
- * of the screen: each with its files' thumbnails, its state ("Waiting for connection",
- * "Sending… 40%", or why the server refused it) and a button that cancels it.
+ * of the screen: each with its files' thumbnails, its state ("Waiting for connection", "The
+ * server is busy", "Sending… 40%", or why the server refused it) and a button that cancels it.
  */
 export function OutboxPanel() {
   const entries = useQueue();

@@ -10,7 +10,8 @@ export function baseHeaders(): Record<string, string> {
 /**
  * A call that failed: the server answered `status` with an error (its `{ error, code }` body
  * when it sent one), or, with status 0, there was no answer at all. `message` always says
- * which; `serverMessage` is the server's own text, when there is one.
+ * which; `serverMessage` is the server's own text, when there is one; `retryAfterSeconds` its
+ * `Retry-After`, when it sent one.
  */
 export class ApiError extends Error {
   readonly code: ErrorResponse['code'];
@@ -19,6 +20,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     body?: ErrorResponse,
+    readonly retryAfterSeconds?: number,
   ) {
     super(
       body?.error ??
@@ -31,6 +33,32 @@ export class ApiError extends Error {
     this.serverMessage = body?.error;
   }
 }
+
+/** `Retry-After` in seconds (it may be a number of seconds or a date), when there is one. */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  now = Date.now(),
+): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/**
+ * Answers that mean "not now" rather than "no": the server is busy, down for a moment or
+ * limiting the caller (408, 425, 429, 502, 503, 504). What was refused so is worth sending
+ * again later, as after a lost connection; any other 4xx is the request's own fault.
+ */
+const RETRY_LATER = new Set([408, 425, 429, 502, 503, 504]);
+
+/** Whether an answer's status asks to try again later. */
+export const isRetryLaterStatus = (status: number): boolean => RETRY_LATER.has(status);
+
+/** Whether `error` is an answer of the server that asks to try again later. */
+export const isRetryLater = (error: unknown): error is ApiError =>
+  error instanceof ApiError && isRetryLaterStatus(error.status);
 
 /**
  * The text to show for a failed call, the one rule of the spec's error catalogue: the server's
@@ -59,7 +87,11 @@ export async function readResponse<T>(schema: AnswerSchema<T>, response: Respons
     // The error's schema (zod) loads with the first failure, not with the join page.
     const { errorResponseSchema } = await import('../../shared/errors.ts');
     const parsed = errorResponseSchema.safeParse(body);
-    throw new ApiError(response.status, parsed.success ? parsed.data : undefined);
+    throw new ApiError(
+      response.status,
+      parsed.success ? parsed.data : undefined,
+      parseRetryAfter(response.headers.get('retry-after')),
+    );
   }
   return schema.parse(body);
 }

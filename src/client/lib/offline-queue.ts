@@ -1,6 +1,6 @@
 import { createStore, del, entries, set } from 'idb-keyval';
 import { useSyncExternalStore } from 'react';
-import { ApiError } from './api-client.ts';
+import { ApiError, isRetryLater } from './api-client.ts';
 
 /**
  * What waits to be sent: a memory post or a question made on a bad network. Kept in IndexedDB
@@ -28,6 +28,8 @@ export interface QueueEntry extends QueuedItem {
   progress: number;
   /** Sending, but the connection is gone: it goes on when it comes back. */
   waiting?: boolean;
+  /** The server asked to try again later (busy, down a moment): when it will be (ms). */
+  retryAt?: number;
 }
 
 /** Sends one item; `update` keeps what is left of it (a memory's unsent files). */
@@ -51,6 +53,10 @@ let items: QueueEntry[] = [];
 let loaded: Promise<void> | undefined;
 let running = false;
 let current: { id: string; abort: AbortController } | undefined;
+/** The next try after the server asked to wait; the queue sends nothing until then. */
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+/** How many times in a row the server asked to wait, per item (for the backoff). */
+const refusedForNow = new Map<string, number>();
 const listeners = new Set<() => void>();
 
 const db = () => (store ??= createStore('confab-outbox', 'items'));
@@ -88,6 +94,17 @@ export function registerSender(kind: QueuedItem['kind'], sender: Sender): void {
 
 const isNetworkFailure = (error: unknown) => error instanceof ApiError && error.status === 0;
 
+/**
+ * How long to wait before sending again an item the server asked to retry later, the
+ * `attempt`-th time in a row: what its `Retry-After` says, at least, and from 2 s doubling to a
+ * minute, with up to a quarter more at random, so that a room of phones does not come back in
+ * step.
+ */
+function retryDelayMs(attempt: number, retryAfterSeconds?: number): number {
+  const backoff = Math.min(60_000, 2_000 * 2 ** Math.max(0, attempt - 1));
+  return Math.max(backoff, (retryAfterSeconds ?? 0) * 1000) * (1 + Math.random() / 4);
+}
+
 /** Sends what waits, oldest first, one at a time, while the browser is online. */
 async function run(): Promise<void> {
   if (running) return;
@@ -95,7 +112,7 @@ async function run(): Promise<void> {
   try {
     await load();
     for (;;) {
-      if (!navigator.onLine) return;
+      if (!navigator.onLine || retryTimer !== undefined) return;
       const next = items.find((item) => !item.error && senders.has(item.kind));
       const sender = next && senders.get(next.kind);
       if (!next || !sender) return;
@@ -113,8 +130,10 @@ async function run(): Promise<void> {
           signal: abort.signal,
         });
         await del(next.id, db());
+        refusedForNow.delete(next.id);
         publish(items.filter((item) => item.id !== next.id));
         settled.get(next.id)?.resolve(result);
+        settled.delete(next.id);
       } catch (error) {
         if (abort.signal.aborted) continue;
         if (isNetworkFailure(error)) {
@@ -122,13 +141,29 @@ async function run(): Promise<void> {
           patchEntry(next.id, { sending: false });
           return;
         }
+        if (isRetryLater(error)) {
+          // The server is busy or down a moment (503, 429…): not a refusal. It stays first in
+          // line, and the queue tries again when the server said, or later.
+          const attempt = (refusedForNow.get(next.id) ?? 0) + 1;
+          refusedForNow.set(next.id, attempt);
+          const delay = retryDelayMs(attempt, error.retryAfterSeconds);
+          patchEntry(next.id, { sending: false, retryAt: Date.now() + delay });
+          retryTimer = setTimeout(() => {
+            retryTimer = undefined;
+            patchEntry(next.id, { retryAt: undefined });
+            void run();
+          }, delay);
+          return;
+        }
+        refusedForNow.delete(next.id);
         const message = error instanceof Error ? error.message : 'It could not be sent';
         const failed = { ...stripEntry(next), error: message };
         await set(next.id, failed, db()).catch(() => undefined);
         patchEntry(next.id, { sending: false, error: message });
         settled.get(next.id)?.reject(error);
-      } finally {
         settled.delete(next.id);
+      } finally {
+        // One that waits (offline, or asked to retry later) is still to be settled.
         current = undefined;
       }
     }
@@ -141,6 +176,7 @@ const stripEntry = ({
   sending: _sending,
   progress: _progress,
   waiting: _waiting,
+  retryAt: _retryAt,
   ...item
 }: QueueEntry): QueuedItem => item;
 
@@ -173,10 +209,18 @@ export async function enqueue(item: Omit<QueuedItem, 'id' | 'createdAt'>): Promi
 /** Takes an item out of the queue; one being sent is stopped. */
 export async function cancelQueued(id: string): Promise<void> {
   if (current?.id === id) current.abort.abort();
+  const waitingOnIt = items.find((item) => item.id === id)?.retryAt !== undefined;
   await del(id, db()).catch(() => undefined);
   publish(items.filter((item) => item.id !== id));
   settled.get(id)?.reject(new DOMException('Cancelled', 'AbortError'));
   settled.delete(id);
+  refusedForNow.delete(id);
+  if (waitingOnIt && retryTimer !== undefined) {
+    // The ones behind it need not wait for the server's answer to it.
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    void run();
+  }
 }
 
 const subscribe = (listener: () => void) => {

@@ -1,5 +1,5 @@
 import { UPLOADS_PATH } from '../../shared/schemas/upload.ts';
-import { ApiError, baseHeaders } from './api-client.ts';
+import { ApiError, baseHeaders, isRetryLaterStatus, parseRetryAfter } from './api-client.ts';
 
 export interface ResumableFile {
   file: File;
@@ -35,15 +35,19 @@ const backOnline = (signal?: AbortSignal, delayMs = 0) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
-/** The server's `{ error }` text of a refused upload, if it sent one. */
-function refusal(body: string | undefined, status: number): ApiError {
+/** A refused upload as an ApiError: the server's `{ error }` text and its `Retry-After`. */
+function refusal(body: string | undefined, status: number, retryAfter: string | undefined) {
   let message: string | undefined;
   try {
     message = (JSON.parse(body ?? '') as { error?: string }).error;
   } catch {
     message = undefined;
   }
-  return new ApiError(status, message ? { error: message } : undefined);
+  return new ApiError(
+    status,
+    message ? { error: message } : undefined,
+    parseRetryAfter(retryAfter),
+  );
 }
 
 /**
@@ -100,7 +104,10 @@ export async function uploadResumable({
         // Offline: no retry now; the wait below goes on when the connection is back.
         if (!online()) return false;
         const status = error.originalResponse?.getStatus() ?? 0;
-        // No answer, a conflict (the offset moved), or the server busy: try again.
+        // The server asks to wait (503 busy or down a moment, 429 limited, …): the queue waits
+        // as long as its Retry-After says, then the upload resumes from the server's offset.
+        if (isRetryLaterStatus(status)) return false;
+        // No answer, a conflict (the offset moved), or a server error: try again.
         return status === 0 || status === 409 || status === 423 || status >= 500;
       },
       onSuccess: ({ lastResponse }) => {
@@ -119,7 +126,11 @@ export async function uploadResumable({
           });
           return;
         }
-        reject(status === 0 ? new ApiError(0) : refusal(response?.getBody(), status));
+        reject(
+          status === 0
+            ? new ApiError(0)
+            : refusal(response?.getBody(), status, response?.getHeader('retry-after')),
+        );
       },
     });
     signal?.addEventListener(

@@ -40,7 +40,10 @@ export function uploadForm<T>(
       onProgress?.(1);
       const response = new Response(xhr.responseText, {
         status: xhr.status,
-        headers: { 'content-type': xhr.getResponseHeader('content-type') ?? 'application/json' },
+        headers: {
+          'content-type': xhr.getResponseHeader('content-type') ?? 'application/json',
+          'retry-after': xhr.getResponseHeader('retry-after') ?? '',
+        },
       });
       readResponse(schema, response).then(resolve, reject);
     });

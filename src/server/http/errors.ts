@@ -19,6 +19,68 @@ const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'E
 /** Out of file descriptors: the process is overloaded, not broken. */
 const OVERLOAD_FAULTS = new Set(['EMFILE', 'ENFILE']);
 
+/** Seconds a client waits before trying again while the database cannot answer. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Socket errors of a database that is down, restarting, unreachable or not answering. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * PostgreSQL's own codes for "not now": the connection failed (class 08), the server is shutting
+ * down, crashed or starting (57P01-57P03), a statement timed out (57014), no connection slot is
+ * left (53300), or a failover left us on a read-only standby (25006).
+ */
+const POSTGRES_UNAVAILABLE = /^(08...|57P0[123]|57014|53300|25006)$/;
+
+/** node-postgres's errors of a connection lost, refused or timed out (they carry no code). */
+const POSTGRES_CONNECTION_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/** SQLite's primary result codes of a database busy elsewhere, full or failing: 5, 6, 10, 13. */
+const SQLITE_UNAVAILABLE = new Set([5, 6, 10, 13]);
+
+/**
+ * Whether `error` (or what caused it) says the database cannot answer now, rather than that the
+ * request or the code is wrong: the call is worth repeating in a few seconds.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, errcode, message, cause } = error as {
+    code?: unknown;
+    errcode?: unknown;
+    message?: unknown;
+    cause?: unknown;
+  };
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number') {
+    // Extended codes (SQLITE_BUSY_SNAPSHOT, …) carry the primary one in their low byte.
+    return SQLITE_UNAVAILABLE.has(errcode & 0xff);
+  }
+  if (typeof code === 'string' && (UNREACHABLE.has(code) || POSTGRES_UNAVAILABLE.test(code))) {
+    return true;
+  }
+  if (typeof message === 'string' && POSTGRES_CONNECTION_LOST.test(message)) return true;
+  // A connection to a host of several addresses fails with each (an AggregateError).
+  if (
+    error instanceof AggregateError &&
+    error.errors.some((e) => isDatabaseUnavailable(e, depth + 1))
+  ) {
+    return true;
+  }
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
 /** An error meant for the caller: its message is shown as it is. */
 export class HttpError extends Error {
   constructor(
@@ -103,6 +165,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, status, {
         error: error.message,
         code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST',
+      });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Every call fails alike while it lasts: one line each, not a stack each.
+      request.log.warn({ err: error }, 'the database cannot answer');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return sendError(reply, 503, {
+        error: 'The database cannot be reached right now; try again in a few seconds',
+        code: 'SERVICE_UNAVAILABLE',
       });
     }
     request.log.error({ err: error }, 'request failed');

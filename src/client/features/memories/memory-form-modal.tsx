@@ -40,7 +40,7 @@ export function MemoryFormModal({
   onClose: () => void;
   onShared: (result: MemoryPostResponse) => void;
 }) {
-  const { form, selection, progress, posting, waiting, submit } = useMemoryPost(
+  const { form, selection, progress, posting, waiting, retrying, submit } = useMemoryPost(
     'files',
     ({ result }) => onShared(result),
     onClose,
@@ -71,6 +71,11 @@ export function MemoryFormModal({
       {waiting && (
         <Text size="sm" c="dimmed" role="status">
           Waiting for connection… the upload goes on where it stopped.
+        </Text>
+      )}
+      {retrying && (
+        <Text size="sm" c="dimmed" role="status">
+          The server is busy… your memory is kept, and sent by itself in a moment.
         </Text>
       )}
       <Button type="submit" size="lg" disabled={posting} leftSection={<IconSend size={20} />}>

@@ -113,7 +113,13 @@ export function useMemoryPost(
     },
     progress: sending ? (entry?.progress ?? 0) : null,
     /** Sending, but the connection is gone: it goes on when it comes back. */
-    waiting: sending !== null && entry !== undefined && (entry.waiting === true || !entry.sending),
+    waiting:
+      sending !== null &&
+      entry !== undefined &&
+      entry.retryAt === undefined &&
+      (entry.waiting === true || !entry.sending),
+    /** The server asked to try again later (busy, or down a moment): it will, by itself. */
+    retrying: sending !== null && entry?.retryAt !== undefined,
     posting: sending !== null,
     submit,
   };

@@ -8,7 +8,7 @@ import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
-import { ApiError, errorMessage } from '../../lib/api-client.ts';
+import { ApiError, errorMessage, isRetryLater } from '../../lib/api-client.ts';
 import { enqueue } from '../../lib/offline-queue.ts';
 import { toastQueued } from '../../lib/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
@@ -19,6 +19,10 @@ import { FormDialog } from '../../components/form-dialog.tsx';
 /** Said when a question is kept for later. */
 export const QUEUED_QUESTION =
   'You are offline: your question is queued and will be sent when the connection returns.';
+
+/** Said when a question is kept because the server asked to try again later (busy, down). */
+export const QUEUED_QUESTION_BUSY =
+  'The server is busy: your question is queued and will be sent by itself in a moment.';
 
 export interface AskQuestionModalProps {
   opened: boolean;
@@ -62,8 +66,8 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
       askerUsername: username,
     };
     // Offline, or the network failed on the way: it is queued at once and sent on reconnect,
-    // never left spinning.
-    const queue = () => {
+    // never left spinning. So is one the server asked to send again later (busy, down a moment).
+    const queue = (message = QUEUED_QUESTION) => {
       void import('./question-outbox.ts');
       void enqueue({
         kind: 'question',
@@ -73,7 +77,7 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           Object.entries(request).filter((entry): entry is [string, string] => !!entry[1]),
         ),
       });
-      toastQueued(QUEUED_QUESTION);
+      toastQueued(message);
       form.reset();
       onClose();
     };
@@ -101,10 +105,15 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
         onClose();
       },
       onError: (error) => {
-        // The connection went while it was sent: queued, as if asked offline. Online, a
+        // The connection went while it was sent: queued, as if asked offline. The server
+        // busy or down a moment (503, 429…): queued too, sent when it says. Online, any other
         // failure keeps the form, to send again.
         if (error instanceof ApiError && error.status === 0 && !navigator.onLine) {
           queue();
+          return;
+        }
+        if (isRetryLater(error)) {
+          queue(QUEUED_QUESTION_BUSY);
           return;
         }
         notifications.show({
