@@ -5,6 +5,7 @@ import type {
   QuestionPatch,
 } from '../../shared/schemas/question.ts';
 import type { Attendee, Moderator } from '../auth/callers.ts';
+import { requireOwnUsername } from '../auth/own-username.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -46,13 +47,14 @@ type QuestionDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'setti
  * speaker (and the all-questions views). The stored speaker name is the speaker's own, whatever
  * name the client sent along. With pre-moderation on it is pending: only the admin and its
  * speaker see it until it is published. The same text from the same asker to the same speaker
- * within 10 minutes is a 409.
+ * within 10 minutes is a 409. With an attendee token the asker must be the token's username (403).
  */
 export async function askQuestion(
   deps: QuestionDeps,
   input: QuestionCreateRequest,
   attendee: Attendee | null = null,
 ): Promise<Question> {
+  requireOwnUsername(attendee, input.askerUsername, 'ask');
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
   if (!speaker) throw new HttpError(404, 'Speaker not found');
   const now = deps.clock.now();
