@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_MB } from '../shared/constants.ts';
 import { DEFAULT_QUESTIONS_PER_MINUTE } from '../shared/qa-constants.ts';
+import { cleanName } from '../shared/names.ts';
 
 /** Empty environment variables count as unset. */
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -75,7 +76,8 @@ const envSchema = z
     PUBLIC_URL: optional(
       z.url({ protocol: /^https?$/, error: 'must be the http(s):// address people open' }),
     ),
-    EVENT_NAME: optional(z.string().trim().min(1).max(60)).default('Confab'),
+    // Cleaned as the admin's setting is (decision 194).
+    EVENT_NAME: optional(z.string().overwrite(cleanName).trim().min(1).max(60)).default('Confab'),
     ADMIN_USERNAME: optional(z.string().trim().min(1).max(60)).default('admin'),
     ADMIN_PASSWORD: optional(z.string().min(8, { error: 'must be at least 8 characters' })),
     SESSION_SECRET: optional(z.string().min(32, { error: 'must be at least 32 characters' })),

@@ -1,6 +1,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import yazl from 'yazl';
+import { cleanName } from '../../shared/names.ts';
 import type { AppDeps } from '../deps.ts';
 import { type ArchiveEntry, listArchiveEntries } from '../memories/memory.repository.ts';
 
@@ -9,9 +10,14 @@ const PAGE_SIZE = 100;
 const CAPTION_IN_NAME = 60;
 const USERNAME_IN_NAME = 40;
 
-/** Characters no file system takes in a name (and control characters), and leading dots. */
+/**
+ * Text fit for a file's name: without what prints nothing or reorders the text (bidi controls,
+ * zero-width characters: the names' own cleaning, decision 194), without control characters and
+ * characters no file system takes, and without leading dots. A caption is not cleaned when it is
+ * posted, and a name stored before the cleaning may still carry them.
+ */
 const cleanForName = (text: string, max: number): string => {
-  const clean = text
+  const clean = cleanName(text)
     .normalize('NFC')
     .replace(/[\p{Cc}/\\:*?"<>|]/gu, ' ')
     .replace(/\s+/g, ' ')

@@ -24,6 +24,8 @@ import {
   idempotencyHeadersSchema,
 } from '../../shared/schemas/upload.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
+import type { Attendee } from '../auth/callers.ts';
+import { requireOwnUsername } from '../auth/own-username.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -60,19 +62,25 @@ const DEFAULT_MEMORY_PAGE = memoryListQuerySchema.parse({});
 const galleryView = (page: { limit: number; before?: string | undefined }) =>
   JSON.stringify(['gallery', page.limit, page.before ?? null]);
 
-function parseFields(values: Record<string, string>): MemoryPostFields {
+/** The post's text fields, checked; with a token, its username must be the token's (403). */
+function parseFields(values: Record<string, string>, owner: Attendee | null): MemoryPostFields {
   const parsed = memoryPostFieldsSchema.safeParse(values);
   if (!parsed.success) {
     throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid memory', 'VALIDATION');
   }
+  requireOwnUsername(owner, parsed.data.username, 'upload');
   return parsed.data;
 }
 
 /**
  * Reads a memory post's form: text fields `caption` and `username`, files in `files` or
- * `media`, each handed to `storeFile` as it arrives.
+ * `media`, each handed to `storeFile` as it arrives. `owner`: the attendee of the token sent.
  */
-function readMemoryForm(request: FastifyRequest, config: Pick<Config, 'maxUploadMb'>) {
+function readMemoryForm(
+  request: FastifyRequest,
+  config: Pick<Config, 'maxUploadMb'>,
+  owner: Attendee | null,
+) {
   return async (storeFile: StoreFile): Promise<MemoryPostFields> => {
     let fields: MemoryPostFields | undefined;
     const values = await readMultipart(
@@ -92,10 +100,12 @@ function readMemoryForm(request: FastifyRequest, config: Pick<Config, 'maxUpload
       storeFile,
       // When the text comes first (as the app sends it), refuse bad text before any upload.
       (values) => {
-        if (!fields && 'caption' in values && 'username' in values) fields = parseFields(values);
+        if (!fields && 'caption' in values && 'username' in values) {
+          fields = parseFields(values, owner);
+        }
       },
     );
-    return fields ?? parseFields(values);
+    return fields ?? parseFields(values, owner);
   };
 }
 
@@ -154,7 +164,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
           const key = request.headers[IDEMPOTENCY_KEY_HEADER];
           if (typeof key !== 'string') {
             return answerOf(
-              await postMemory(deps, upload, readMemoryForm(request, config), { owner }),
+              await postMemory(deps, upload, readMemoryForm(request, config, owner), { owner }),
             );
           }
           // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
@@ -163,7 +173,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
             MemoryPostResponse | undefined;
           if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
           try {
-            const posted = await postMemory(deps, upload, readMemoryForm(request, config), {
+            const posted = await postMemory(deps, upload, readMemoryForm(request, config, owner), {
               owner,
               alongside: async (trx, inserted) => {
                 const response = answerOf(inserted);

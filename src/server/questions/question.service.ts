@@ -5,6 +5,7 @@ import type {
   QuestionPatch,
 } from '../../shared/schemas/question.ts';
 import type { Attendee, Moderator } from '../auth/callers.ts';
+import { requireOwnUsername } from '../auth/own-username.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -46,13 +47,14 @@ type QuestionDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'setti
  * speaker (and the all-questions views). The stored speaker name is the speaker's own, whatever
  * name the client sent along. With pre-moderation on it is pending: only the admin and its
  * speaker see it until it is published. The same text from the same asker to the same speaker
- * within 10 minutes is a 409.
+ * within 10 minutes is a 409. With an attendee token the asker must be the token's username (403).
  */
 export async function askQuestion(
   deps: QuestionDeps,
   input: QuestionCreateRequest,
   attendee: Attendee | null = null,
 ): Promise<Question> {
+  requireOwnUsername(attendee, input.askerUsername, 'ask');
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
   if (!speaker) throw new HttpError(404, 'Speaker not found');
   const now = deps.clock.now();
@@ -160,11 +162,27 @@ export async function removeQuestion(deps: QuestionDeps, questionId: string): Pr
 
 /** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * A cell that starts with a character that prints nothing (a bidi control, a zero-width space)
+ * hides what comes after it, and a spreadsheet may drop it and read a formula.
+ */
+const INVISIBLE_START = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
 
-/** One CSV cell: a formula-looking text gets a leading apostrophe; quotes doubled (RFC 4180). */
+/** Whether a spreadsheet could take a text for a formula: full-width `＝` counts as `=`. */
+const looksLikeFormula = (text: string): boolean =>
+  FORMULA_START.test(text) ||
+  INVISIBLE_START.test(text) ||
+  // NFKC makes the full-width and small forms (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫) the ASCII ones.
+  FORMULA_START.test(text.slice(0, 2).normalize('NFKC'));
+
+/**
+ * One CSV cell: a formula-looking text (an ASCII, full-width or small `=`, `+`, `-`, `@`, a tab
+ * or carriage return first, or a character that prints nothing) gets a leading apostrophe;
+ * quotes doubled (RFC 4180).
+ */
 export function csvCell(value: string | number | boolean): string {
   let text = String(value);
-  if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
+  if (typeof value === 'string' && looksLikeFormula(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

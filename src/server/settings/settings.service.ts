@@ -44,6 +44,22 @@ export const defaultSettings = (config: Config): Settings => ({
 });
 
 /**
+ * The stored settings over the defaults, each kept only while it is valid: a value the rules no
+ * longer take (an event name of invisible characters only, stored before decision 194) falls
+ * back to its own default, and the others stay as the admin set them.
+ */
+function storedOver(defaults: Settings, saved: unknown): Settings {
+  const stored: Record<string, unknown> =
+    typeof saved === 'object' && saved !== null ? { ...saved } : {};
+  const settings: Record<string, unknown> = { ...defaults };
+  for (const [key, schema] of Object.entries(settingsSchema.shape)) {
+    const parsed = schema.safeParse(stored[key]);
+    if (parsed.success) settings[key] = parsed.data;
+  }
+  return settings as Settings;
+}
+
+/**
  * The admin's settings, kept in memory (every question asked reads them) and stored as one
  * JSON row. A change here is told to the other instances through the change feed, which read
  * them again.
@@ -117,8 +133,7 @@ export class SettingsStore {
     } catch {
       saved = {};
     }
-    const merged = settingsSchema.safeParse({ ...this.#defaults, ...(saved as object) });
-    this.#current = merged.success ? merged.data : this.#defaults;
+    this.#current = storedOver(this.#defaults, saved);
     const logo = await readSetting(this.#db, LOGO_KEY);
     let parsedLogo: unknown;
     try {

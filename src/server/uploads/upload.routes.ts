@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
 import { UPLOADS_PATH } from '../../shared/schemas/upload.ts';
 import type { Attendee } from '../auth/callers.ts';
+import { requireOwnUsername } from '../auth/own-username.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { ATTENDEE_TOKEN } from '../http/openapi.ts';
@@ -74,9 +75,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
       const attendee = owners.get(request);
       if (!attendee) throw new HttpError(401, 'Sign in to upload');
       const fields = parseUploadMetadata(upload.metadata);
-      if (fields.username !== attendee.username) {
-        throw new HttpError(403, 'You can only upload as yourself');
-      }
+      requireOwnUsername(attendee, fields.username, 'upload');
       if (fields.filetype && !/^(image|video)\//i.test(fields.filetype)) {
         throw new HttpError(
           415,

@@ -1,12 +1,17 @@
 import { z } from 'zod';
+import { cleanName } from '../names.ts';
 
 /** The admin's settings (GET and PUT /api/admin/settings), with their bounds. */
 export const settingsSchema = z.object({
   moderateQuestions: z.boolean(),
   moderateMemories: z.boolean(),
-  eventName: z.string().trim().min(1, { error: 'eventName is required' }).max(60, {
-    error: 'eventName must be at most 60 characters',
-  }),
+  /** Shown on every screen: cleaned as every name is (decision 194). */
+  eventName: z
+    .string()
+    .overwrite(cleanName)
+    .trim()
+    .min(1, { error: 'eventName is required' })
+    .max(60, { error: 'eventName must be at most 60 characters' }),
   primaryColor: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, { error: 'primaryColor must be a colour like #1c7ed6' }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants.ts';
 import { QA_TEXTS, SPEAKER_SECRET_MAX, SPEAKER_USERNAME_MAX } from '../qa-constants.ts';
-import { filledIn, idSchema, multiLineText, singleLineText } from './common.ts';
+import { filledIn, idSchema, multiLineText, nameText, singleLineText } from './common.ts';
 import { questionSchema } from './question.ts';
 
 /** A speaker as the API answers it: `picture` is a URL. */
@@ -21,7 +21,7 @@ export type Speaker = z.infer<typeof speakerSchema>;
 
 /** The text fields of the sign-up form (multipart `name`, `stack`, `bio`; the picture beside them). */
 export const speakerFieldsSchema = z.object({
-  name: singleLineText('Full name', LIMITS.speakerNameMax),
+  name: nameText('Full name', LIMITS.speakerNameMax),
   stack: singleLineText('Stack', LIMITS.speakerStackMax),
   bio: multiLineText('Bio', LIMITS.speakerBioMax),
 });

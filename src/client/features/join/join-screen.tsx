@@ -16,10 +16,16 @@ import classes from './join-screen.module.css';
 // The shared schema (zod) is not needed to show the page: it loads once the page is up.
 const loadSchemas = () => import('../../../shared/schemas/common.ts');
 
-/** The join form's check, the shared schema's: blank shows "Enter your username!!". */
-async function validateUsername(username: string): Promise<string | null> {
-  const parsed = (await loadSchemas()).joinFormSchema.shape.username.safeParse(username);
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? TEXTS.joinEmptyUsername);
+/**
+ * The join form's check, the shared schema's: blank, or nothing visible, shows "Enter your
+ * username!!". Else the username as the server keeps it: trimmed, without the characters that
+ * print nothing (decision 194).
+ */
+async function checkUsername(typed: string): Promise<{ error: string } | { username: string }> {
+  const parsed = (await loadSchemas()).joinFormSchema.shape.username.safeParse(typed);
+  return parsed.success
+    ? { username: parsed.data }
+    : { error: parsed.error.issues[0]?.message ?? TEXTS.joinEmptyUsername };
 }
 
 /** Landing (join): a username and "Join Now"; no password, as the spec says. */
@@ -47,12 +53,15 @@ export default function JoinScreen() {
 
   const joinAs = async (typed: string) => {
     // Checked here rather than through `field.validate()`, which does not answer an async check.
-    const error = await validateUsername(typed);
-    field.setError(error);
-    if (error) return;
+    const checked = await checkUsername(typed);
+    if ('error' in checked) {
+      field.setError(checked.error);
+      return;
+    }
+    field.setError(null);
     // The attendee token comes with the username; without an answer the app asks again later.
-    await ensureAttendeeToken(typed.trim(), setToken);
-    setStored(typed.trim());
+    await ensureAttendeeToken(checked.username, setToken);
+    setStored(checked.username);
     void navigate(next, { replace: sentEarly !== null });
   };
   const joinSentEarly = useEffectEvent(() => {
