@@ -51,6 +51,23 @@ describe('loadConfig', () => {
     expect(config.s3).toMatchObject({ bucket: 'media', region: 'us-east-1', forcePathStyle: true });
   });
 
+  it('bounds unfinished uploads: 3 per attendee and 2 GB in all by default', () => {
+    const mb = 1024 * 1024;
+    expect(loadConfig({}).unfinishedUploads).toEqual({ perAttendee: 3, budgetBytes: 2048 * mb });
+    expect(
+      loadConfig({ UPLOADS_UNFINISHED_PER_ATTENDEE: '5', UPLOADS_DISK_BUDGET_MB: '512' })
+        .unfinishedUploads,
+    ).toEqual({ perAttendee: 5, budgetBytes: 512 * mb });
+    // Never less than one upload of the largest size.
+    expect(loadConfig({ MAX_UPLOAD_MB: '4096' }).unfinishedUploads.budgetBytes).toBe(4096 * mb);
+    expect(() => loadConfig({ MAX_UPLOAD_MB: '100', UPLOADS_DISK_BUDGET_MB: '50' })).toThrow(
+      /UPLOADS_DISK_BUDGET_MB: must be at least MAX_UPLOAD_MB/,
+    );
+    expect(() => loadConfig({ UPLOADS_UNFINISHED_PER_ATTENDEE: '0' })).toThrow(
+      /UPLOADS_UNFINISHED_PER_ATTENDEE/,
+    );
+  });
+
   it('lists every problem at once', () => {
     let caught: unknown;
     try {

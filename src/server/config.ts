@@ -85,6 +85,8 @@ const envSchema = z
     MAX_UPLOAD_MB: optional(z.coerce.number().positive().max(10_240)).default(
       DEFAULT_MAX_UPLOAD_MB,
     ),
+    UPLOADS_UNFINISHED_PER_ATTENDEE: optional(z.coerce.number().int().min(1).max(100)).default(3),
+    UPLOADS_DISK_BUDGET_MB: optional(z.coerce.number().positive().max(1_048_576)),
     LOG_LEVEL: optional(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
     ).default('info'),
@@ -151,6 +153,16 @@ const envSchema = z
         message: 'is required when MEDIA_STORE=s3',
       });
     }
+    if (
+      env.UPLOADS_DISK_BUDGET_MB !== undefined &&
+      env.UPLOADS_DISK_BUDGET_MB < env.MAX_UPLOAD_MB
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['UPLOADS_DISK_BUDGET_MB'],
+        message: 'must be at least MAX_UPLOAD_MB, or no upload of the largest size could start',
+      });
+    }
     if (env.DATABASE_URL && !env.SESSION_SECRET) {
       ctx.addIssue({
         code: 'custom',
@@ -183,6 +195,11 @@ export interface Config {
   /** How long an admin token is valid, in milliseconds (ADMIN_TOKEN_TTL, default 12 h). */
   adminTokenTtlMs: number;
   maxUploadMb: number;
+  /**
+   * Room for resumable uploads not finished yet (decision 192): how many one attendee may hold
+   * at once, and the bytes all of them may reserve together, counted by their declared size.
+   */
+  unfinishedUploads: { perAttendee: number; budgetBytes: number };
   logLevel: string;
   /**
    * Which proxies in front of the app are trusted to tell the client's address in
@@ -257,6 +274,9 @@ const UPLOAD_PROCESSING_ALLOWANCE_MS = 5 * 60_000;
 export const longestUploadMs = (config: Pick<Config, 'requestTimeoutMs'>): number =>
   config.requestTimeoutMs + UPLOAD_PROCESSING_ALLOWANCE_MS;
 
+/** What unfinished uploads may reserve in all by default, in MB (decision 192). */
+const DEFAULT_UPLOADS_DISK_BUDGET_MB = 2048;
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -292,6 +312,15 @@ export function loadConfig(
     sessionSecret: e.SESSION_SECRET,
     adminTokenTtlMs: e.ADMIN_TOKEN_TTL,
     maxUploadMb: e.MAX_UPLOAD_MB,
+    unfinishedUploads: {
+      perAttendee: e.UPLOADS_UNFINISHED_PER_ATTENDEE,
+      // 2 GB, or one upload of the largest size when that is more.
+      budgetBytes: Math.floor(
+        (e.UPLOADS_DISK_BUDGET_MB ?? Math.max(DEFAULT_UPLOADS_DISK_BUDGET_MB, e.MAX_UPLOAD_MB)) *
+          1024 *
+          1024,
+      ),
+    },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     mediaStore: e.MEDIA_STORE,

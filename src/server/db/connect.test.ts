@@ -4,6 +4,7 @@ import { type TestApp, startTestApp, testDatabases } from '../../../tests/suppor
 import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from './connect.ts';
 import * as originalKey from './migrations/0005-original-key.ts';
+import * as idempotencyPerClient from './migrations/0009-idempotency-per-client.ts';
 
 describe.each(testDatabases)('database on %s', (database) => {
   let t: TestApp | undefined;
@@ -109,6 +110,42 @@ describe.each(testDatabases)('database on %s', (database) => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.original_key).toBe('memories/before.jpg');
+  });
+
+  it('0009 keeps the keys of attendees, each now its client, and forgets the shared anonymous ones', async () => {
+    t = await startTestApp({ database });
+    const { db } = t.app.deps;
+    const untyped = db as unknown as Kysely<unknown>;
+    await idempotencyPerClient.down(untyped);
+    const now = new Date().toISOString();
+    const attendee = newId();
+    await sql`insert into idempotency_keys (scope, key, response, created_at)
+      values (${attendee}, 'k', '{"message":"mine"}', ${now}), ('', 'k', '{"message":"anyone"}', ${now})`.execute(
+      db,
+    );
+    await idempotencyPerClient.up(untyped);
+    const rows = await db.selectFrom('idempotency_keys').selectAll().execute();
+    expect(rows).toEqual([
+      {
+        client: `attendee:${attendee}`,
+        key: 'k',
+        response: '{"message":"mine"}',
+        fingerprint: null,
+        created_at: now,
+      },
+    ]);
+    // One key per client: another client may hold the same key, the same client not twice.
+    const entry = { key: 'k', response: '{}', fingerprint: 'f', created_at: now };
+    await db
+      .insertInto('idempotency_keys')
+      .values({ ...entry, client: '127.0.0.1|id:ann' })
+      .execute();
+    await expect(
+      db
+        .insertInto('idempotency_keys')
+        .values({ ...entry, client: '127.0.0.1|id:ann' })
+        .execute(),
+    ).rejects.toThrow();
   });
 
   it('running the migrations again is a no-op', async () => {

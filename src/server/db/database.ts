@@ -105,10 +105,13 @@ export interface ResumableUploadsTable {
 }
 
 export interface IdempotencyKeysTable {
-  scope: string;
+  /** Who sent the key: the requester a rate limit counts (`requesterKey`). */
+  client: string;
   key: string;
   /** The JSON answer the first post got. */
   response: string;
+  /** SHA-256 (hex) of the first post's text fields and files; null for keys stored before it. */
+  fingerprint: string | null;
   created_at: string;
 }
 

@@ -72,6 +72,12 @@ export interface MultipartForm {
     tooLarge(name: string): string;
     tooManyFiles: string;
   };
+  /**
+   * Sees every byte of each file as the form reads it, whatever reads it (the file's store, a
+   * skip), with the file's place in the form (0 for the first): a fingerprint of the files
+   * made while they stream. Bytes past the size limit are dropped unseen.
+   */
+  onFileBytes?: (file: number, chunk: Buffer) => void;
 }
 
 /** A file name fit to quote in a message: no path, no control characters, not too long. */
@@ -137,11 +143,36 @@ export async function readHead(
   return { head: Buffer.concat(chunks), ended: false };
 }
 
-/** Reads a file part's first bytes and gives back the whole stream, with the size check. */
-async function openFile(part: MultipartFile, form: MultipartForm): Promise<UploadedFile> {
+/** A file's chunks, each shown to `seen` as it is read. */
+function watched(
+  chunks: AsyncIterator<Buffer>,
+  seen: ((chunk: Buffer) => void) | undefined,
+): AsyncIterator<Buffer> {
+  if (!seen) return chunks;
+  return {
+    next: async () => {
+      const next = await chunks.next();
+      if (!next.done) seen(next.value);
+      return next;
+    },
+  };
+}
+
+/**
+ * Reads a file part's first bytes and gives back the whole stream, with the size check. `index`
+ * is its place in the form.
+ */
+async function openFile(
+  part: MultipartFile,
+  form: MultipartForm,
+  index: number,
+): Promise<UploadedFile> {
   const name = displayName(part.filename);
   const file = part.file;
-  const iterator = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const iterator = watched(
+    file[Symbol.asyncIterator]() as AsyncIterator<Buffer>,
+    form.onFileBytes && ((chunk) => form.onFileBytes?.(index, chunk)),
+  );
   const tooLarge = () => new HttpError(413, form.messages.tooLarge(name));
   const first = await readHead(iterator);
   const { head } = first;
@@ -244,7 +275,7 @@ export async function readMultipart(
       fileName = displayName(part.filename);
       fileStreams.push(part.file);
       part.file.once('error', (error) => requestErrors.add(error));
-      await onFile(await openFile(part, form));
+      await onFile(await openFile(part, form, files - 1));
     }
     return fields;
   } catch (error) {

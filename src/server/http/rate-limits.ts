@@ -170,6 +170,12 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitOptio
 
 const limitsOf = (app: FastifyInstance): RateLimits => app.getDecorator<RateLimits>(RATE_LIMITS);
 
+/** Who is asking, as the app's limits count them (`RateLimits.requesterKey`). */
+export const requesterKeyOf =
+  (app: FastifyInstance) =>
+  (request: FastifyRequest): string =>
+    limitsOf(app).requesterKey(request);
+
 export interface WriteLimits {
   /** Writes a minute for one person (their attendee, else their client id, else their connection). */
   perClient: number;

@@ -1,38 +1,48 @@
 import { type Executor, rowsWritten, wroteAny } from '../db/queries.ts';
 
-/** The answer the first post with this key got, if it is still kept. */
-export async function findIdempotentAnswer(
+/** What a key keeps of the first post sent with it. */
+export interface IdempotentEntry {
+  /** The answer the first post got. */
+  response: unknown;
+  /** The first post's fingerprint; null for a key stored before fingerprints were kept. */
+  fingerprint: string | null;
+}
+
+/** What the first post `client` sent with this key got, if it is still kept. */
+export async function findIdempotentEntry(
   db: Executor,
-  scope: string,
+  client: string,
   key: string,
-): Promise<unknown> {
+): Promise<IdempotentEntry | undefined> {
   const row = await db
     .selectFrom('idempotency_keys')
-    .select('response')
-    .where('scope', '=', scope)
+    .select(['response', 'fingerprint'])
+    .where('client', '=', client)
     .where('key', '=', key)
     .executeTakeFirst();
-  return row ? (JSON.parse(row.response) as unknown) : undefined;
+  return row && { response: JSON.parse(row.response) as unknown, fingerprint: row.fingerprint };
 }
 
 /**
- * Keeps a post's answer under its key, in the post's transaction. Answers false when another
- * post with the same key got there first (the caller then rolls its own post back).
+ * Keeps a post's answer and fingerprint under its client's key, in the post's transaction.
+ * Answers false when another post of that client with the same key got there first (the caller
+ * then rolls its own post back).
  */
-export function saveIdempotentAnswer(
+export function saveIdempotentEntry(
   trx: Executor,
-  entry: { scope: string; key: string; response: unknown; createdAt: string },
+  entry: { client: string; key: string; fingerprint: string; response: unknown; createdAt: string },
 ): Promise<boolean> {
   return wroteAny(
     trx
       .insertInto('idempotency_keys')
       .values({
-        scope: entry.scope,
+        client: entry.client,
         key: entry.key,
         response: JSON.stringify(entry.response),
+        fingerprint: entry.fingerprint,
         created_at: entry.createdAt,
       })
-      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing()),
+      .onConflict((oc) => oc.columns(['client', 'key']).doNothing()),
   );
 }
 

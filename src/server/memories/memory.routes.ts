@@ -1,3 +1,4 @@
+import { type Hash, createHash } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -32,7 +33,7 @@ import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/client-app.ts';
 import { HttpError } from '../http/errors.ts';
 import { formRoutes, readMultipart } from '../http/multipart.ts';
-import { writeRateLimit } from '../http/rate-limits.ts';
+import { requesterKeyOf, writeRateLimit } from '../http/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import {
@@ -48,7 +49,11 @@ import {
   memoriesView,
   postMemory,
 } from './memory.service.ts';
-import { findIdempotentAnswer, saveIdempotentAnswer } from './idempotency.repository.ts';
+import {
+  type IdempotentEntry,
+  findIdempotentEntry,
+  saveIdempotentEntry,
+} from './idempotency.repository.ts';
 import type { StoreFile, UploadContext } from './memory-upload.ts';
 import { postedMessage } from '../../shared/constants.ts';
 
@@ -73,13 +78,45 @@ function parseFields(values: Record<string, string>, owner: Attendee | null): Me
 }
 
 /**
+ * A post's fingerprint, made while it streams in: the SHA-256 of its text fields (caption and
+ * username, as read) and of each file's bytes, in the order sent. `onFileBytes` sees the files'
+ * bytes; `digest` answers it once the form is read.
+ */
+function postFingerprint() {
+  const files: (Hash | undefined)[] = [];
+  let digest: string | undefined;
+  return {
+    onFileBytes: (file: number, chunk: Buffer): void => {
+      (files[file] ??= createHash('sha256')).update(chunk);
+    },
+    digest: (fields: MemoryPostFields): string => {
+      digest ??= createHash('sha256')
+        .update(
+          JSON.stringify([
+            fields.caption,
+            fields.username,
+            // A file without a byte has no hash of its own: the empty string's.
+            Array.from(files, (file) => (file ?? createHash('sha256')).digest('hex')),
+          ]),
+        )
+        .digest('hex');
+      return digest;
+    },
+  };
+}
+
+type PostFingerprint = ReturnType<typeof postFingerprint>;
+
+/**
  * Reads a memory post's form: text fields `caption` and `username`, files in `files` or
- * `media`, each handed to `storeFile` as it arrives. `owner`: the attendee of the token sent.
+ * `media`, each handed to `storeFile` as it arrives; with `fingerprint`, every file's bytes go
+ * through it too. `owner`: the attendee of the token sent.
  */
 function readMemoryForm(
   request: FastifyRequest,
   config: Pick<Config, 'maxUploadMb'>,
   owner: Attendee | null,
+  fingerprint?: PostFingerprint,
 ) {
   return async (storeFile: StoreFile): Promise<MemoryPostFields> => {
     let fields: MemoryPostFields | undefined;
@@ -96,6 +133,7 @@ function readMemoryForm(
           tooLarge: (name) => MEMORY_TEXTS.tooLarge(name, config.maxUploadMb),
           tooManyFiles: `A memory can carry at most ${MAX_FILES_PER_POST} files.`,
         },
+        ...(fingerprint ? { onFileBytes: fingerprint.onFileBytes } : {}),
       },
       storeFile,
       // When the text comes first (as the app sends it), refuse bad text before any upload.
@@ -134,6 +172,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
   const { callers } = deps;
   const access = accessRules(callers);
   const limited = writeRateLimit(app, config.writeRateLimit);
+  const requesterKey = requesterKeyOf(app);
   const route = routeOptions('Memories');
 
   await app.register(
@@ -144,10 +183,12 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
           summary: 'Post a memory: a caption and up to 10 photos or videos',
           description:
             'With an `Idempotency-Key` header (1 to 100 visible ASCII characters, one per post), a ' +
-            'repeat with the same key within 24 hours answers the first result and creates nothing.',
+            'repeat of the same post with the same key from the same client within 24 hours ' +
+            'answers the first result and creates nothing; another post with a key its client ' +
+            'used already is refused with 422 `IDEMPOTENCY_KEY_REUSED`.',
           // The attendee token is optional (the spec's call works without one); one that is sent
-          // must be valid, makes its attendee the memory's owner (decision 142) and scopes the post's
-          // `Idempotency-Key`.
+          // must be valid, makes its attendee the memory's owner (decision 142) and is the client
+          // its `Idempotency-Key` belongs to (decision 193).
           access: access.anyoneOrAttendee,
           limit: limited,
           headers: idempotencyHeadersSchema,
@@ -156,6 +197,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
             400: errorResponseSchema,
             413: errorResponseSchema,
             415: errorResponseSchema,
+            422: errorResponseSchema,
           },
         }),
         async (request, reply) => {
@@ -167,31 +209,62 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
               await postMemory(deps, upload, readMemoryForm(request, config, owner), { owner }),
             );
           }
-          // A repeat (an answer lost to the network) gets the first answer; nothing is made again.
-          const scope = owner?.id ?? '';
-          const first = (await findIdempotentAnswer(deps.db, scope, key)) as
-            MemoryPostResponse | undefined;
-          if (first) return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(first);
+          // Keys are the client's own (decision 193): its attendee, else its client id at its
+          // address, else its connection, as a rate limit counts it.
+          const client = requesterKey(request);
+          const fingerprint = postFingerprint();
+          let fields: MemoryPostFields | undefined;
+          const read = async (storeFile: StoreFile) =>
+            (fields = await readMemoryForm(request, config, owner, fingerprint)(storeFile));
+          /** The first post's answer to its repeat; another post with its key is refused. */
+          const replay = (first: IdempotentEntry) => {
+            if (
+              first.fingerprint !== null &&
+              fields &&
+              first.fingerprint !== fingerprint.digest(fields)
+            ) {
+              throw new HttpError(
+                422,
+                'This Idempotency-Key was sent with another post already; send a new post with a new key.',
+                'IDEMPOTENCY_KEY_REUSED',
+              );
+            }
+            return reply
+              .header(IDEMPOTENT_REPLAY_HEADER, 'true')
+              .send(first.response as MemoryPostResponse);
+          };
+          const first = await findIdempotentEntry(deps.db, client, key);
+          if (first) {
+            // A repeat (an answer lost to the network) gets the first answer, once its bytes
+            // show it is the same post: they are read, not stored, and nothing is made again.
+            await read((file) => file.skip());
+            return replay(first);
+          }
           try {
-            const posted = await postMemory(deps, upload, readMemoryForm(request, config, owner), {
+            const posted = await postMemory(deps, upload, read, {
               owner,
               alongside: async (trx, inserted) => {
                 const response = answerOf(inserted);
                 const createdAt = deps.clock.now().toISOString();
-                if (!(await saveIdempotentAnswer(trx, { scope, key, response, createdAt }))) {
-                  throw new AlreadyPostedError();
-                }
+                const entry = {
+                  client,
+                  key,
+                  // The form is read whole before its memories are written.
+                  fingerprint: fields ? fingerprint.digest(fields) : '',
+                  response,
+                  createdAt,
+                };
+                if (!(await saveIdempotentEntry(trx, entry))) throw new AlreadyPostedError();
               },
             });
             return answerOf(posted);
           } catch (error) {
             // The same post sent twice at once: the one that committed first is the answer.
             if (!(error instanceof AlreadyPostedError)) throw error;
-            const answer = (await findIdempotentAnswer(deps.db, scope, key)) as
-              MemoryPostResponse | undefined;
-            if (!answer)
+            const winner = await findIdempotentEntry(deps.db, client, key);
+            if (!winner)
               throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
-            return reply.header(IDEMPOTENT_REPLAY_HEADER, 'true').send(answer);
+            return replay(winner);
           }
         },
       );

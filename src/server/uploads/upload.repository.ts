@@ -98,6 +98,62 @@ export function deleteAbandonedUpload(db: Executor, id: string, cutoff: string):
   );
 }
 
+/** An unfinished upload as the room it takes: its declared size and when a byte last came. */
+export interface UnfinishedUpload {
+  id: string;
+  sizeBytes: number;
+  touchedAt: string;
+}
+
+/**
+ * Unfinished uploads (of one attendee when `attendeeId` is given), least recently touched
+ * first; with `idleBefore` (an ISO time), only those no byte reached since.
+ */
+export function listUnfinishedUploads(
+  db: Executor,
+  filter: { attendeeId?: string; idleBefore?: string; limit: number },
+): Promise<UnfinishedUpload[]> {
+  return db
+    .selectFrom('resumable_uploads')
+    .select(['id', 'size_bytes as sizeBytes', 'touched_at as touchedAt'])
+    .where('memory_id', 'is', null)
+    .$if(filter.attendeeId !== undefined, (q) =>
+      q.where('attendee_id', '=', filter.attendeeId ?? ''),
+    )
+    .$if(filter.idleBefore !== undefined, (q) =>
+      q.where('touched_at', '<', filter.idleBefore ?? ''),
+    )
+    .orderBy('touched_at')
+    .orderBy('id')
+    .limit(filter.limit)
+    .execute();
+}
+
+/**
+ * How many unfinished uploads there are (of one attendee when `attendeeId` is given), the bytes
+ * they declared together, and when the least recently touched of them last got a byte.
+ */
+export async function unfinishedUploadTotals(
+  db: Executor,
+  attendeeId?: string,
+): Promise<{ count: number; bytes: number; oldestTouch: string | null }> {
+  const row = await db
+    .selectFrom('resumable_uploads')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string | null>('size_bytes').as('bytes'),
+      eb.fn.min<string | null>('touched_at').as('oldestTouch'),
+    ])
+    .where('memory_id', 'is', null)
+    .$if(attendeeId !== undefined, (q) => q.where('attendee_id', '=', attendeeId ?? ''))
+    .executeTakeFirstOrThrow();
+  return {
+    count: Number(row.count),
+    bytes: Number(row.bytes ?? 0),
+    oldestTouch: row.oldestTouch,
+  };
+}
+
 /** Forgets finished uploads older than `cutoff`: their memory is long made. */
 export function deleteFinishedUploadsBefore(db: Executor, cutoff: string): Promise<number> {
   return rowsWritten(

@@ -3,11 +3,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../../tests/support/media.ts';
 import { bearer, joinAttendee } from '../../../tests/support/speakers.ts';
 import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
 import { memoryListSchema } from '../../shared/schemas/memory.ts';
+import { longestUploadMs } from '../config.ts';
 import { newId } from '../lib/ids.ts';
 import {
   ABANDONED_AFTER_MS,
@@ -404,5 +405,178 @@ describe.each(combos)('resumable uploads ($database, $media)', ({ database, medi
     // The active one finishes as usual.
     const offset = Number(still.headers.get('upload-offset'));
     expect((await patch(t, ann, activeAt, offset, photo.subarray(offset))).status).toBe(204);
+  });
+});
+
+describe.each(combos)('room for unfinished uploads ($database, $media)', ({ database, media }) => {
+  /** The app's clock runs this far ahead of the real one. */
+  let ahead = 0;
+  const clock = { now: () => new Date(Date.now() + ahead) };
+  // Two unfinished uploads per attendee and 1 MB reserved in all, so the bounds are met quickly.
+  const t = useTestApp({
+    database,
+    media,
+    clock,
+    env: { UPLOADS_UNFINISHED_PER_ATTENDEE: '2', UPLOADS_DISK_BUDGET_MB: '1', MAX_UPLOAD_MB: '1' },
+  });
+  const budget = 1024 * 1024;
+  let png: Buffer;
+
+  beforeAll(async () => {
+    png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#00f' } })
+      .png()
+      .toBuffer();
+  });
+
+  afterEach(async () => {
+    // Every unfinished upload of a test goes with it, as the sweep removes them after a day.
+    ahead += ABANDONED_AFTER_MS + 60_000;
+    await sweepAbandonedUploads(
+      { db: t.app.deps.db },
+      await openResumableStore(t.config),
+      clock.now().getTime(),
+    );
+  });
+
+  /** An attendee who joins for this test. */
+  const attendee = async (username: string): Promise<Who> => ({
+    username,
+    token: await joinAttendee(t.url, username),
+  });
+
+  const meta = (who: Who, caption: string) => ({
+    filename: 'photo.png',
+    filetype: 'image/png',
+    caption,
+    username: who.username,
+  });
+
+  const unfinished = async () =>
+    (
+      await t.app.deps.db
+        .selectFrom('resumable_uploads')
+        .select('id')
+        .where('memory_id', 'is', null)
+        .execute()
+    ).map((row) => row.id);
+
+  /** Past what a PATCH in flight and the making of its memory can take. */
+  const idle = () => longestUploadMs(t.config) + 60_000;
+
+  it('lets an attendee hold a few unfinished uploads at once; finishing or abandoning one frees its place', async () => {
+    const cy = await attendee('cy');
+    const first = await create(t, cy, png.length, meta(cy, 'One'));
+    const second = await create(t, cy, png.length, meta(cy, 'Two'));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const rows = await unfinished();
+    const files = await leftovers(t);
+
+    const third = await create(t, cy, png.length, meta(cy, 'Three'));
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await third.json()).toMatchObject({
+      code: 'TOO_MANY_UPLOADS',
+      error: expect.stringContaining('2 unfinished uploads') as unknown,
+    });
+    // Nothing is left of the refused one.
+    expect(await unfinished()).toEqual(rows);
+    expect(await leftovers(t)).toEqual(files);
+    // Another attendee is not held back by cy's.
+    const dee = await attendee('dee');
+    expect((await create(t, dee, png.length, meta(dee, 'Dee'))).status).toBe(201);
+
+    // Finished: its place is free.
+    const firstAt = first.headers.get('location') ?? '';
+    expect((await patch(t, cy, firstAt, 0, png)).status).toBe(204);
+    const fourth = await create(t, cy, png.length, meta(cy, 'Four'));
+    expect(fourth.status).toBe(201);
+    expect((await create(t, cy, png.length, meta(cy, 'Five'))).status).toBe(429);
+    // Abandoned by its owner: its place is free too.
+    const removed = await fetch(`${t.url}${second.headers.get('location') ?? ''}`, {
+      method: 'DELETE',
+      headers: tusHeaders(cy),
+    });
+    expect(removed.status).toBe(204);
+    expect((await create(t, cy, png.length, meta(cy, 'Six'))).status).toBe(201);
+  });
+
+  it('makes room for an attendee by removing their oldest idle upload, never an active one', async () => {
+    const eli = await attendee('eli');
+    const old = await create(t, eli, png.length, meta(eli, 'Old'));
+    const oldAt = old.headers.get('location') ?? '';
+    expect((await patch(t, eli, oldAt, 0, png.subarray(0, 100))).status).toBe(204);
+    ahead += idle();
+    const recent = await create(t, eli, png.length, meta(eli, 'Recent'));
+    expect(recent.status).toBe(201);
+    // The old one is idle: it goes, files and all, and the new one takes its place.
+    const next = await create(t, eli, png.length, meta(eli, 'Next'));
+    expect(next.status).toBe(201);
+    expect((await head(t, eli, oldAt)).status).toBe(404);
+    const oldId = oldAt.split('/').pop() ?? '';
+    expect((await leftovers(t)).join(' ')).not.toContain(oldId);
+    expect(await unfinished()).not.toContain(oldId);
+    // Both left are recent: the next one is refused.
+    expect((await create(t, eli, png.length, meta(eli, 'Refused'))).status).toBe(429);
+    expect((await head(t, eli, recent.headers.get('location') ?? '')).status).toBe(200);
+  });
+
+  it('refuses an upload once the bytes unfinished uploads reserve would pass the budget', async () => {
+    const [fay, gus] = [await attendee('fay'), await attendee('gus')];
+    const big = Math.floor(budget * 0.6);
+    const first = await create(t, fay, big, meta(fay, 'Big'));
+    expect(first.status).toBe(201);
+    const rows = await unfinished();
+    const files = await leftovers(t);
+
+    const refused = await create(t, gus, big, meta(gus, 'Too much'));
+    expect(refused.status).toBe(413);
+    expect(await refused.json()).toMatchObject({
+      code: 'UPLOADS_FULL',
+      error: expect.stringContaining('try again') as unknown,
+    });
+    expect(await unfinished()).toEqual(rows);
+    expect(await leftovers(t)).toEqual(files);
+    // What is left still takes a smaller one.
+    expect((await create(t, gus, budget - big, meta(gus, 'Fits'))).status).toBe(201);
+    expect((await create(t, gus, 1, meta(gus, 'One byte more'))).status).toBe(413);
+  });
+
+  it('removes the oldest idle uploads of anyone to make room, never an active one', async () => {
+    const [hal, ivy, jo, kim] = [
+      await attendee('hal'),
+      await attendee('ivy'),
+      await attendee('jo'),
+      await attendee('kim'),
+    ];
+    const third = Math.floor(budget / 3);
+    const old = await create(t, hal, third, meta(hal, 'Old'));
+    const oldAt = old.headers.get('location') ?? '';
+    expect((await patch(t, hal, oldAt, 0, png.subarray(0, 100))).status).toBe(204);
+    ahead += idle();
+    const active = await create(t, ivy, third, meta(ivy, 'Active'));
+    const activeAt = active.headers.get('location') ?? '';
+    expect(active.status).toBe(201);
+    const filler = await create(t, kim, third, meta(kim, 'Filler'));
+    expect(filler.status).toBe(201);
+    // Full: hal's idle upload goes to make room, ivy's and kim's stay.
+    const next = await create(t, jo, third, meta(jo, 'Next'));
+    expect(next.status).toBe(201);
+    expect((await head(t, hal, oldAt)).status).toBe(404);
+    expect((await leftovers(t)).join(' ')).not.toContain(oldAt.split('/').pop());
+    expect((await head(t, ivy, activeAt)).status).toBe(200);
+    // Nothing idle is left to remove: the next is refused.
+    expect((await create(t, hal, third, meta(hal, 'Refused'))).status).toBe(413);
+  });
+
+  it('never reserves past the budget when uploads start at once', async () => {
+    const people = await Promise.all(['lu', 'mo', 'ned', 'oz', 'pia'].map(attendee));
+    const big = Math.floor(budget * 0.4);
+    const answers = await Promise.all(
+      people.map((who) => create(t, who, big, meta(who, 'At once'))),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(2);
+    expect(statuses.filter((s) => s === 413)).toHaveLength(3);
+    expect(await unfinished()).toHaveLength(2);
   });
 });

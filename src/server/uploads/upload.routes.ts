@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { type DataStore, Server } from '@tus/server';
+import { type DataStore, EVENTS, Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,11 +17,15 @@ import type { UploadContext } from '../memories/memory-upload.ts';
 import {
   deleteResumableUpload,
   findResumableUpload,
-  insertResumableUpload,
   postOfAnother,
   touchResumableUpload,
 } from './upload.repository.ts';
-import { createFinisher, parseUploadMetadata } from './upload.service.ts';
+import {
+  createFinisher,
+  createUploadRoom,
+  parseUploadMetadata,
+  removeUploadFiles,
+} from './upload.service.ts';
 
 /** The tus request whose errors Fastify's one error handler must answer. */
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
@@ -56,9 +60,13 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     videos: deps.videos,
   };
   const finisher = createFinisher(deps, context, store, app.log);
+  const room = createUploadRoom(deps, store, config);
   /** The attendee of each request handed to tus, and the error it failed with. */
   const owners = new WeakMap<Request, Attendee>();
   const failures = new WeakMap<Request, unknown>();
+  /** The upload a POST reserved room for, and the POSTs whose upload the store made. */
+  const reserved = new WeakMap<Request, string>();
+  const created = new WeakSet<Request>();
   const now = () => deps.clock.now().toISOString();
 
   const tus = new Server({
@@ -86,12 +94,9 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
       if (fields.postId && (await postOfAnother(deps.db, fields.postId, fields.username))) {
         throw new HttpError(403, 'That post is somebody else’s');
       }
-      await insertResumableUpload(deps.db, {
-        id: upload.id,
-        attendeeId: attendee.id,
-        sizeBytes: upload.size ?? 0,
-        now: now(),
-      });
+      // Its row, if there is room for it (else a 429 or 413, and nothing is written).
+      await room.reserve({ id: upload.id, attendeeId: attendee.id, sizeBytes: upload.size ?? 0 });
+      reserved.set(request, upload.id);
       return {};
     },
     onUploadFinish: async (_request, upload) => {
@@ -99,13 +104,22 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
       if ('refused' in result) throw result.refused;
       return { headers: { 'Memory-Id': result.memoryId } };
     },
-    onResponseError: (request, error) => {
+    onResponseError: async (request, error) => {
+      // A POST whose upload the store failed to make: its reserved room is given back.
+      const id = reserved.get(request);
+      if (id !== undefined && !created.has(request)) {
+        await deleteResumableUpload(deps.db, id);
+        await removeUploadFiles(store, id).catch(() => undefined);
+      }
       // tus's own answers (a wrong offset, a missing header) keep their status and text; any
       // other failure goes to the app's error handler below.
       if (isTusAnswer(error)) return undefined;
       failures.set(request, error);
-      return Promise.resolve({ status_code: 500, body: 'failed' });
+      return { status_code: 500, body: 'failed' };
     },
+  });
+  tus.on(EVENTS.POST_CREATE, (request) => {
+    created.add(request);
   });
 
   /** Hands the request to tus and sends its answer through Fastify. */

@@ -4,7 +4,7 @@ import { FileStore } from '@tus/file-store';
 import { type DataStore, type Upload } from '@tus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { type UploadMetadata, uploadMetadataSchema } from '../../shared/schemas/upload.ts';
-import type { Config } from '../config.ts';
+import { type Config, longestUploadMs } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../lib/periodic-sweep.ts';
@@ -18,7 +18,10 @@ import {
   deleteResumableUpload,
   deleteFinishedUploadsBefore,
   findResumableUpload,
+  insertResumableUpload,
   listAbandonedUploads,
+  listUnfinishedUploads,
+  unfinishedUploadTotals,
 } from './upload.repository.ts';
 
 /** An unfinished upload no byte reached for this long is abandoned, and removed. */
@@ -203,6 +206,145 @@ export function createFinisher(
 }
 
 /**
+ * Removes an unfinished upload no byte reached since `cutoff` (an ISO time): its row first, only
+ * if still untouched (a PATCH arriving after it finds no upload), then its files. Answers whether
+ * it was removed (false: a byte came meanwhile, or it is finished or gone).
+ */
+async function removeIdleUpload(
+  deps: Pick<AppDeps, 'db'>,
+  store: DataStore,
+  id: string,
+  cutoff: string,
+): Promise<boolean> {
+  if (!(await deleteAbandonedUpload(deps.db, id, cutoff))) return false;
+  await removeUploadFiles(store, id);
+  return true;
+}
+
+/**
+ * How long an unfinished upload must have gone without a byte before it may be removed to make
+ * room for another: longer than any PATCH can last and its memory take to be made, so none is
+ * in flight on any instance (each PATCH marks its row when it starts and when it ends).
+ */
+export const reclaimableAfterMs = (config: Pick<Config, 'requestTimeoutMs'>): number =>
+  longestUploadMs(config);
+
+/** Seconds until an upload last touched at `touchedAt` may be removed to make room (at least 1). */
+const secondsUntilIdle = (touchedAt: string | null, idleMs: number, now: number): number =>
+  Math.max(1, Math.ceil(((touchedAt ? Date.parse(touchedAt) : now) + idleMs - now) / 1000));
+
+const megabytes = (bytes: number): string => {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 10 ? String(Math.round(mb)) : String(Math.round(mb * 10) / 10 || 0.1);
+};
+
+/**
+ * The room unfinished uploads take (decision 192): an attendee holds at most `perAttendee` at
+ * once, and all of them together reserve at most `budgetBytes`, counted by their declared
+ * `Upload-Length`, whether their bytes wait on disk or in the bucket. `reserve` writes a new
+ * upload's row when it fits; when it does not, the least recently touched unfinished uploads idle
+ * for `reclaimableAfterMs` go first (the attendee's own for their count, anyone's for the bytes),
+ * exactly as the sweep removes abandoned ones; else it refuses: 429 `TOO_MANY_UPLOADS` or 413
+ * `UPLOADS_FULL`, with `Retry-After`, and nothing is written.
+ */
+export function createUploadRoom(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  store: DataStore,
+  config: Pick<Config, 'unfinishedUploads' | 'requestTimeoutMs'>,
+) {
+  const { perAttendee, budgetBytes } = config.unfinishedUploads;
+  const idleMs = reclaimableAfterMs(config);
+  /** Reservations of this instance, one at a time: two never count the same free room. */
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const tooMany = (held: number, oldestTouch: string | null, now: number) =>
+    new HttpError(
+      429,
+      `You have ${held} unfinished upload${held === 1 ? '' : 's'}; finish or cancel one before starting another.`,
+      'TOO_MANY_UPLOADS',
+      secondsUntilIdle(oldestTouch, idleMs, now),
+    );
+  const full = (size: number, oldestTouch: string | null, now: number) =>
+    new HttpError(
+      413,
+      `The server has no room for another ${megabytes(size)} MB upload right now; try again in a few minutes.`,
+      'UPLOADS_FULL',
+      secondsUntilIdle(oldestTouch, idleMs, now),
+    );
+
+  /** Removes idle uploads, least recently touched first, until `enough` says so. */
+  async function reclaim(
+    filter: { attendeeId?: string },
+    cutoff: string,
+    enough: () => boolean,
+    removed: (upload: { sizeBytes: number }) => void,
+  ): Promise<void> {
+    while (!enough()) {
+      const idle = await listUnfinishedUploads(deps.db, {
+        ...filter,
+        idleBefore: cutoff,
+        limit: 20,
+      });
+      for (const upload of idle) {
+        if (enough()) return;
+        if (await removeIdleUpload(deps, store, upload.id, cutoff)) removed(upload);
+      }
+      if (idle.length < 20) return;
+    }
+  }
+
+  async function reserveNow(upload: { id: string; attendeeId: string; sizeBytes: number }) {
+    const now = deps.clock.now().getTime();
+    const cutoff = new Date(now - idleMs).toISOString();
+    const own = await unfinishedUploadTotals(deps.db, upload.attendeeId);
+    let held = own.count;
+    await reclaim(
+      { attendeeId: upload.attendeeId },
+      cutoff,
+      () => held < perAttendee,
+      () => (held -= 1),
+    );
+    if (held >= perAttendee) {
+      const { oldestTouch } = await unfinishedUploadTotals(deps.db, upload.attendeeId);
+      throw tooMany(held, oldestTouch, now);
+    }
+    let reserved = (await unfinishedUploadTotals(deps.db)).bytes;
+    await reclaim(
+      {},
+      cutoff,
+      () => reserved + upload.sizeBytes <= budgetBytes,
+      ({ sizeBytes }) => (reserved -= sizeBytes),
+    );
+    if (reserved + upload.sizeBytes > budgetBytes) {
+      throw full(upload.sizeBytes, (await unfinishedUploadTotals(deps.db)).oldestTouch, now);
+    }
+    const at = new Date(now).toISOString();
+    await insertResumableUpload(deps.db, { ...upload, now: at });
+    // Another instance may have reserved at the same moment: counted again with every row, so of
+    // two that do not both fit at least one is refused (at worst both), never both kept.
+    const [mine, all] = await Promise.all([
+      unfinishedUploadTotals(deps.db, upload.attendeeId),
+      unfinishedUploadTotals(deps.db),
+    ]);
+    if (mine.count > perAttendee || all.bytes > budgetBytes) {
+      await deleteResumableUpload(deps.db, upload.id);
+      throw mine.count > perAttendee
+        ? tooMany(mine.count - 1, mine.oldestTouch, now)
+        : full(upload.sizeBytes, all.oldestTouch, now);
+    }
+  }
+
+  return {
+    /** Writes the row of a new upload if there is room for it, else refuses it (see above). */
+    reserve(upload: { id: string; attendeeId: string; sizeBytes: number }): Promise<void> {
+      const run = queue.then(() => reserveNow(upload));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+}
+
+/**
  * Removes abandoned uploads: unfinished ones no byte reached for `ABANDONED_AFTER_MS` (their
  * files on disk or their parts in the bucket, then their rows), and forgets finished uploads
  * and `Idempotency-Key`s after `KEPT_FOR_MS`. An upload in progress is never touched: each PATCH
@@ -219,10 +361,7 @@ export async function sweepAbandonedUploads(
   for (;;) {
     const ids = await listAbandonedUploads(deps.db, cutoff, 100);
     for (const id of ids) {
-      // The row goes first, only if still untouched: a PATCH arriving after it finds no upload.
-      if (!(await deleteAbandonedUpload(deps.db, id, cutoff))) continue;
-      await removeUploadFiles(store, id);
-      removed += 1;
+      if (await removeIdleUpload(deps, store, id, cutoff)) removed += 1;
     }
     if (ids.length < 100) break;
   }
@@ -233,7 +372,7 @@ export async function sweepAbandonedUploads(
 }
 
 /** An upload's files in the store, whatever is left of them (an S3 tail part too). */
-async function removeUploadFiles(store: DataStore, id: string): Promise<void> {
+export async function removeUploadFiles(store: DataStore, id: string): Promise<void> {
   const withTail = store as DataStore & { deleteIncompletePart?: (id: string) => Promise<void> };
   if (typeof withTail.deleteIncompletePart === 'function') {
     await withTail.deleteIncompletePart(id).catch(() => undefined);

@@ -7,6 +7,7 @@ import * as originalKey from './0005-original-key.ts';
 import * as videoRenditions from './0006-video-renditions.ts';
 import * as resumableUploads from './0007-resumable-uploads.ts';
 import * as memoryOwner from './0008-memory-owner.ts';
+import * as idempotencyPerClient from './0009-idempotency-per-client.ts';
 import * as joinProof from './0010-join-proof.ts';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0006-video-renditions': videoRenditions,
   '0007-resumable-uploads': resumableUploads,
   '0008-memory-owner': memoryOwner,
+  '0009-idempotency-per-client': idempotencyPerClient,
   '0010-join-proof': joinProof,
 };
