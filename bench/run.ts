@@ -8,6 +8,7 @@ import { conferenceProfile } from './suites/conference.ts';
 import { questionFanout } from './suites/fanout.ts';
 import { configThroughput } from './suites/foundation.ts';
 import { galleryPolls } from './suites/gallery.ts';
+import { joinCosts } from './suites/joins.ts';
 import { lighthouseScores } from './suites/lighthouse.ts';
 import { photos } from './suites/photos.ts';
 import { presenterView } from './suites/presenter.ts';
@@ -33,6 +34,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   wall: { title: 'The photo wall on the projector', run: wallMemory },
   archive: { title: 'Download all (ZIP of every memory)', run: archiveDownload },
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
+  joins: { title: 'One person, one vote: the cost of joins', run: joinCosts },
 };
 
 const only = process.argv
