@@ -180,3 +180,23 @@ describe('a venue behind a proxy', () => {
     }
   });
 });
+
+describe('guessing a speaker secret', () => {
+  const t = useTestApp({ env: { WRITE_RATE_LIMIT_PER_ADDRESS: '20' } });
+
+  it('is bounded by the per-address limit, whatever client id each guess claims', async () => {
+    const speaker = await addSpeaker(t.url, 'Grace Hopper');
+    const statuses = await rotating(30, (index) =>
+      fetch(
+        `${t.url}/api/speakers/login`,
+        json(
+          { username: speaker.username, secret: `guess-${index}-${'x'.repeat(40)}` },
+          { [CLIENT_ID_HEADER]: `guesser-${index}` },
+        ),
+      ),
+    );
+    // The sign-up was the first of the address's 20 writes to the speakers' routes.
+    expect(statuses[429]).toBe(11);
+    expect(Object.keys(statuses).filter((status) => status !== '429')).toHaveLength(1);
+  });
+});
