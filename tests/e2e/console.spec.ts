@@ -241,12 +241,13 @@ test.describe('finding one’s way', () => {
     const dialog = page.getByRole('dialog', { name: 'Ask a Question' });
     await dialog.getByPlaceholder('Type your question here…').fill('Does this fit?');
     await dialog.getByLabel('Speaker').selectOption({ label: speaker.name });
-    // The server is away for a moment: the error toast shows while the dialog stays open.
+    // The server fails (a 503 would be queued and sent later): the error toast shows while the
+    // dialog stays open.
     await page.route('**/questions', (route) =>
       route.fulfill({
-        status: 503,
+        status: 500,
         contentType: 'application/json',
-        body: JSON.stringify({ error: 'Service unavailable' }),
+        body: JSON.stringify({ error: 'Internal server error' }),
       }),
     );
     await dialog.getByRole('button', { name: 'Submit Question' }).click();

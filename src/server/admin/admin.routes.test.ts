@@ -7,7 +7,6 @@ import {
   adminLoginResponseSchema,
 } from '../../shared/schemas/admin.ts';
 import { type Memory, memorySchema } from '../../shared/schemas/memory.ts';
-import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
 import { findMemory } from '../memories/memory.repository.ts';
 import { seedMemories } from '../../../tests/support/seed-memories.ts';
@@ -17,23 +16,10 @@ import {
   testDatabases,
   useTestApp,
 } from '../../../tests/support/test-app.ts';
+import { ManualClock } from '../../../tests/support/manual-clock.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const HOUR = 3_600_000;
-
-/** A clock the test moves by hand. */
-class ManualClock implements Clock {
-  #time: number;
-  constructor(iso: string) {
-    this.#time = Date.parse(iso);
-  }
-  now(): Date {
-    return new Date(this.#time);
-  }
-  advance(ms: number): void {
-    this.#time += ms;
-  }
-}
 
 const json = (body: unknown) => ({
   method: 'POST',

@@ -1,29 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../lib/clock.ts';
 import {
   type TestApp,
   startTestApp,
   testDatabases,
   useTestApp,
 } from '../../../tests/support/test-app.ts';
+import { ManualClock } from '../../../tests/support/manual-clock.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const SECRET = 'a-session-secret-of-at-least-32-characters';
 const MINUTE = 60_000;
-
-/** A clock the test moves by hand. */
-class ManualClock implements Clock {
-  #time: number;
-  constructor(iso: string) {
-    this.#time = Date.parse(iso);
-  }
-  now(): Date {
-    return new Date(this.#time);
-  }
-  advance(ms: number): void {
-    this.#time += ms;
-  }
-}
 
 interface Attempt {
   password?: string;

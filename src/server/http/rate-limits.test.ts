@@ -10,6 +10,26 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 
+/** Asks `speaker` question number `index` as `askerUsername`, with the client id `client`. */
+const ask = (
+  baseUrl: string,
+  speaker: { _id: string; name: string },
+  index: number,
+  client: string,
+) =>
+  fetch(
+    `${baseUrl}/questions`,
+    json(
+      {
+        speakerId: speaker._id,
+        speakerName: speaker.name,
+        question: `Question number ${index}?`,
+        askerUsername: `asker-${index}`,
+      },
+      { [CLIENT_ID_HEADER]: client },
+    ),
+  );
+
 /** Statuses of `count` calls made one after another, each from a new client id. */
 async function rotating(count: number, call: (index: number) => Promise<Response>) {
   const statuses: Record<number, number> = {};
@@ -43,20 +63,7 @@ describe('the per-address write limit', () => {
   it('runs on asking too, after the asking limit: 120 questions without a token get 50', async () => {
     const speaker = await addSpeaker(t.url, 'Grace Hopper');
     // Each route counts its own writes: the joins above do not count here.
-    const statuses = await rotating(120, (index) =>
-      fetch(
-        `${t.url}/questions`,
-        json(
-          {
-            speakerId: speaker._id,
-            speakerName: speaker.name,
-            question: `Question number ${index}?`,
-            askerUsername: `asker-${index}`,
-          },
-          { [CLIENT_ID_HEADER]: `asker-${index}` },
-        ),
-      ),
-    );
+    const statuses = await rotating(120, (index) => ask(t.url, speaker, index, `asker-${index}`));
     expect(statuses).toEqual({ 201: 50, 429: 70 });
   });
 });
@@ -66,20 +73,7 @@ describe('the per-person write limit on asking', () => {
 
   it('runs after the asking limit: one client asking as many names gets 5 a minute', async () => {
     const speaker = await addSpeaker(t.url, 'Grace Hopper');
-    const statuses = await rotating(8, (index) =>
-      fetch(
-        `${t.url}/questions`,
-        json(
-          {
-            speakerId: speaker._id,
-            speakerName: speaker.name,
-            question: `Question number ${index}?`,
-            askerUsername: `asker-${index}`,
-          },
-          { [CLIENT_ID_HEADER]: 'one-client' },
-        ),
-      ),
-    );
+    const statuses = await rotating(8, (index) => ask(t.url, speaker, index, 'one-client'));
     expect(statuses).toEqual({ 201: 5, 429: 3 });
   });
 });
