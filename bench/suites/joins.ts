@@ -334,10 +334,12 @@ export async function joinCosts(): Promise<Row[]> {
   try {
     const real = await mintForReal(server, REAL_SECONDS);
     const simulated = simulateScript(rate, { seconds: REAL_SECONDS });
+    const perPaid = (coreSeconds: number, paid: number) =>
+      paid > 0 ? fmt(coreSeconds / paid, 2) : '–';
     rows.push({
-      name: `the same script for real against the server, ${REAL_SECONDS} s: tokens free + paid, core-s spent`,
-      value: `${real.free} + ${real.paid}, ${fmt(real.cpuSeconds, 1)} core-s, ${real.errors} errors`,
-      reference: `simulated: ${simulated.free} + ${simulated.paid}, ${fmt(simulated.coreSeconds, 1)} core-s (${fmt(rate / 1e6, 2)} M PBKDF2 iterations/s)`,
+      name: `the same script for real against the server, ${REAL_SECONDS} s: tokens free + paid, core-s a paid token`,
+      value: `${real.free} + ${real.paid}, ${perPaid(real.cpuSeconds, real.paid)} core-s, ${real.errors} errors`,
+      reference: `simulated: ${simulated.free} + ${simulated.paid}, ${perPaid(simulated.coreSeconds, simulated.paid)} core-s (${fmt(rate / 1e6, 2)} M PBKDF2 iterations a CPU second)`,
       ratio: '',
       target: 'as simulated',
       met: null,
