@@ -10,6 +10,7 @@ import {
   ownMemoriesSchema,
 } from '../../shared/schemas/memory.ts';
 import { idJustBefore, newId } from '../lib/ids.ts';
+import { insertMemories } from './memory.repository.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -190,6 +191,57 @@ describe.each(testDatabases)('the order of a post’s files on %s', (database) =
     // Each file's name has its own time (its upload finished then): the order is what counts.
     const archived = await inTheArchive('Four picked, one by one');
     expect(archived.map(({ width }) => width)).toEqual(WIDTHS);
+  });
+});
+
+describe('the ZIP of many posts', () => {
+  const t = useTestApp({ env: { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD } });
+
+  it('keeps each post in the order picked across its pages of 100, no post split or repeated', async () => {
+    // 35 posts of three files, made as the app makes them: the first file takes the newest id.
+    const rows = [];
+    for (let post = 0; post < 35; post += 1) {
+      const postId = newId();
+      const ids = [newId(), newId(), newId()].reverse();
+      for (const [index, id] of ids.entries()) {
+        // Each file's bytes say which it is: the post and its place in it.
+        await t.app.deps.media.put(
+          `memories/${id}-${index + 1}.png`,
+          Buffer.from(`${post}:${index + 1}`),
+          'image/png',
+        );
+        rows.push({
+          id,
+          postId,
+          username: 'ada',
+          text: `Post ${post}`,
+          contentType: 'image/png',
+          mediaKey: `memories/${id}-${index + 1}.png`,
+          thumbnailKey: null,
+          originalKey: `memories/${id}-${index + 1}.png`,
+          width: 10,
+          height: 10,
+          sizeBytes: 1,
+          createdAt: new Date(Date.UTC(2026, 10, 22, 9, 0, post)).toISOString(),
+          metadataStripped: true,
+          status: 'published' as const,
+        });
+      }
+    }
+    await insertMemories(t.app.deps.db, rows);
+    const admin = await adminToken(t.url, PASSWORD);
+    const response = await fetch(`${t.url}/api/admin/memories.zip`, { headers: bearer(admin) });
+    expect(response.status).toBe(200);
+    const entries = readZip(Buffer.from(await response.arrayBuffer())).map(
+      (entry) => `${entry.data.toString()} ${entry.name.replace(/^.* - /, '')}`,
+    );
+    expect(entries).toEqual(
+      Array.from({ length: 35 }, (_, post) => [
+        `${post}:1 Post ${post}.png`,
+        `${post}:2 Post ${post} (2).png`,
+        `${post}:3 Post ${post} (3).png`,
+      ]).flat(),
+    );
   });
 });
 
