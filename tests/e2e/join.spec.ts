@@ -102,6 +102,40 @@ test.describe('join', () => {
   });
 });
 
+test.describe('the header on a phone', () => {
+  test('at 390 px the username shows whole where there is room, and a long one never pushes Logout off', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await join(page, 'ada lovelace');
+    const name = page.getByTitle('Signed in as ada lovelace');
+    await expect(name).toBeVisible();
+    // Not cut: all of it fits in the room it is given.
+    expect(await name.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    await expect(name).toHaveText('Signed in as ada lovelace');
+    await page.screenshot({
+      path: '/tmp/media-header-phone.png',
+      clip: { x: 0, y: 0, width: 390, height: 80 },
+    });
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    const long = 'Augusta Ada King, Countess of Lovelace';
+    await join(page, long);
+    await expect(page.getByTitle(`Signed in as ${long}`)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Logout' })).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('link', { name: 'Q&A Room', exact: true })).toBeInViewport({
+      ratio: 1,
+    });
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+    await page.screenshot({
+      path: '/tmp/media-header-long-phone.png',
+      clip: { x: 0, y: 0, width: 390, height: 80 },
+    });
+  });
+});
+
 test.describe('colour mode', () => {
   test('defaults to light, toggles to dark, and is remembered after a reload', async ({ page }) => {
     await join(page, 'margaret');

@@ -335,3 +335,42 @@ test.describe('the live room', () => {
     }
   });
 });
+
+test.describe('the speaker’s questions', () => {
+  test('an asker is linked to X only when their username is an X handle', async ({
+    page,
+    request,
+  }) => {
+    const speaker = await signUp(request, 'Grace');
+    await askViaApi(request, speaker, 'Who wrote the first program?', 'ada lovelace 🚀');
+    await askViaApi(request, speaker, 'What is a compiler?', '@grace_h');
+    await page.goto(`/speakers/${speaker.username}/dashboard`);
+    const free = question(page, 'first program');
+    await expect(free.getByText('ada lovelace 🚀')).toBeVisible();
+    await expect(free.getByRole('link')).toHaveCount(0);
+    const handle = question(page, 'compiler');
+    const link = handle.getByRole('link', { name: /@grace_h on X/ });
+    await expect(link).toHaveAttribute('href', 'https://x.com/grace_h');
+    await expect(link).toHaveText('@grace_h');
+  });
+
+  test('a question marked answered says so once: "Answered ✓", without a second check', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
+    const speaker = await signUp(request, 'Edsger');
+    await askViaApi(request, speaker, 'Is goto harmful?', 'q1');
+    const context = await browser.newContext({ baseURL });
+    const dashboard = await context.newPage();
+    await dashboard.goto(
+      `/SpeakerLogin#${new URLSearchParams({ username: speaker.username, secret: speaker.secret }).toString()}`,
+    );
+    await expect(dashboard).toHaveURL(new RegExp(`/speakers/${speaker.username}/dashboard$`));
+    await question(dashboard, 'goto').getByRole('button', { name: 'Mark answered' }).click();
+    const answered = question(dashboard, 'goto').getByRole('button', { name: 'Answered ✓' });
+    await expect(answered).toBeVisible();
+    await expect(answered.locator('svg')).toHaveCount(0);
+    await context.close();
+  });
+});

@@ -91,6 +91,74 @@ test.describe('the memory viewer', () => {
     await expect(page.getByText(newer)).toBeVisible();
   });
 
+  test('a post of four sent from the form keeps the order picked: its cover and "1 of 4"', async ({
+    page,
+  }) => {
+    const caption = `Four in the order picked ${Date.now()}`;
+    await join(page, 'picker');
+    await page.getByRole('button', { name: 'SHARE A MEMORY' }).click();
+    const form = page.getByRole('dialog', { name: 'Share a Memory' });
+    await form.getByLabel('Add a Caption').fill(caption);
+    // Told apart by their width: 161 is picked first, 164 last.
+    const widths = [161, 162, 163, 164];
+    const files = await Promise.all(
+      widths.map(async (width, index) => ({
+        name: `${index + 1}.png`,
+        mimeType: 'image/png',
+        buffer: await png(
+          ['#e03131', '#1971c2', '#f08c00', '#2f9e44'][index] ?? '#000',
+          width,
+          120,
+        ),
+      })),
+    );
+    await chooseFiles(page, form, files);
+    await form.getByRole('button', { name: 'Post Your Memory!' }).click();
+    await expect(form).toBeHidden({ timeout: 20_000 });
+    await page
+      .getByRole('dialog', { name: 'Memory Shared' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+
+    const check = async () => {
+      const post = page.getByRole('article').filter({ hasText: caption });
+      await expect(post.getByLabel('4 photos and videos', { exact: true })).toHaveText('4');
+      // The cover is the first file picked.
+      await expect(post.getByRole('img', { name: /Photo by picker/ })).toHaveAttribute(
+        'width',
+        '161',
+      );
+      await post.getByRole('button', { name: 'Open post by picker (4 photos and videos)' }).click();
+      const viewer = page.getByRole('dialog', { name: 'Download Memory' });
+      for (const [index, width] of widths.entries()) {
+        await expect(viewer.getByText(`${index + 1} of 4 in this post`)).toBeVisible();
+        await expect(viewer.getByRole('img', { name: /Photo by picker/ })).toHaveAttribute(
+          'width',
+          String(width),
+        );
+        if (index < widths.length - 1) {
+          await viewer.getByRole('button', { name: 'Next memory' }).click();
+        }
+      }
+      await page.keyboard.press('Escape');
+      await expect(viewer).toBeHidden();
+    };
+    // As the answer left it in the gallery, then as the server lists it.
+    await check();
+    await page.reload();
+    await check();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page
+      .getByRole('article')
+      .filter({ hasText: caption })
+      .getByRole('button', { name: /Open post by picker/ })
+      .click();
+    await expect(page.getByText('1 of 4 in this post')).toBeVisible();
+    // The dialog's opening transition done.
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: '/tmp/media-viewer-phone.png' });
+  });
+
   test('deleting your own memory closes it in another open viewer and its file is gone', async ({
     browser,
     server,

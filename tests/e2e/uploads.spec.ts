@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { Page, Request } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, join, test } from './fixtures.ts';
@@ -191,6 +193,52 @@ test.describe('the outbox', () => {
     await page.waitForTimeout(1000);
     const list = (await (await request.get('/api/memory?limit=50')).json()) as { text: string }[];
     expect(list.filter((m) => m.text === caption)).toHaveLength(0);
+  });
+
+  test('a HEIC photo waiting to be sent shows its name, not a broken picture', async ({
+    page,
+    context,
+  }) => {
+    const caption = `A HEIC from the back row ${Date.now()}`;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await join(page, 'heic-sender');
+    await controlled(page);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'SHARE A MEMORY' }).click();
+    const form = page.getByRole('dialog', { name: 'Share a Memory' });
+    await form.getByLabel('Add a Caption').fill(caption);
+    await chooseFiles(page, form, [
+      {
+        name: 'photo.heic',
+        mimeType: 'image/heic',
+        buffer: await fs.readFile(path.resolve(import.meta.dirname, '../fixtures/photo.heic')),
+      },
+      { name: 'noise.png', mimeType: 'image/png', buffer: await noisyPng(60, 40) },
+    ]);
+    await form.getByRole('button', { name: 'Post Your Memory!' }).click();
+    const outbox = page.getByRole('region', { name: 'Waiting to be sent' });
+    await expect(outbox.getByText(`Memory: ${caption}`)).toBeVisible();
+    // The browser cannot draw a HEIC: its name stands in a placeholder, whole.
+    const placeholder = outbox.getByText('photo.heic', { exact: true });
+    await expect(placeholder).toBeVisible();
+    await expect(outbox.getByRole('img', { name: 'photo.heic' })).toHaveCount(0);
+    // Every picture the panel shows is drawn (none is a broken-image icon).
+    await expect
+      .poll(() =>
+        outbox
+          .locator('img')
+          .evaluateAll((images) =>
+            images.map((image) => [
+              image.getAttribute('alt'),
+              (image as HTMLImageElement).naturalWidth > 0,
+            ]),
+          ),
+      )
+      .toEqual([['noise.png', true]]);
+    await page.screenshot({ path: '/tmp/media-sending-heic-phone.png' });
+    await outbox.getByRole('button', { name: `Cancel memory “${caption}”` }).click();
+    await expect(outbox).toBeHidden();
+    await context.setOffline(false);
   });
 });
 

@@ -58,7 +58,57 @@ test.describe('videos', () => {
     }
   });
 
-  test('an iPhone HEVC clip, which this Chromium cannot decode, plays in its tile once processed', async ({
+  test('tapping a video tile’s picture opens the viewer, as a photo tile does', async ({
+    browser,
+  }) => {
+    const server = await startServer(
+      {},
+      {
+        memories: [
+          { username: 'grace', text: 'Hallway track', color: '#e64980' },
+          { username: 'linus', text: 'Demo clip', kind: 'video' },
+        ],
+      },
+    );
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    try {
+      const page = await context.newPage();
+      await join(page, 'reader');
+      const video = tile(page, 'Demo clip');
+      // Its picture is the button that opens it: no player's controls on it to take the tap.
+      const picture = video.getByRole('button', { name: 'Open memory by linus' });
+      await expect(picture).toBeVisible();
+      await expect(video.locator('video[controls]')).toHaveCount(0);
+      await page.screenshot({ path: '/tmp/media-gallery-video-phone.png' });
+      // A tap in the middle of the picture, where a player's controls would take it.
+      await picture.tap();
+      const dialog = page.getByRole('dialog', { name: 'Download Memory' });
+      await expect(dialog).toBeVisible();
+      // The viewer plays it.
+      await expect(dialog.getByLabel(/^Video by linus: Demo clip/)).toHaveJSProperty(
+        'tagName',
+        'VIDEO',
+      );
+      await page.screenshot({ path: '/tmp/media-video-viewer-phone.png' });
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+      // A photo tile: the same.
+      await tile(page, 'Hallway track')
+        .getByRole('img', { name: /^Photo by grace/ })
+        .tap();
+      await expect(dialog).toBeVisible();
+    } finally {
+      await context.close();
+      await server.stop();
+    }
+  });
+
+  test('an iPhone HEVC clip, which this Chromium cannot decode, plays in the viewer once processed', async ({
     browser,
   }) => {
     const server = await startServer();
@@ -77,13 +127,18 @@ test.describe('videos', () => {
       // Posted while the gallery is open: it arrives, and is replaced live when ready.
       await postVideo(server.url, 'Walking to the keynote', 'portrait-hevc.mov');
       const video = tile(page, 'Walking to the keynote');
-      const player = video.getByLabel(/^Video by tim: Walking to the keynote/);
-      await expect(player).toBeVisible({ timeout: 20_000 });
-      await expect(video.getByRole('status')).toHaveCount(0);
-      // Its poster is the tile's picture.
-      const posterUrl = await player.getAttribute('poster');
-      expect(posterUrl).toMatch(/-thumb\.webp$/);
-      expect((await page.request.get(posterUrl ?? '')).status()).toBe(200);
+      await expect(video.getByRole('status')).toHaveCount(0, { timeout: 20_000 });
+      // Its tile shows its small picture, which opens the viewer.
+      const picture = video.getByRole('img', { name: /^Video by tim: Walking to the keynote/ });
+      await expect(picture).toHaveAttribute('src', /-thumb\.webp$/);
+      expect((await page.request.get((await picture.getAttribute('src')) ?? '')).status()).toBe(
+        200,
+      );
+      await picture.click();
+      const player = page
+        .getByRole('dialog', { name: 'Download Memory' })
+        .getByLabel(/^Video by tim: Walking to the keynote/);
+      await expect(player).toBeVisible();
 
       // It plays: frames decode at the upright portrait size, and time moves.
       const played = await player.evaluate(async (element: HTMLVideoElement) => {

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 
 /**
  * The small light button of a card's row of actions (publish, hide, pin, delete): one size,
- * one icon size, one look across the console and the speaker's dashboard.
+ * one icon size, one look across the console and the speaker's dashboard. Without `icon`, its
+ * text alone (one whose text carries its own mark, as "Answered ✓").
  */
 export function ActionButton({
   icon: IconComponent,
@@ -13,7 +14,7 @@ export function ActionButton({
   variant = 'light',
   ...button
 }: Omit<ButtonProps, 'leftSection' | 'size'> & {
-  icon: Icon;
+  icon: Icon | undefined;
   children: ReactNode;
   onClick: () => void;
 }) {
@@ -21,7 +22,7 @@ export function ActionButton({
     <Button
       size="compact-sm"
       variant={variant}
-      leftSection={<IconComponent size={14} />}
+      leftSection={IconComponent ? <IconComponent size={14} /> : undefined}
       onClick={onClick}
       {...button}
     >

@@ -1,24 +1,52 @@
 import { ActionIcon, Affix, Group, Image, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useNetwork } from '@mantine/hooks';
-import { IconX } from '@tabler/icons-react';
-import { useEffect, useMemo } from 'react';
+import { IconPhoto, IconVideo, IconX } from '@tabler/icons-react';
+import { useEffect, useMemo, useState } from 'react';
 import { type QueueEntry, cancelQueued, useQueue } from '../lib/offline-queue.ts';
+import { isDrawableImage } from '../lib/drawable-files.ts';
+import classes from './outbox-panel.module.css';
 
-/** A picked image as a small picture (a video shows its name). */
+/**
+ * A picked file as a small picture; a video, a HEIC and any image the browser fails to draw
+ * show as a placeholder with the file's name (cut with an ellipsis, whole in its tooltip).
+ */
 function Thumbnail({ file }: { file: File }) {
-  const url = useMemo(
-    () => (file.type.startsWith('image/') ? URL.createObjectURL(file) : null),
-    [file],
-  );
+  const url = useMemo(() => (isDrawableImage(file) ? URL.createObjectURL(file) : null), [file]);
+  const [failed, setFailed] = useState(false);
   useEffect(() => () => (url ? URL.revokeObjectURL(url) : undefined), [url]);
-  if (!url) {
+  if (!url || failed) {
     return (
-      <Text size="xs" c="dimmed" maw={64} truncate>
-        {file.name}
-      </Text>
+      <Group
+        gap={4}
+        wrap="nowrap"
+        h={40}
+        maw={140}
+        px={6}
+        className={classes.placeholder}
+        title={file.name}
+      >
+        {file.type.startsWith('video/') ? (
+          <IconVideo size={16} aria-hidden style={{ flexShrink: 0 }} />
+        ) : (
+          <IconPhoto size={16} aria-hidden style={{ flexShrink: 0 }} />
+        )}
+        <Text size="xs" truncate="end">
+          {file.name}
+        </Text>
+      </Group>
     );
   }
-  return <Image src={url} alt={file.name} w={40} h={40} radius="sm" fit="cover" />;
+  return (
+    <Image
+      src={url}
+      alt={file.name}
+      w={40}
+      h={40}
+      radius="sm"
+      fit="cover"
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 function status(entry: QueueEntry, online: boolean): string {

@@ -3,7 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import yazl from 'yazl';
 import { cleanName } from '../../shared/names.ts';
 import type { AppDeps } from '../deps.ts';
-import { type ArchiveEntry, listArchiveEntries } from '../memories/memory.repository.ts';
+import {
+  type ArchiveEntry,
+  type ArchivePage,
+  listArchiveEntries,
+} from '../memories/memory.repository.ts';
 
 /** Memories read from the database at a time: the next page is read while one streams. */
 const PAGE_SIZE = 100;
@@ -68,16 +72,16 @@ export async function memoriesArchive(
     cancelled = true;
   });
 
-  const addPage = (page: ArchiveEntry[]) => {
-    const full = page.length === PAGE_SIZE;
-    page.forEach((entry, index) => {
-      const last = full && index === page.length - 1;
+  const addPage = ({ entries, last: after }: ArchivePage) => {
+    const full = entries.length >= PAGE_SIZE;
+    entries.forEach((entry, index) => {
+      const last = full && index === entries.length - 1;
       zip.addReadStreamLazy(
         archiveEntryName(entry, taken),
         { mtime: new Date(entry.createdAt), compress: false },
         (callback) => {
           // The next rows are read while this, the last file of the page, streams.
-          if (last) void next(entry.id);
+          if (last && after) void next(after);
           if (cancelled) {
             callback(null, Readable.from([]));
             return;

@@ -15,7 +15,8 @@ describe('the web app manifest and the share target', () => {
     const manifest = (await first.json()) as Record<string, unknown>;
     expect(manifest).toMatchObject({
       name: 'DevConf Berlin 2026',
-      short_name: 'DevConf Ber…',
+      // Too long for a home screen: its first word, whole.
+      short_name: 'DevConf',
       display: 'standalone',
       start_url: '/home',
     });
@@ -39,6 +40,19 @@ describe('the web app manifest and the share target', () => {
       enctype: 'multipart/form-data',
       params: { files: [{ name: 'files', accept: ['image/*', 'video/*'] }] },
     });
+  });
+
+  it('names the app on a home screen by the whole event name up to 12 characters, else its first word', () => {
+    const shortName = (eventName: string) =>
+      webManifest({ eventName, primaryColor: '#e03131' }).short_name;
+    expect(shortName('DevFest Lisbon 2026')).toBe('DevFest');
+    expect(shortName('DevFest 2026')).toBe('DevFest 2026');
+    expect(shortName('JSConf')).toBe('JSConf');
+    // A first word longer than 12 characters is cut at 12, without an ellipsis.
+    expect(shortName('Supercalifragilistic Summit')).toBe('Supercalifra');
+    expect(shortName('  Kubernetes   Community Days ')).toBe('Kubernetes');
+    // Cut between characters as people see them.
+    expect(shortName('🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀 Conf')).toBe('🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀');
   });
 
   it('opens the memory form for a share that no service worker took, keeping nothing', async () => {

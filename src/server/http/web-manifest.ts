@@ -4,8 +4,24 @@ import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../shared/pwa.ts';
 import type { PublicBranding } from '../settings/branding.ts';
 import { pageRateLimit } from './rate-limits.ts';
 
-/** A short name for a phone's home screen: the event's name when it fits, else its start. */
-const shortName = (name: string) => (name.length <= 12 ? name : `${name.slice(0, 11).trimEnd()}…`);
+/** The most characters a home screen shows under an icon without cutting the name. */
+const SHORT_NAME_MAX = 12;
+
+/** Characters as people see them (an emoji, a letter with its accent), never split. */
+const characters = (text: string): string[] =>
+  Array.from(new Intl.Segmenter().segment(text), ({ segment }) => segment);
+
+/**
+ * A short name for a phone's home screen: the event's whole name when it has at most 12
+ * characters, else its first word (cut at 12 when that word is longer), so the name under the
+ * icon is never a word cut off with an ellipsis ("DevFest Lis…").
+ */
+const shortName = (name: string): string => {
+  const whole = name.trim().replace(/\s+/g, ' ');
+  if (characters(whole).length <= SHORT_NAME_MAX) return whole;
+  const [first = ''] = whole.split(' ');
+  return characters(first).slice(0, SHORT_NAME_MAX).join('');
+};
 
 /**
  * The web app manifest, made from the event's settings at each request (a change of name or

@@ -157,6 +157,16 @@ export async function listGalleryPage(db: Executor, query: PageBefore): Promise<
   return [...rows, ...rest].map(toMemory);
 }
 
+/** The oldest id of a post's memories (its last file so far), or undefined when it has none. */
+export async function oldestIdOfPost(db: Executor, postId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('memories')
+    .select((eb) => eb.fn.min<string>('id').as('oldest'))
+    .where('post_id', '=', postId)
+    .executeTakeFirst();
+  return row?.oldest ?? undefined;
+}
+
 /** The ids of one attendee's memories, newest first (at most `limit`). */
 export function listOwnMemoryIds(db: Executor, ownerId: string, limit: number): Promise<string[]> {
   return idsOf(
@@ -207,15 +217,47 @@ export interface ArchiveEntry {
   text: string;
 }
 
-/** Published memories for the archive, oldest first, `limit` at a time after the id `after`. */
-export async function listArchiveEntries(db: Executor, page: PageAfter): Promise<ArchiveEntry[]> {
-  const rows = await db
+/** A page of the archive: its entries, and the id the next page starts after. */
+export interface ArchivePage {
+  entries: ArchiveEntry[];
+  /** The newest id of the page (undefined when it is empty). */
+  last: string | undefined;
+}
+
+/**
+ * Published memories for the archive, posts oldest first, each post's files in the order they
+ * were picked (its first file has its newest id, decision 200), `limit` at a time after the id
+ * `after`. As the gallery's pages, a page never ends inside a post: the rest of the post whose
+ * file is the `limit`-th comes too, and the next page starts after the page's newest id.
+ */
+export async function listArchiveEntries(db: Executor, page: PageAfter): Promise<ArchivePage> {
+  const published = db
     .selectFrom('memories')
-    .select(['id', 'media_key', 'original_key', 'content_type', 'created_at', 'username', 'text'])
-    .where('status', '=', 'published')
-    .$call(oldestFirst(page))
-    .execute();
-  return rows.map((row) => ({
+    .select([
+      'id',
+      'post_id',
+      'media_key',
+      'original_key',
+      'content_type',
+      'created_at',
+      'username',
+      'text',
+    ])
+    .where('status', '=', 'published');
+  const rows = await published.$call(oldestFirst(page)).execute();
+  const lastRow = rows.at(-1);
+  if (lastRow && rows.length >= page.limit) {
+    rows.push(
+      ...(await published
+        .where('post_id', '=', lastRow.post_id)
+        .where('id', '>', lastRow.id)
+        .orderBy('id')
+        .execute()),
+    );
+  }
+  const posts = new Map<string, typeof rows>();
+  for (const row of rows) posts.set(row.post_id, [row, ...(posts.get(row.post_id) ?? [])]);
+  const entries = [...posts.values()].flat().map((row) => ({
     id: row.id,
     // The full-resolution master (decision 149), never the file as sent.
     key: row.original_key ?? row.media_key,
@@ -224,6 +266,7 @@ export async function listArchiveEntries(db: Executor, page: PageAfter): Promise
     username: row.username,
     text: row.text,
   }));
+  return { entries, last: rows.at(-1)?.id };
 }
 
 /** How many files the archive holds and their bytes: for the download's progress. */

@@ -2,7 +2,8 @@ import type { Memory, RefusedFile } from '../../shared/schemas/memory.ts';
 import type { Attendee } from '../auth/callers.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AppDeps } from '../deps.ts';
-import { newId } from '../lib/ids.ts';
+import { randomInt } from 'node:crypto';
+import { idJustBefore, newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
@@ -12,6 +13,7 @@ import {
   deleteMemoryRow,
   findMemory,
   insertMemories,
+  oldestIdOfPost,
   setMemoryStatus,
 } from './memory.repository.ts';
 import {
@@ -74,11 +76,10 @@ export async function createMemories(
   const status = deps.settings.current.moderateMemories ? 'pending' : 'published';
   const postId = options.postId ?? newId();
   const createdAt = deps.clock.now().toISOString();
-  // Ids sort by time; the first file gets the newest, so the gallery shows the post in order.
-  const ids = post.files.map(() => newId()).reverse();
   let memories: Memory[];
   try {
     memories = await deps.db.transaction().execute(async (trx) => {
+      const ids = await postIds(trx, options.postId, post.files.length);
       const inserted = await insertMemories(
         trx,
         post.files.map((file, index) => ({
@@ -107,6 +108,25 @@ export async function createMemories(
   }
   // In the order of the post, which is newest first, as the list answers them.
   return memories;
+}
+
+/**
+ * The ids of a post's next `count` files, in the order they were picked (decision 200). Lists go
+ * newest first by id, so the first file takes the newest id and each next one an older id. A
+ * post sent one file at a time (one resumable upload per file, under one post id) goes on just
+ * below the ids its earlier files took: it keeps the place of its first file, and its files stay
+ * next to each other, in order, in every list and on every page.
+ */
+async function postIds(
+  trx: Transaction<Database>,
+  postId: string | undefined,
+  count: number,
+): Promise<string[]> {
+  const last = postId === undefined ? undefined : await oldestIdOfPost(trx, postId);
+  if (last === undefined) return Array.from({ length: count }, () => newId()).reverse();
+  // A step of a few thousand: two files of one post finishing at once seldom take the same id.
+  const step = 1 + randomInt(4096);
+  return Array.from({ length: count }, (_, index) => idJustBefore(last, step * (index + 1)));
 }
 
 /**

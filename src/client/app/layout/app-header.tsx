@@ -42,7 +42,7 @@ export function AppHeader() {
             <p className="app-header-name">{eventName}</p>
           </Link>
         </div>
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="nowrap" justify="flex-end" className={classes.end}>
           <Button
             component={Link}
             to={CLIENT_PATHS.speakersCard}
@@ -68,7 +68,7 @@ export function AppHeader() {
               fz="sm"
               fw={600}
               truncate
-              maw={{ base: 72, xs: 140, sm: 200 }}
+              maw={{ base: '100%', sm: 240 }}
               className={classes.username}
               title={`Signed in as ${username}`}
             >

@@ -17,6 +17,7 @@ import { IconPhotoPlus, IconPhotoOff, IconPlus, IconVideo } from '@tabler/icons-
 import { type ReactNode, useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
+import { isDrawableImage } from '../../lib/drawable-files.ts';
 import {
   ACCEPTED_FILES,
   ACCEPT_ATTRIBUTE,
@@ -41,12 +42,12 @@ function Preview({
   onRemove: () => void;
   disabled: boolean;
 }) {
-  const [broken, setBroken] = useState(false);
+  // HEIC and the like: browsers other than Safari cannot draw them (the server converts).
+  const [broken, setBroken] = useState(item.kind === 'image' && !isDrawableImage(item.file));
   return (
     <Box className={classes.preview}>
       <AspectRatio ratio={1}>
         {broken ? (
-          // HEIC and the like: browsers other than Safari cannot draw them (the server converts).
           <Stack gap={4} align="center" justify="center" className={classes.previewFallback}>
             <IconPhotoOff size={28} aria-hidden />
             <Text size="xs" ta="center" lineClamp={2} px={4}>

@@ -1,5 +1,5 @@
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
-import { IconDownload, IconPhotoOff } from '@tabler/icons-react';
+import { IconDownload, IconPhotoOff, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useState } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
@@ -82,7 +82,8 @@ function ImageWithFallback({
 
 /**
  * A memory's picture or video. `thumb` is the gallery tile (thumbnail, lazy unless `priority`,
- * cropped to the tile), `full` the display rendition at its own shape; anything else: "No media
+ * cropped to the tile; a video's is its picture with a play mark, played in the viewer), `full`
+ * the display rendition at its own shape; anything else: "No media
  * available". Both carry the picture's width and height, so the browser knows its shape before
  * it arrives.
  */
@@ -138,11 +139,44 @@ export function MemoryMediaView({
         </div>
       );
     }
+    if (thumb) {
+      // A tile is a picture that opens the viewer, as a photo's is: no controls to take the
+      // tap; the viewer plays it. A play mark says it is a video.
+      return (
+        <div className={classes.tileVideo}>
+          {poster ? (
+            <ImageWithFallback
+              src={poster}
+              alt={mediaLabel(memory)}
+              className={classes.tileMedia}
+              loading={priority ? 'priority' : 'lazy'}
+              width={memory.width}
+              height={memory.height}
+            />
+          ) : (
+            <video
+              src={memory.media}
+              className={classes.tileMedia}
+              muted
+              playsInline
+              preload="metadata"
+              tabIndex={-1}
+              width={memory.width ?? undefined}
+              height={memory.height ?? undefined}
+              aria-label={mediaLabel(memory)}
+            />
+          )}
+          <Center className={classes.playMark} aria-hidden>
+            <IconPlayerPlayFilled size={22} />
+          </Center>
+        </div>
+      );
+    }
     return (
       <video
         src={memory.media}
         poster={poster}
-        className={thumb ? classes.tileMedia : classes.fullMedia}
+        className={classes.fullMedia}
         controls
         playsInline
         // With a poster, nothing is fetched until it is played.

@@ -64,7 +64,7 @@ registerSender('memory', async (item: QueuedItem, { update, progress, waiting, s
         onWaiting: waiting,
         onProgress: (fraction) => progress((sent + fraction * file.size) / total),
       });
-      memories.unshift(...result.memories);
+      memories.push(...result.memories);
       show(result.memories);
     } catch (error) {
       // One bad file does not sink the post: the others go on, and the answer names it.

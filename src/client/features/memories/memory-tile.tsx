@@ -2,7 +2,7 @@ import { ActionIcon, AspectRatio, Badge, Card, Group, Text, UnstyledButton } fro
 import { IconClockHour4, IconDownload, IconStack2, IconTrash } from '@tabler/icons-react';
 import { memo } from 'react';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
-import { MemoryMediaView, downloadUrl, isVideo, logUndownloadable } from './memory-media-view.tsx';
+import { MemoryMediaView, downloadUrl, logUndownloadable } from './memory-media-view.tsx';
 import type { MemoryPost } from './memory-posts.ts';
 import classes from './memories.module.css';
 
@@ -12,7 +12,7 @@ export const countLabel = (count: number) =>
 
 /**
  * One gallery tile: a post (decision 143). Its first memory's thumbnail in a square that keeps
- * its place while loading (or the video with its controls), a badge with the post's count when
+ * its place while loading (a video's picture with a play mark), a badge with the post's count when
  * it holds more than one, the author and caption, and a download icon for the first file.
  * Opening it shows the viewer at the post's first memory. The attendee's own posts have a
  * delete action. A `priority` tile (the first row) loads its thumbnail at once.
@@ -41,17 +41,10 @@ export const MemoryTile = memo(function MemoryTile({
     <Card component="article" withBorder padding={0} radius="md" className={classes.tile}>
       <div className={classes.tileMediaBox}>
         <AspectRatio ratio={1}>
-          {isVideo(memory) && !memory.processing ? (
-            <MemoryMediaView memory={memory} size="thumb" />
-          ) : (
-            <UnstyledButton
-              className={classes.tileMediaButton}
-              onClick={open}
-              aria-label={openLabel}
-            >
-              <MemoryMediaView memory={memory} size="thumb" priority={priority} />
-            </UnstyledButton>
-          )}
+          {/* A photo's or a video's picture alike: a tap anywhere on it opens the viewer. */}
+          <UnstyledButton className={classes.tileMediaButton} onClick={open} aria-label={openLabel}>
+            <MemoryMediaView memory={memory} size="thumb" priority={priority} />
+          </UnstyledButton>
         </AspectRatio>
         {count > 1 && (
           <Badge

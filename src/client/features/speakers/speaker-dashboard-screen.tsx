@@ -50,10 +50,32 @@ import {
 } from '../../components/question-parts.tsx';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
+import { xHandle, xProfileUrl } from '../../lib/x-profile.ts';
 
-/** The asker's profile on X; the handle is encoded, whatever was typed. */
-export const askerProfileUrl = (handle: string): string =>
-  `https://x.com/${encodeURIComponent(handle.replace(/^@+/, ''))}`;
+/** Who asked: a link to their X profile when their username is an X handle, else plain text. */
+function Asker({ username }: { username: string }) {
+  const handle = xHandle(username);
+  if (handle === undefined) {
+    return (
+      <Text fw={700} size="sm" className={classes.handle}>
+        {username}
+      </Text>
+    );
+  }
+  return (
+    <Anchor
+      href={xProfileUrl(handle)}
+      target="_blank"
+      rel="noopener noreferrer"
+      fw={700}
+      size="sm"
+      className={classes.handle}
+      aria-label={`@${handle} on X (opens in a new tab)`}
+    >
+      <IconBrandX size={14} aria-hidden /> @{handle}
+    </Anchor>
+  );
+}
 
 /** The speaker's buttons on one question: answered, pin, hide (and publish a pending one). */
 function SpeakerControls({ question, token }: { question: Question; token: string }) {
@@ -74,8 +96,9 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
           Publish
         </ActionButton>
       )}
+      {/* Answered, the ✓ of its name is the one mark: no check icon beside it. */}
       <ActionButton
-        icon={IconCheck}
+        icon={question.answered ? undefined : IconCheck}
         variant={question.answered ? 'filled' : 'light'}
         onClick={() => change({ answered: !question.answered })}
       >
@@ -100,17 +123,7 @@ function QuestionItem({ question, token }: { question: Question; token: string |
   return (
     <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
-        <Anchor
-          href={askerProfileUrl(question.askerUsername)}
-          target="_blank"
-          rel="noopener noreferrer"
-          fw={700}
-          size="sm"
-          className={classes.handle}
-          aria-label={`@${question.askerUsername} on X (opens in a new tab)`}
-        >
-          <IconBrandX size={14} aria-hidden /> @{question.askerUsername}
-        </Anchor>
+        <Asker username={question.askerUsername} />
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
       <Text className={card.text}>{question.question}</Text>

@@ -82,7 +82,8 @@ async function postResumably(
       }).catch(() => null),
     ),
   );
-  const made = memories.filter((memory) => memory !== null).reverse();
+  // In the order the files were picked, as every list shows them.
+  const made = memories.filter((memory) => memory !== null);
   const pending = made.some((memory) => memory.status === 'pending');
   return { message: postedMessage(post.files.length, [], pending), memories: made, refused: [] };
 }
