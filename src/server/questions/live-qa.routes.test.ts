@@ -505,6 +505,33 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       }
     });
 
+    it('filters the admin list by answered, open and pinned', async () => {
+      const marker = `flagged-${Date.now()}`;
+      const answered = await asked(alan.speaker, `Answered ${marker}`, 'f1');
+      const pinned = await asked(alan.speaker, `Pinned ${marker}`, 'f2');
+      const open = await asked(alan.speaker, `Open ${marker}`, 'f3');
+      for (const [question, body] of [
+        [answered, { answered: true }],
+        [pinned, { pinned: true }],
+      ] as const) {
+        const response = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
+          token: alan.token,
+          body,
+        });
+        expect(response.status).toBe(200);
+      }
+      const ids = async (flag: string) =>
+        (await adminList(t.url, admin, `?search=${marker}&flag=${flag}`)).map((q) => q._id);
+      expect(await ids('answered')).toEqual([answered._id]);
+      expect(await ids('pinned')).toEqual([pinned._id]);
+      expect(await ids('open')).toEqual([open._id, pinned._id]);
+      const refused = await call(t.url, 'GET', '/api/admin/questions?flag=starred', {
+        token: admin,
+      });
+      expect(refused.status).toBe(400);
+      await errorOf(refused);
+    });
+
     it('exports CSV with formulas neutralised; a speaker exports their own only', async () => {
       await asked(alan.speaker, '=HYPERLINK("http://evil.example","click")', '+cmd');
       const response = await call(t.url, 'GET', '/api/admin/questions.csv', { token: admin });
