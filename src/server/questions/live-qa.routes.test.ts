@@ -317,9 +317,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         body: { status: 'published' },
       });
       expect(unhidden.status).toBe(200);
-      expect(questionResponseSchema.parse(await unhidden.json()).question.status).toBe(
-        'published',
-      );
+      expect(questionResponseSchema.parse(await unhidden.json()).question.status).toBe('published');
       expect((await dashboard()).map((q) => q._id)).toContain(question._id);
       expect(
         (await publicList(t.url, `?speakerId=${ada.speaker._id}`)).map((q) => q._id),
