@@ -39,11 +39,16 @@ export const STORAGE_KEYS = {
   speakerTokenUsername: 'speakerTokenUsername',
   /** A random id of this device, sent with every call so limits follow a person (decision 191). */
   clientId: 'clientId',
+  /** The speakers this device saw last (ids and names, JSON): the ask dialog offers them offline. */
+  speakersSeen: 'speakersSeen',
 } as const;
 
 /** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */
 export const ADMIN_TEXTS = {
   loginTitle: 'Admin Login',
+  /** Under the title: who the console is for and what it holds (not the spec's text). */
+  loginIntro:
+    'Organisers only: the figures, memories, questions, speakers and settings of the event.',
   loginButton: 'Login',
   loginFailed: 'Login failed.',
   invalidCredentials: 'Invalid username or password',

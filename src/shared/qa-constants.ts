@@ -58,7 +58,12 @@ export const QA_TEXTS = {
   tooManyQuestions: (seconds: number) =>
     `You are asking very fast. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
   top: 'Top',
+  /** Newest first, on every screen (decision 199). */
   recent: 'Recent',
+  /** The Q&A room's chat: in the order asked, the newest at the bottom (the spec's room). */
+  chat: 'Chat',
+  questionHidden: 'Question hidden.',
+  hiddenQuestions: 'Hidden questions',
   answered: 'Answered',
   pinned: 'Pinned',
   upvote: 'Upvote',

@@ -3,7 +3,13 @@ import { brandPalette } from '../../src/shared/brand-palette.ts';
 import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
 import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
 import { png } from './memory-helpers.ts';
-import { askViaApi, createSpeaker, expectNoHorizontalScroll, uniqueName } from './qa-helpers.ts';
+import {
+  askViaApi,
+  createSpeaker,
+  expectNoHorizontalScroll,
+  portraitPng,
+  uniqueName,
+} from './qa-helpers.ts';
 
 /** The console specs change the event's settings: they run against a server of their own. */
 const test = base.extend<object, { consoleServer: RunningServer }>({
@@ -173,6 +179,115 @@ test.describe('the organiser console', () => {
     expect(file.suggestedFilename()).toBe('stats.csv');
     const text = await (await file.createReadStream()).toArray();
     expect(Buffer.concat(text).toString()).toContain(`speaker,${speaker.name},2,0,`);
+  });
+
+  test('the login says what the console is for', async ({ page }) => {
+    await page.goto('/borderlessadmin');
+    await expect(page.getByRole('heading', { name: 'Admin Login' })).toBeVisible();
+    await expect(page.getByText('review and remove shared memories')).toHaveCount(0);
+    await expect(
+      page.getByText(
+        'Organisers only: the figures, memories, questions, speakers and settings of the event.',
+      ),
+    ).toBeVisible();
+  });
+
+  test('"New secret" asks first, saying the old link stops working', async ({ page, request }) => {
+    const response = await request.post('/api/speakersadd', {
+      multipart: {
+        name: uniqueName('Karen'),
+        stack: 'Compilers',
+        bio: 'Writes compilers.',
+        picture: { name: 'me.png', mimeType: 'image/png', buffer: await portraitPng() },
+      },
+    });
+    const { speaker, secret } = (await response.json()) as {
+      speaker: { name: string; username: string };
+      secret: string;
+    };
+    const login = (value: string) =>
+      request.post('/api/speakers/login', { data: { username: speaker.username, secret: value } });
+    await logInAsAdmin(page, ADMIN_PASSWORD, 'speakers');
+    const card = page.getByRole('article', { name: speaker.name });
+    await card.getByRole('button', { name: 'New secret' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Replace the sign-in link?' });
+    await expect(confirm).toContainText('stops working');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    // Nothing was replaced: the old link still signs in.
+    expect((await login(secret)).status()).toBe(200);
+
+    await card.getByRole('button', { name: 'New secret' }).click();
+    await confirm.getByRole('button', { name: 'Replace the link' }).click();
+    const issued = page.getByRole('dialog', { name: 'New sign-in link' });
+    await expect(issued.getByRole('textbox', { name: 'New sign-in link' })).toHaveValue(
+      new RegExp(speaker.username),
+    );
+    expect((await login(secret)).status()).toBe(401);
+  });
+
+  test('the Questions tab shows answered and pinned questions, and filters by them', async ({
+    page,
+    request,
+  }) => {
+    const signUp = await request.post('/api/speakersadd', {
+      multipart: {
+        name: uniqueName('Frances'),
+        stack: 'Compilers',
+        bio: 'Writes compilers.',
+        picture: { name: 'me.png', mimeType: 'image/png', buffer: await portraitPng() },
+      },
+    });
+    const { speaker, secret } = (await signUp.json()) as {
+      speaker: { _id: string; name: string; username: string };
+      secret: string;
+    };
+    const token = (
+      (await (
+        await request.post('/api/speakers/login', {
+          data: { username: speaker.username, secret },
+        })
+      ).json()) as { token: string }
+    ).token;
+    const marker = `flagmark${Date.now()}`;
+    const ids: Record<string, string> = {};
+    for (const label of ['answered', 'pinned', 'open']) {
+      const asked = await request.post('/questions', {
+        data: {
+          speakerId: speaker._id,
+          question: `${label} ${marker}`,
+          askerUsername: `asker-${label}`,
+        },
+      });
+      ids[label] = ((await asked.json()) as { _id: string })._id;
+    }
+    for (const [label, patch] of [
+      ['answered', { answered: true }],
+      ['pinned', { pinned: true }],
+    ] as const) {
+      const patched = await request.patch(`/api/questions/${ids[label] ?? ''}`, {
+        data: patch,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(patched.status()).toBe(200);
+    }
+    await logInAsAdmin(page, ADMIN_PASSWORD, 'questions');
+    await page.getByRole('searchbox', { name: 'Search questions' }).fill(marker);
+    const feed = page.getByRole('feed', { name: 'Questions for moderation' });
+    const row = (label: string) =>
+      feed.getByRole('article', { name: `Question from asker-${label}` });
+    await expect(row('answered')).toContainText('Answered');
+    await expect(row('pinned')).toContainText('Pinned');
+    await expect(row('open')).not.toContainText('Answered');
+    await expect(row('open')).not.toContainText('Pinned');
+
+    const flags = page.getByRole('radiogroup', { name: 'Answered or pinned' });
+    await flags.getByText('Answered', { exact: true }).click();
+    await expect(row('pinned')).toHaveCount(0);
+    await expect(row('answered')).toBeVisible();
+    await flags.getByText('Pinned', { exact: true }).click();
+    await expect(row('answered')).toHaveCount(0);
+    await expect(row('pinned')).toBeVisible();
   });
 
   test('the console on a desktop and on a phone', async ({ page, request }, testInfo) => {

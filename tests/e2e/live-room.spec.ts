@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
 import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
 import { askViaApi, portraitPng, uniqueName } from './qa-helpers.ts';
@@ -91,7 +91,8 @@ async function attendeeInRoom(
   return page;
 }
 
-const question = (page: Page, text: string) => page.getByRole('article').filter({ hasText: text });
+const question = (page: Page | Locator, text: string) =>
+  page.getByRole('article').filter({ hasText: text });
 
 test.describe('the live room', () => {
   test('two attendees vote and both see the count change live', async ({
@@ -182,6 +183,52 @@ test.describe('the live room', () => {
     await readOnly.close();
     await speakerContext.close();
     await attendee.context().close();
+  });
+
+  test('the speaker undoes a Hide from its toast, and unhides a question from the hidden ones', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
+    test.slow();
+    const speaker = await signUp(request, 'Hedy');
+    await askViaApi(request, speaker, 'Frequency hopping, how?', 'h1');
+    await askViaApi(request, speaker, 'Which film came first?', 'h2');
+    const context = await browser.newContext({ baseURL });
+    const dashboard = await context.newPage();
+    await dashboard.goto(
+      `/SpeakerLogin#${new URLSearchParams({ username: speaker.username, secret: speaker.secret }).toString()}`,
+    );
+    await expect(dashboard).toHaveURL(new RegExp(`/speakers/${speaker.username}/dashboard$`));
+    const feed = dashboard.getByRole('feed', { name: 'Questions for you' });
+
+    // Hide, then Undo in the toast: the question is back at once, published.
+    await question(feed, 'Frequency hopping').getByRole('button', { name: 'Hide' }).click();
+    await expect(question(feed, 'Frequency hopping')).toHaveCount(0);
+    const toast = dashboard.getByRole('alert').filter({ hasText: 'Question hidden' });
+    await toast.getByRole('button', { name: 'Undo' }).click();
+    await expect(question(feed, 'Frequency hopping')).toBeVisible();
+    await expect
+      .poll(async () => {
+        const response = await request.get(`/api/questions/realtime?speakerId=${speaker._id}`);
+        return ((await response.json()) as { question: string }[]).map((q) => q.question);
+      })
+      .toContain('Frequency hopping, how?');
+
+    // Hidden, the toast left alone: the speaker finds it among their hidden questions.
+    await question(feed, 'Which film').getByRole('button', { name: 'Hide' }).click();
+    await expect(question(feed, 'Which film')).toHaveCount(0);
+    await dashboard.getByRole('button', { name: 'Hidden questions (1)' }).click();
+    const hidden = dashboard.getByRole('region', { name: 'Hidden questions' });
+    await expect(question(hidden, 'Which film')).toBeVisible();
+    await question(hidden, 'Which film').getByRole('button', { name: 'Unhide' }).click();
+    await expect(question(feed, 'Which film')).toBeVisible();
+    await expect(question(hidden, 'Which film')).toHaveCount(0);
+    // Still there after a reload: the server has it published again.
+    await dashboard.reload();
+    await expect(question(feed, 'Which film')).toBeVisible();
+    await expect(dashboard.getByRole('button', { name: /Hidden questions/ })).toHaveCount(0);
+    await context.close();
   });
 
   test('the presenter view updates live and its QR code leads to the ask form', async ({

@@ -116,6 +116,42 @@ test.describe('live Q&A', () => {
     }
   });
 
+  test('"Recent" is newest first in the room and on /questions; the room\'s chat is its own tab', async ({
+    page,
+    request,
+  }) => {
+    const speaker = await createSpeaker(request, uniqueName('Radia'));
+    for (const text of ['First asked', 'Second asked', 'Third asked']) {
+      await askViaApi(request, speaker, `${text} in order?`, 'orderly');
+    }
+    await join(page, 'order-reader');
+    await page.goto(`/speakerscard?speaker=${speaker._id}`);
+    const log = page.getByRole('log', { name: 'Questions' });
+    await expect(log.getByRole('article')).toHaveCount(3);
+    // The room opens as the spec's chat: oldest at the top, the newest at the bottom.
+    await expect(page.getByRole('radio', { name: 'Chat' })).toBeChecked();
+    await expect(log.getByRole('article').first()).toContainText('First asked');
+    await page
+      .getByRole('radiogroup', { name: 'Order of the questions' })
+      .getByText('Recent', { exact: true })
+      .click();
+    await expect(log.getByRole('article').first()).toContainText('Third asked');
+    await expect(log.getByRole('article').last()).toContainText('First asked');
+
+    await page.goto('/questions');
+    const feed = page.getByRole('feed', { name: 'Questions' });
+    await expect(page.getByRole('radio', { name: 'Recent' })).toBeChecked();
+    const texts = await feed
+      .getByRole('article')
+      .filter({ hasText: 'in order?' })
+      .allTextContents();
+    expect(texts.map((text) => /(First|Second|Third) asked/.exec(text)?.[1])).toEqual([
+      'Third',
+      'Second',
+      'First',
+    ]);
+  });
+
   test('the avatar group counts the other people who asked', async ({ page, request }) => {
     const speaker = await createSpeaker(request, uniqueName('Popular'));
     // a2 asks twice, with two questions (the same one twice would be refused).

@@ -170,6 +170,57 @@ test.describe('the outbox', () => {
     expect(questions.filter((q) => q.question === question)).toHaveLength(1);
   });
 
+  test('asked offline from /home, the speakers seen before are offered and the question is sent once', async ({
+    page,
+    context,
+    request,
+  }) => {
+    const name = uniqueName('Ida');
+    await createSpeaker(request, name);
+    const first = `Asked offline from home ${Date.now()}?`;
+    const second = `Asked after an offline start ${Date.now()}?`;
+    await join(page, 'home-offline-asker');
+    await controlled(page);
+    // The phone has been online on /home a moment: it has seen the speakers.
+    const seen = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/speakers' && response.ok(),
+      { timeout: 10_000 },
+    );
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'ASK A QUESTION' })).toBeVisible();
+    // (Where the phone never asked for them, the dialog below shows what that leaves.)
+    await seen.catch(() => undefined);
+    await context.setOffline(true);
+
+    const ask = async (question: string) => {
+      await page.getByRole('button', { name: 'ASK A QUESTION' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ask a Question' });
+      await expect(dialog.getByRole('option', { name })).toBeAttached();
+      await expect(dialog.getByText('Loading the speakers…')).toHaveCount(0);
+      await dialog.getByPlaceholder('Type your question here…').fill(question);
+      await dialog.getByLabel('Speaker').selectOption({ label: name });
+      await dialog.getByRole('button', { name: 'Submit Question' }).click();
+      await expect(page.getByText(/your question is queued/).first()).toBeVisible();
+      await expect(dialog).toBeHidden();
+    };
+    await ask(first);
+    // Started again with no network at all (the app from its cache): the speakers are still known.
+    await page.reload();
+    await ask(second);
+    const outbox = page.getByRole('region', { name: 'Waiting to be sent' });
+    await expect(outbox.getByText(`Question: ${second}`)).toBeVisible();
+
+    await context.setOffline(false);
+    await expect(outbox).toBeHidden({ timeout: 15_000 });
+    const response = await request.get('/api/questions/realtime');
+    const questions = (await response.json()) as { question: string; speakerName: string }[];
+    for (const question of [first, second]) {
+      const sent = questions.filter((q) => q.question === question);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]?.speakerName).toBe(name);
+    }
+  });
+
   test('a queued memory can be cancelled and is never sent', async ({ page, context, request }) => {
     const caption = `Cancelled before sending ${Date.now()}`;
     await join(page, 'canceller');

@@ -1,11 +1,11 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { type Icon, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { ModalActions } from './modal-actions.tsx';
 
 /**
- * Asks before something is deleted for everyone: what goes (`children`, saying it cannot be
- * undone), its text quoted, then Cancel and the red delete button, which has the focus.
+ * Asks before something is deleted (or replaced) for everyone: what goes (`children`, saying it
+ * cannot be undone), its text quoted, then Cancel and the red button, which has the focus.
  */
 export function ConfirmDeleteModal({
   opened,
@@ -13,6 +13,7 @@ export function ConfirmDeleteModal({
   quote,
   confirmLabel = 'Delete',
   deleting = false,
+  icon: ConfirmIcon = IconTrash,
   onCancel,
   onConfirm,
   children,
@@ -24,6 +25,8 @@ export function ConfirmDeleteModal({
   confirmLabel?: string;
   /** The deletion is under way: the button spins. */
   deleting?: boolean;
+  /** The red button's icon (a bin: it deletes). */
+  icon?: Icon;
   onCancel: () => void;
   onConfirm: () => void;
   children: ReactNode;
@@ -44,7 +47,7 @@ export function ConfirmDeleteModal({
             </Button>
             <Button
               color="red"
-              leftSection={<IconTrash size={18} />}
+              leftSection={<ConfirmIcon size={18} />}
               loading={deleting}
               onClick={onConfirm}
               data-autofocus

@@ -13,25 +13,36 @@ import { QA_TEXTS } from '../../shared/qa-constants.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import card from './question-card.module.css';
 
-/** The tabs of the Q&A screens: "Top" (most votes) and "Recent" (the spec's order). */
-export type QuestionOrder = 'top' | 'recent';
+/**
+ * The tabs of the Q&A screens: "Top" (most votes first) and "Recent" (newest first, on every
+ * screen); the Q&A room has "Chat" too, the spec's chat: oldest at the top, newest at the
+ * bottom (decision 199).
+ */
+export type QuestionOrder = 'top' | 'recent' | 'chat';
 
-/** "Top" / "Recent": the one switch every Q&A screen orders its questions with. */
+const orderOf = (value: string): QuestionOrder =>
+  value === 'top' || value === 'chat' ? value : 'recent';
+
+/** "Top" / "Recent" (and "Chat"): the one switch every Q&A screen orders its questions with. */
 export function QuestionOrderControl({
   value,
   onChange,
   size,
+  withChat = false,
 }: {
   value: QuestionOrder;
   onChange: (order: QuestionOrder) => void;
   size?: 'xs' | 'sm';
+  /** Offers the room's chat order first. */
+  withChat?: boolean;
 }) {
   return (
     <SegmentedControl
       size={size}
       value={value}
-      onChange={(next) => onChange(next === 'top' ? 'top' : 'recent')}
+      onChange={(next) => onChange(orderOf(next))}
       data={[
+        ...(withChat ? [{ value: 'chat', label: QA_TEXTS.chat }] : []),
         { value: 'top', label: QA_TEXTS.top },
         { value: 'recent', label: QA_TEXTS.recent },
       ]}

@@ -1,5 +1,7 @@
 import { notifications } from '@mantine/notifications';
+import { createElement } from 'react';
 import { TOAST_AUTO_CLOSE } from '../../shared/constants.ts';
+import { UndoMessage } from '../components/undo-message.tsx';
 import { errorMessage } from './api-client.ts';
 
 /** The one way a screen says something went well: a green toast that closes itself. */
@@ -23,4 +25,28 @@ export function toastFailed(error: unknown, fallback: string, title?: string): v
 /** The one way a screen says something waits to be sent: a blue toast that closes itself. */
 export function toastQueued(message: string): void {
   notifications.show({ color: 'blue', message, autoClose: TOAST_AUTO_CLOSE });
+}
+
+let undoToasts = 0;
+
+/**
+ * The one way a screen offers to take back what was just done: a toast with an "Undo" button,
+ * open twice as long as the others (and while the pointer is on it); Undo closes it and runs
+ * `undo`.
+ */
+export function toastUndoable(message: string, undo: () => void): void {
+  undoToasts += 1;
+  const id = `undo-${String(undoToasts)}`;
+  notifications.show({
+    id,
+    color: 'blue',
+    autoClose: TOAST_AUTO_CLOSE * 2,
+    message: createElement(UndoMessage, {
+      message,
+      onUndo: () => {
+        notifications.hide(id);
+        undo();
+      },
+    }),
+  });
 }

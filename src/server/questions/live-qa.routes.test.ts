@@ -273,6 +273,57 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       expect(after).toMatchObject({ answered: false, pinned: false, votes: 0 });
     });
 
+    it('a speaker lists their own hidden questions by their token only, and unhides them', async () => {
+      const question = await asked(ada.speaker, 'Hidden by mistake', 'h');
+      const hidden = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
+        token: ada.token,
+        body: { status: 'hidden' },
+      });
+      expect(hidden.status).toBe(200);
+      const dashboard = async (token?: string) => {
+        const response = await call(
+          t.url,
+          'GET',
+          `/api/speakers/${ada.speaker.username}/dashboard`,
+          { token },
+        );
+        expect(response.status).toBe(200);
+        return speakerDashboardSchema.parse(await response.json()).questions;
+      };
+      // The speaker's own token: the hidden question is there, marked hidden.
+      expect((await dashboard(ada.token)).find((q) => q._id === question._id)?.status).toBe(
+        'hidden',
+      );
+      // Never for anyone else: the public, another speaker, the public lists; an attendee's
+      // token is no moderator's.
+      for (const token of [undefined, alan.token]) {
+        expect((await dashboard(token)).map((q) => q._id)).not.toContain(question._id);
+      }
+      const attendee = await call(t.url, 'GET', `/api/speakers/${ada.speaker.username}/dashboard`, {
+        token: linus,
+      });
+      expect(attendee.status).toBe(401);
+      for (const query of [`?speakerId=${ada.speaker._id}`, '', `?askerUsername=h`]) {
+        expect((await publicList(t.url, query)).map((q) => q._id)).not.toContain(question._id);
+      }
+      // Another speaker cannot publish it; its own speaker can.
+      const refused = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
+        token: alan.token,
+        body: { status: 'published' },
+      });
+      expect(refused.status).toBe(403);
+      const unhidden = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
+        token: ada.token,
+        body: { status: 'published' },
+      });
+      expect(unhidden.status).toBe(200);
+      expect(questionResponseSchema.parse(await unhidden.json()).question.status).toBe('published');
+      expect((await dashboard()).map((q) => q._id)).toContain(question._id);
+      expect(
+        (await publicList(t.url, `?speakerId=${ada.speaker._id}`)).map((q) => q._id),
+      ).toContain(question._id);
+    });
+
     it('hides a question: gone for everyone, live, kept for the admin', async () => {
       const question = await asked(ada.speaker, 'Hide me', 'h');
       const watcher = await watch([{ room: 'questions' }]);
@@ -450,6 +501,33 @@ describe.each(testDatabases)('the live room on %s', (database) => {
           (await call(t.url, 'GET', `/api/admin/questions${query}`, { token: admin })).status,
         ).toBe(400);
       }
+    });
+
+    it('filters the admin list by answered, open and pinned', async () => {
+      const marker = `flagged-${Date.now()}`;
+      const answered = await asked(alan.speaker, `Answered ${marker}`, 'f1');
+      const pinned = await asked(alan.speaker, `Pinned ${marker}`, 'f2');
+      const open = await asked(alan.speaker, `Open ${marker}`, 'f3');
+      for (const [question, body] of [
+        [answered, { answered: true }],
+        [pinned, { pinned: true }],
+      ] as const) {
+        const response = await call(t.url, 'PATCH', `/api/questions/${question._id}`, {
+          token: alan.token,
+          body,
+        });
+        expect(response.status).toBe(200);
+      }
+      const ids = async (flag: string) =>
+        (await adminList(t.url, admin, `?search=${marker}&flag=${flag}`)).map((q) => q._id);
+      expect(await ids('answered')).toEqual([answered._id]);
+      expect(await ids('pinned')).toEqual([pinned._id]);
+      expect(await ids('open')).toEqual([open._id, pinned._id]);
+      const refused = await call(t.url, 'GET', '/api/admin/questions?flag=starred', {
+        token: admin,
+      });
+      expect(refused.status).toBe(400);
+      await errorOf(refused);
     });
 
     it('exports CSV with formulas neutralised; a speaker exports their own only', async () => {

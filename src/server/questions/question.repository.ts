@@ -239,13 +239,19 @@ export async function deleteQuestion(db: Db, id: string): Promise<Question | und
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The admin's list: every status, newest first, searched in the text, asker and speaker. */
+/**
+ * The admin's list: every status, newest first, searched in the text, asker and speaker, and
+ * filtered by status and by answered, open or pinned.
+ */
 export async function listForAdmin(db: Executor, query: AdminQuestionsQuery): Promise<Question[]> {
   let q = db
     .selectFrom('questions')
     .selectAll()
     .$call(newestFirst({ limit: query.limit, before: query.before?.toLowerCase() }));
   if (query.status) q = q.where('status', '=', query.status);
+  if (query.flag === 'answered') q = q.where('answered', '=', 1);
+  if (query.flag === 'open') q = q.where('answered', '=', 0);
+  if (query.flag === 'pinned') q = q.where('pinned', '=', 1);
   if (query.search) {
     const pattern = likePattern(query.search);
     q = q.where((eb) =>

@@ -192,6 +192,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
             'admin-questions',
             query.search?.toLowerCase(),
             query.status,
+            query.flag,
             query.limit,
             query.before?.toLowerCase(),
           ]),

@@ -135,19 +135,20 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       summary: 'A speaker’s dashboard: the speaker and the questions asked',
       params: speakerUsernameParamsSchema,
       response: speakerDashboardSchema,
-      // With the speaker's own token (or the admin's), pending questions are there too.
+      // With the speaker's own token (or the admin's), the pending and hidden questions are
+      // there too: the speaker publishes the one and unhides the other. Never without it.
       resolveView: async ({ params, request }) => {
         const speaker = await speakerByUsername(deps, params.username);
-        let withPending = false;
+        let moderated = false;
         if (request.headers.authorization) {
           const by = await deps.callers.moderator(request);
-          withPending = by.kind === 'admin' || by.speakerId === speaker._id;
+          moderated = by.kind === 'admin' || by.speakerId === speaker._id;
         }
         return {
           topic: 'questions',
           scope: questionsScope(speaker._id),
-          key: JSON.stringify(['dashboard', speaker._id, withPending]),
-          rows: () => speakerDashboard(deps, speaker, withPending),
+          key: JSON.stringify(['dashboard', speaker._id, moderated]),
+          rows: () => speakerDashboard(deps, speaker, moderated),
         };
       },
     }),

@@ -201,15 +201,21 @@ export async function speakerByUsername(
   return speaker;
 }
 
-/** The speaker with their latest questions, oldest first; for the speaker, pending ones too. */
+/**
+ * The speaker with their latest questions, oldest first; for the speaker (`moderated`), the
+ * pending and hidden ones too.
+ */
 export async function speakerDashboard(
   deps: Pick<AppDeps, 'db'>,
   speaker: Speaker,
-  withPending = false,
+  moderated = false,
 ): Promise<SpeakerDashboard> {
   const questions = await listQuestions(
     deps.db,
-    { speakerId: speaker._id, statuses: withPending ? ['published', 'pending'] : ['published'] },
+    {
+      speakerId: speaker._id,
+      statuses: moderated ? ['published', 'pending', 'hidden'] : ['published'],
+    },
     DASHBOARD_QUESTIONS_MAX,
   );
   return { ...speaker, questions };

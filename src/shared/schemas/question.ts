@@ -95,10 +95,18 @@ export const questionPatchSchema = z
 export type QuestionPatch = z.infer<typeof questionPatchSchema>;
 
 /** GET /api/admin/questions: every status, newest first; `search` in the text, asker or speaker. */
+/** The admin list's filters on what the speaker did: answered, not yet answered, pinned. */
+export const ADMIN_QUESTION_FLAGS = ['answered', 'open', 'pinned'] as const;
+export type AdminQuestionFlag = (typeof ADMIN_QUESTION_FLAGS)[number];
+
 export const adminQuestionsQuerySchema = z.object({
   search: z.string().trim().max(100, { error: 'search must be at most 100 characters' }).optional(),
   status: z
     .enum(QUESTION_STATUSES, { error: 'status must be published, pending or hidden' })
+    .optional(),
+  /** Only the answered ones, the open (not answered) ones, or the pinned ones. */
+  flag: z
+    .enum(ADMIN_QUESTION_FLAGS, { error: 'flag must be answered, open or pinned' })
     .optional(),
   limit: pageQuerySchema.shape.limit,
   before: pageQuerySchema.shape.before,

@@ -38,7 +38,7 @@ export function AdminLoginForm({ notice }: { notice: string | null }) {
             {ADMIN_TEXTS.loginTitle}
           </Title>
           <Text c="dimmed" ta="center" fz="sm">
-            Moderators only: review and remove shared memories.
+            {ADMIN_TEXTS.loginIntro}
           </Text>
         </Stack>
         {notice && !login.isError && (

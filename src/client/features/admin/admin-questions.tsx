@@ -23,7 +23,12 @@ import {
 import { useState } from 'react';
 import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
-import type { Question, QuestionStatus } from '../../../shared/schemas/question.ts';
+import type {
+  AdminQuestionFlag,
+  Question,
+  QuestionStatus,
+} from '../../../shared/schemas/question.ts';
+import { QuestionFlags } from '../../components/question-parts.tsx';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
@@ -133,6 +138,11 @@ function QuestionRow({
         </Group>
       </Group>
       <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{question.question}</Text>
+      {(question.answered || question.pinned) && (
+        <Group gap={6} mt={6}>
+          <QuestionFlags question={question} />
+        </Group>
+      )}
       <Group gap="xs" mt="xs">
         {MODERATIONS.filter(({ offered }) => offered(question.status)).map((moderation) => (
           <ActionButton
@@ -151,14 +161,21 @@ function QuestionRow({
 }
 
 /**
- * The admin's Questions tab: every question of every status, searched and filtered, with
- * hide, publish and delete; live through the moderation room, polled as the fallback.
+ * The admin's Questions tab: every question of every status, with what its speaker did (answered,
+ * pinned), searched and filtered by both, with hide, publish and delete; live through the
+ * moderation room, polled as the fallback.
  */
 export function AdminQuestions({ token, onExpired }: { token: string; onExpired: () => void }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, ADMIN_LIMITS.searchDebounceMs);
   const [status, setStatus] = useState<'all' | QuestionStatus>('all');
-  const questions = useAdminQuestions(token, debounced, status === 'all' ? undefined : status);
+  const [flag, setFlag] = useState<'any' | AdminQuestionFlag>('any');
+  const questions = useAdminQuestions(
+    token,
+    debounced,
+    status === 'all' ? undefined : status,
+    flag === 'any' ? undefined : flag,
+  );
   const moderate = useModerateQuestion(token);
   useLiveUpdates({
     on: {
@@ -213,6 +230,17 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
             { value: 'hidden', label: 'Hidden' },
           ]}
         />
+        <SegmentedControl
+          value={flag}
+          onChange={(value) => setFlag(value)}
+          aria-label="Answered or pinned"
+          data={[
+            { value: 'any', label: 'Any' },
+            { value: 'open', label: 'Open' },
+            { value: 'answered', label: 'Answered' },
+            { value: 'pinned', label: 'Pinned' },
+          ]}
+        />
         <ExportButton path={API_PATHS.adminQuestionsCsv} token={token} filename="questions.csv" />
       </Group>
       {questions.isError && !expired && (
@@ -227,6 +255,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
       ) : list.length === 0 ? (
         <Text c="dimmed" ta="center" py="xl">
           No questions{status === 'all' ? '' : ` ${status}`}
+          {flag === 'any' ? '' : flag === 'open' ? ' still open' : ` ${flag}`}
           {debounced.trim() ? ` matching “${debounced.trim()}”` : ''}.
         </Text>
       ) : (

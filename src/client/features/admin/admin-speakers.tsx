@@ -24,14 +24,15 @@ import { ActionButton } from '../../components/action-button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 
 /**
- * The admin's Speakers tab: delete a speaker with their questions (after a confirmation), and
- * issue a new sign-in secret, shown once as a link to hand over.
+ * The admin's Speakers tab: delete a speaker with their questions, and issue a new sign-in
+ * secret (which ends the old one), shown once as a link to hand over; each after a confirmation.
  */
 export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: () => void }) {
   const speakers = useSpeakersCard();
   const remove = useDeleteSpeaker(token);
   const renew = useRenewSecret(token);
   const [confirming, setConfirming] = useState<Speaker | null>(null);
+  const [replacing, setReplacing] = useState<Speaker | null>(null);
   const [issued, setIssued] = useState<{ speaker: Speaker; link: string } | null>(null);
 
   const failed = (error: unknown) => {
@@ -79,16 +80,7 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
               <ActionButton
                 icon={IconKey}
                 loading={renew.isPending && renew.variables === speaker._id}
-                onClick={() =>
-                  renew.mutate(speaker._id, {
-                    onSuccess: ({ secret }) =>
-                      setIssued({
-                        speaker,
-                        link: signInLink(window.location.origin, speaker.username, secret),
-                      }),
-                    onError: failed,
-                  })
-                }
+                onClick={() => setReplacing(speaker)}
               >
                 New secret
               </ActionButton>
@@ -122,6 +114,34 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
       >
         {confirming?.name} and every question asked to them will be deleted, for everyone, at once.
         This cannot be undone.
+      </ConfirmDeleteModal>
+      <ConfirmDeleteModal
+        opened={replacing !== null}
+        title="Replace the sign-in link?"
+        confirmLabel="Replace the link"
+        icon={IconKey}
+        deleting={renew.isPending}
+        onCancel={() => setReplacing(null)}
+        onConfirm={() => {
+          if (!replacing) return;
+          const speaker = replacing;
+          renew.mutate(speaker._id, {
+            onSuccess: ({ secret }) => {
+              setReplacing(null);
+              setIssued({
+                speaker,
+                link: signInLink(window.location.origin, speaker.username, secret),
+              });
+            },
+            onError: (error) => {
+              setReplacing(null);
+              failed(error);
+            },
+          });
+        }}
+      >
+        {replacing?.name}’s current sign-in link stops working at once, on every device signed in
+        with it. You will get a new link to hand over. This cannot be undone.
       </ConfirmDeleteModal>
       <Modal
         opened={issued !== null}

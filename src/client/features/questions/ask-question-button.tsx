@@ -1,8 +1,12 @@
 import { Button, type ButtonProps } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconMessageQuestion } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { lazyModal } from '../../components/lazy-modal.tsx';
+import { whenIdle } from '../../lib/when-idle.ts';
+import { prefetchSpeakers } from '../speakers/api/get-speakers.ts';
 
 const AskQuestionModal = lazyModal(
   async () => (await import('./ask-question-modal.tsx')).AskQuestionModal,
@@ -21,7 +25,10 @@ export interface AskQuestionButtonProps extends ButtonProps {
   defaultOpened?: boolean;
 }
 
-/** "ASK A QUESTION": opens the ask dialog, then "Thank you!" once the question is stored. */
+/**
+ * "ASK A QUESTION": opens the ask dialog, then "Thank you!" once the question is stored. The
+ * speakers are loaded ahead of the dialog, so it can offer them offline.
+ */
 export function AskQuestionButton({
   speakerId,
   label = QA_TEXTS.askButton,
@@ -30,6 +37,17 @@ export function AskQuestionButton({
 }: AskQuestionButtonProps) {
   const [asking, ask] = useDisclosure(defaultOpened);
   const [thanking, thank] = useDisclosure(false);
+  const client = useQueryClient();
+  // The speakers, once the screen is drawn: the dialog offers them even if the network goes.
+  useEffect(() => {
+    let live = true;
+    void whenIdle().then(() => {
+      if (live && navigator.onLine) prefetchSpeakers(client);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client]);
   return (
     <>
       <Button leftSection={<IconMessageQuestion size={20} />} onClick={ask.open} {...buttonProps}>

@@ -2,7 +2,8 @@ import { Alert, Anchor, NativeSelect, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
 import { Link } from 'react-router';
 import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
@@ -13,7 +14,7 @@ import { enqueue } from '../../lib/offline-queue.ts';
 import { toastQueued } from '../../lib/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
-import { useSpeakers } from '../speakers/api/get-speakers.ts';
+import { type SpeakerChoice, speakersSeen, useSpeakers } from '../speakers/api/get-speakers.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 
 /** Said when a question is kept for later. */
@@ -35,8 +36,9 @@ export interface AskQuestionModalProps {
 
 /**
  * "Ask a Question": a required question and a required speaker (the dropdown's first, disabled
- * option reads "Select a speaker"; the list is refetched every 3 s while open). Success clears
- * the form, closes it and opens "Thank you!"; failure keeps what was typed.
+ * option reads "Select a speaker"; the list is refetched every 3 s while open, and offline the
+ * speakers last seen are offered). Success clears the form, closes it and opens "Thank you!";
+ * failure keeps what was typed; offline, the question is queued.
  */
 export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQuestionModalProps) {
   const [username] = useStoredUsername();
@@ -54,7 +56,15 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
   }, [opened, speakerId, setFieldValue]);
 
   const submitting = mutation.isPending;
-  const list = speakers.data ?? [];
+  const client = useQueryClient();
+  // Offline (or until the list answers), the speakers this phone saw last: the question is
+  // queued to one of them and sent when the connection returns.
+  const seen = useMemo(
+    () => (opened && !speakers.data ? speakersSeen(client) : undefined),
+    [opened, speakers.data, client],
+  );
+  const list: SpeakerChoice[] = speakers.data ?? seen ?? [];
+  const loading = speakers.isPending && !seen;
 
   const submit = form.onSubmit((values) => {
     if (submitting || !username) return;
@@ -178,11 +188,13 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           ...list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
         ]}
         description={
-          speakers.isPending
+          loading
             ? 'Loading the speakers…'
             : list.length === 0
               ? 'No speakers have signed up yet.'
-              : undefined
+              : !speakers.data
+                ? 'The speakers as this phone last saw them.'
+                : undefined
         }
         {...form.getInputProps('speakerId')}
       />

@@ -119,22 +119,28 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
   // arriving at once would otherwise hold the main thread in one long task (decision 074).
   const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
   const newestId = list.at(-1)?._id;
-  const [order, setOrder] = useState<QuestionOrder>('recent');
+  // The room opens as the spec's chat; Recent (newest first) and Top read from the top.
+  const [order, setOrder] = useState<QuestionOrder>('chat');
   const arranged = arrangeQuestions(list, order);
   // With no window (the server's render, decision 185), only what the log shows first.
   const { pinned, open, answered } =
     typeof window === 'undefined' ? endOfLog(arranged, SERVER_QUESTIONS) : arranged;
 
-  // New questions arrive at the bottom, as in a chat: keep the newest in view (Recent); Top
-  // starts at the top, where the most wanted question is. The log is laid out from its end
+  // New questions arrive at the bottom, as in a chat: keep the newest in view (Chat); Recent
+  // and Top start at the top, where the newest or most wanted question is. The log is laid out from its end
   // (`.log`), so it opens at the bottom before any script: its offsets run from minus its
   // height at the top to 0 at the bottom, and each target below is clamped to one of them.
   useEffect(() => {
     const element = viewport.current;
     if (element) {
-      element.scrollTo({ top: order === 'recent' ? element.scrollHeight : -element.scrollHeight });
+      element.scrollTo({ top: order === 'chat' ? element.scrollHeight : -element.scrollHeight });
     }
   }, [newestId, speaker._id, order]);
+  const earlier = (
+    <OlderQuestionsButton scope={scope} held={list.length} variant="subtle" size="sm">
+      Show earlier questions
+    </OlderQuestionsButton>
+  );
   const bubble = (question: Question) => (
     <QuestionBubble
       key={question._id}
@@ -178,7 +184,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
           </Group>
           {/* On a narrow phone with many askers, "Ask" takes a row of its own, in view. */}
           <Group gap="sm" wrap="wrap" className={classes.headerActions}>
-            <QuestionOrderControl size="xs" value={order} onChange={setOrder} />
+            <QuestionOrderControl size="xs" value={order} onChange={setOrder} withChat />
             <AskerAvatars questions={list} />
             {username && (
               <AskQuestionButton speakerId={speaker._id} label="Ask" size="sm" variant="light" />
@@ -207,9 +213,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
             />
           ) : (
             <>
-              <OlderQuestionsButton scope={scope} held={list.length} variant="subtle" size="sm">
-                Show earlier questions
-              </OlderQuestionsButton>
+              {order !== 'recent' && earlier}
               {pinned && bubble(pinned)}
               {open.map(bubble)}
               {answered.length > 0 && (
@@ -218,6 +222,8 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
                 </Title>
               )}
               {answered.map(bubble)}
+              {/* Newest first, the earlier questions come last. */}
+              {order === 'recent' && earlier}
             </>
           )}
         </Stack>

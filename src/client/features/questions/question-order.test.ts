@@ -19,7 +19,7 @@ describe('the end of a room log', () => {
   ];
 
   it('keeps the last questions as the log shows them: answered last, then open, then pinned', () => {
-    const arranged = arrangeQuestions(list, 'recent');
+    const arranged = arrangeQuestions(list, 'chat');
     expect(texts(endOfLog(arranged, 3))).toEqual({
       pinned: undefined,
       open: ['Question 5?'],
@@ -38,8 +38,33 @@ describe('the end of a room log', () => {
   });
 
   it('is the whole log when it is short enough', () => {
-    const arranged = arrangeQuestions(list, 'recent');
+    const arranged = arrangeQuestions(list, 'chat');
     expect(texts(endOfLog(arranged, 7))).toEqual(texts(arranged));
     expect(texts(endOfLog(arranged, 20))).toEqual(texts(arranged));
+  });
+});
+
+describe('the orders of a room', () => {
+  const list = [
+    question(1),
+    question(2, { votes: 5 }),
+    question(3, { pinned: true }),
+    question(4),
+    question(5, { answered: true }),
+    question(6, { answered: true }),
+  ];
+
+  it('Chat keeps the order asked, Recent is newest first, Top most votes first', () => {
+    expect(texts(arrangeQuestions(list, 'chat'))).toEqual({
+      pinned: 'Question 3?',
+      open: ['Question 1?', 'Question 2?', 'Question 4?'],
+      answered: ['Question 5?', 'Question 6?'],
+    });
+    expect(texts(arrangeQuestions(list, 'recent'))).toEqual({
+      pinned: 'Question 3?',
+      open: ['Question 4?', 'Question 2?', 'Question 1?'],
+      answered: ['Question 6?', 'Question 5?'],
+    });
+    expect(texts(arrangeQuestions(list, 'top')).open[0]).toBe('Question 2?');
   });
 });

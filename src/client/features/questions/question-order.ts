@@ -4,7 +4,8 @@ import { byVotes } from './api/get-questions.ts';
 
 /**
  * A speaker's questions as a room shows them: the pinned one on top, then the open ones in the
- * tab's order, then the answered ones in their own section. `recent` keeps the list's order.
+ * tab's order, then the answered ones in their own section. `list` is oldest first, as the API
+ * gives it: `chat` keeps that order, `recent` is newest first, `top` most votes first.
  */
 export function arrangeQuestions(
   list: readonly Question[],
@@ -13,10 +14,12 @@ export function arrangeQuestions(
   const pinned = list.find((question) => question.pinned);
   const rest = list.filter((question) => question !== pinned);
   const open = rest.filter((question) => !question.answered);
+  const answered = rest.filter((question) => question.answered);
   return {
     pinned,
-    open: order === 'top' ? [...open].sort(byVotes) : open,
-    answered: rest.filter((question) => question.answered),
+    open:
+      order === 'top' ? [...open].sort(byVotes) : order === 'recent' ? [...open].reverse() : open,
+    answered: order === 'recent' ? answered.reverse() : answered,
   };
 }
 

@@ -4,6 +4,7 @@ import {
   Blockquote,
   Button,
   Center,
+  Collapse,
   EmptyState,
   Grid,
   Group,
@@ -14,10 +15,11 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import {
   IconBrandX,
   IconCheck,
+  IconEye,
   IconEyeOff,
   IconMoodSad,
   IconPin,
@@ -31,16 +33,16 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
-import type { Question, QuestionPatch } from '../../../shared/schemas/question.ts';
+import type { Question, QuestionPatch, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { byVotes } from '../questions/api/get-questions.ts';
-import { usePatchQuestion } from '../questions/api/patch-question.ts';
+import { byVotes, updateQuestionInLists } from '../questions/api/get-questions.ts';
+import { patchQuestion, usePatchQuestion } from '../questions/api/patch-question.ts';
 import { updateDashboardQuestion, useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
 import { useSpeakerSession, useSpeakerToken } from './api/speaker-session.ts';
 import card from '../../components/question-card.module.css';
 import classes from './speaker-dashboard.module.css';
 import { useLiveDashboard } from './use-live-dashboard.ts';
-import { toastFailed } from '../../lib/toast.ts';
+import { toastFailed, toastUndoable } from '../../lib/toast.ts';
 import {
   NoQuestions,
   QuestionFlags,
@@ -77,7 +79,35 @@ function Asker({ username }: { username: string }) {
   );
 }
 
-/** The speaker's buttons on one question: answered, pin, hide (and publish a pending one). */
+/**
+ * Hides, unhides or restores a question. It is sent apart from the card's own mutation: the card
+ * moves between the feed and the hidden questions, maybe live before the answer arrives, and
+ * what follows (the toast with Undo) must not depend on it.
+ */
+function setStatus(
+  client: QueryClient,
+  question: Question,
+  status: QuestionStatus,
+  token: string,
+): Promise<Question | undefined> {
+  return patchQuestion({ id: question._id, patch: { status }, token }).then(
+    ({ question: changed }) => {
+      updateQuestionInLists(client, changed);
+      updateDashboardQuestion(client, changed);
+      return changed;
+    },
+    (error: unknown) => {
+      toastFailed(error, 'The change did not go through; try again.');
+      return undefined;
+    },
+  );
+}
+
+/**
+ * The speaker's buttons on one question: answered, pin, hide (and publish a pending one); a
+ * hidden one has "Unhide" alone. Hide says so in a toast with "Undo", which puts it back as it
+ * was (published, or still awaiting approval).
+ */
 function SpeakerControls({ question, token }: { question: Question; token: string }) {
   const client = useQueryClient();
   const mutation = usePatchQuestion();
@@ -89,6 +119,27 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
         onError: (error) => toastFailed(error, 'The change did not go through; try again.'),
       },
     );
+  if (question.status === 'hidden') {
+    return (
+      <Group gap="xs" mt="sm">
+        <ActionButton
+          icon={IconEye}
+          onClick={() => void setStatus(client, question, 'published', token)}
+        >
+          Unhide
+        </ActionButton>
+      </Group>
+    );
+  }
+  const hide = () => {
+    const before = question.status;
+    void setStatus(client, question, 'hidden', token).then((hidden) => {
+      if (!hidden) return;
+      toastUndoable(QA_TEXTS.questionHidden, () => {
+        void setStatus(client, hidden, before, token);
+      });
+    });
+  };
   return (
     <Group gap="xs" mt="sm">
       {question.status === 'pending' && (
@@ -112,7 +163,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
       >
         {question.pinned ? 'Unpin' : 'Pin'}
       </Button>
-      <ActionButton icon={IconEyeOff} color="red" onClick={() => change({ status: 'hidden' })}>
+      <ActionButton icon={IconEyeOff} color="red" onClick={hide}>
         Hide
       </ActionButton>
     </Group>
@@ -159,6 +210,7 @@ export default function SpeakerDashboardScreen() {
   const speaker = dashboard.data;
   useLiveDashboard(username, speaker?._id, token);
   const [order, setOrder] = useState<QuestionOrder>('recent');
+  const [showHidden, setShowHidden] = useState(false);
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)
@@ -199,6 +251,8 @@ export default function SpeakerDashboardScreen() {
   }
 
   const shown = speaker.questions.filter((question) => question.status !== 'hidden');
+  // Only the speaker's own dashboard (with the token) holds the hidden ones: newest first.
+  const hidden = speaker.questions.filter((question) => question.status === 'hidden').reverse();
   const pinned = shown.find((question) => question.pinned);
   const rest = shown.filter((question) => question !== pinned);
   const open = rest.filter((question) => !question.answered);
@@ -315,6 +369,36 @@ export default function SpeakerDashboardScreen() {
                   </Stack>
                 )}
               </>
+            )}
+            {token && hidden.length > 0 && (
+              <Stack gap="sm">
+                <Button
+                  variant="subtle"
+                  color="gray"
+                  leftSection={<IconEyeOff size={18} />}
+                  onClick={() => setShowHidden((open) => !open)}
+                  aria-expanded={showHidden}
+                  aria-controls="hidden-questions"
+                  style={{ alignSelf: 'flex-start' }}
+                >
+                  {QA_TEXTS.hiddenQuestions} ({hidden.length})
+                </Button>
+                <Collapse expanded={showHidden}>
+                  <Stack
+                    gap="sm"
+                    component="section"
+                    id="hidden-questions"
+                    aria-label={QA_TEXTS.hiddenQuestions}
+                  >
+                    <Text size="sm" c="dimmed">
+                      Only you see these. Unhide one to show it to everyone again.
+                    </Text>
+                    {hidden.map((question) => (
+                      <QuestionItem key={question._id} question={question} token={token} />
+                    ))}
+                  </Stack>
+                </Collapse>
+              </Stack>
             )}
           </Stack>
         </Grid.Col>

@@ -1,7 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
-import { type QuestionStatus, questionListSchema } from '../../../../shared/schemas/question.ts';
+import {
+  type AdminQuestionFlag,
+  type QuestionStatus,
+  questionListSchema,
+} from '../../../../shared/schemas/question.ts';
 import { apiCall } from '../../../lib/api-client.ts';
 import { deleteQuestion, patchQuestion } from '../../questions/api/patch-question.ts';
 import { retryPollOnce } from './errors.ts';
@@ -13,13 +17,15 @@ export const adminQuestionsQueryOptions = (
   token: string,
   search: string,
   status: QuestionStatus | undefined,
+  flag: AdminQuestionFlag | undefined,
 ) =>
   queryOptions({
-    queryKey: [...ADMIN_QUESTIONS_KEY, { search: search.trim().toLowerCase(), status }],
+    queryKey: [...ADMIN_QUESTIONS_KEY, { search: search.trim().toLowerCase(), status, flag }],
     queryFn: ({ signal }) => {
       const params = new URLSearchParams({ limit: String(LIMITS.pageSizeMax) });
       if (search.trim()) params.set('search', search.trim());
       if (status) params.set('status', status);
+      if (flag) params.set('flag', flag);
       return apiCall(questionListSchema, `${API_PATHS.adminQuestions}?${params.toString()}`, {
         token,
         signal,
@@ -35,7 +41,8 @@ export const useAdminQuestions = (
   token: string,
   search: string,
   status: QuestionStatus | undefined,
-) => useQuery(adminQuestionsQueryOptions(token, search, status));
+  flag?: AdminQuestionFlag,
+) => useQuery(adminQuestionsQueryOptions(token, search, status, flag));
 
 /** Hide, publish or delete a question; the lists refresh once the server answered. */
 export const useModerateQuestion = (token: string) =>

@@ -13,7 +13,7 @@ import { fetchQuestions } from '../../questions/api/get-questions.ts';
 
 /**
  * GET /api/speakers/:username/dashboard: the speaker with their questions, oldest first; with
- * the speaker's token, the pending ones too.
+ * the speaker's token, the pending and hidden ones too.
  */
 export const fetchSpeakerDashboard = (
   username: string,
@@ -36,15 +36,14 @@ const lastFullLoad = new Map<string, number>();
 
 /**
  * A question as it is now in the loaded dashboards of its speaker: replaced, added when it
- * may be shown there, removed when not (hidden; pending on a dashboard without the token).
+ * may be shown there, removed when not (pending or hidden, on a dashboard without the token).
  */
 export function updateDashboardQuestion(client: QueryClient, question: Question): void {
   for (const [key, data] of client.getQueriesData<SpeakerDashboard>({
     queryKey: [DASHBOARD_KEY],
   })) {
     if (data?._id !== question.speakerId) continue;
-    const shown =
-      question.status === 'published' || (question.status === 'pending' && key[2] === 'private');
+    const shown = question.status === 'published' || key[2] === 'private';
     client.setQueryData<SpeakerDashboard>(key, (current) => {
       if (!current) return current;
       const rest = current.questions.filter((item) => item._id !== question._id);
