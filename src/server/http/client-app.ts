@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
+import { SERVICE_WORKER_HEADER } from '../../shared/pwa.ts';
 import { PAGE_DATA_ID, isId, routePreload } from '../../shared/route-preloads.ts';
 import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
 import {
@@ -392,6 +393,7 @@ export async function registerClientApp(
     search: URLSearchParams,
     scheme: ColorScheme,
     branding: PageBranding,
+    withCode: boolean,
   ): Promise<Page | undefined> => {
     const styled = styledPages.get(name);
     const { listAnswer } = options;
@@ -407,7 +409,7 @@ export async function registerClientApp(
       answers.push([url, answer.json]);
       tags.push(answer.tag);
     }
-    const key = [branding.version, scheme, location].join('\n');
+    const key = [branding.version, scheme, location, withCode].join('\n');
     const versions = tags.join(' ');
     const last = rendered.get(key);
     // A room whose votes move its list several times a second is rendered at most once a
@@ -422,10 +424,9 @@ export async function registerClientApp(
     );
     // The route's code is named in the page for the loader that runs after the first paint,
     // not preloaded beside it: nothing but the HTML and the pictures comes before that paint.
-    const code = hints?.tags(pathname, new URLSearchParams(query), {
-      stylesInPage: true,
-      dataInPage: true,
-    });
+    const code = withCode
+      ? hints?.tags(pathname, new URLSearchParams(query), { stylesInPage: true, dataInPage: true })
+      : '';
     // Its styles cut to what the markup uses: the whole sheets follow after the first paint.
     const html = withCriticalStyles(
       withPrerendered(withBranding(withHints(styled, code ?? ''), branding), markup, branding, {
@@ -463,6 +464,9 @@ export async function registerClientApp(
       const inScheme = pages[scheme];
       const routeName = clientRouteAt(pathname);
       const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+      // Fetched by the service worker, which answers the built files itself: no preloads of
+      // them (the browser would not use them, and warns).
+      const fromServiceWorker = request.headers[SERVICE_WORKER_HEADER] !== undefined;
       let withData: Page | undefined;
       if (
         isPrerendered(routeName) &&
@@ -471,7 +475,7 @@ export async function registerClientApp(
         request.method === 'GET'
       ) {
         try {
-          withData = await renderedPage(routeName, search, scheme, branding);
+          withData = await renderedPage(routeName, search, scheme, branding, !fromServiceWorker);
         } catch (error) {
           request.log.warn({ err: error }, 'screen could not be rendered with its data');
         }
@@ -480,7 +484,7 @@ export async function registerClientApp(
         withData ?? (isPrerendered(routeName) ? inScheme.prerendered[routeName] : undefined);
       const base = prerenderedPage ?? (hasAppHeader(pathname) ? inScheme.shell : inScheme.plain);
       // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
-      reply.header('vary', 'Cookie');
+      reply.header('vary', `Cookie, ${SERVICE_WORKER_HEADER}`);
       const renderHead = routeName && options.pageHead?.[CLIENT_ROUTES[routeName].path];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | null | undefined;
@@ -515,7 +519,7 @@ export async function registerClientApp(
         }
       }
       const tags = [
-        (withData
+        (withData || fromServiceWorker
           ? ''
           : hints?.tags(pathname, search, { stylesInPage: prerenderedPage !== undefined })) ?? '',
         ...images.map(imagePreload),
