@@ -154,6 +154,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       '/api': apiTarget,
       '/media': apiTarget,
       '/socket.io': { target: apiTarget, ws: true },
+      // The app's own logo, drawn by the server in the event's colour.
+      '/logo/': apiTarget,
       '^/speakers$': { target: apiTarget, bypass: htmlBypass },
       '^/questions$': { target: apiTarget, bypass: htmlBypass },
     },

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
+import { LOGO_FILE, LOGO_ROUTE, defaultLogoUrl, logoSvg } from '../../shared/logo.ts';
 import { SERVICE_WORKER_HEADER } from '../../shared/pwa.ts';
 import { PAGE_DATA_ID, isId, routePreload } from '../../shared/route-preloads.ts';
 import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
@@ -134,12 +135,11 @@ export function withBranding(html: string, branding: Omit<PageBranding, 'version
   let page = withApplicationName(html, branding.eventName);
   page = withMeta(page, 'theme-color', branding.primaryColor);
   page = withMeta(page, LOGO_META, branding.logoUrl ?? '');
-  if (branding.logoUrl) {
-    page = page.replace(
-      /<link rel="icon"[^>]*>/,
-      () => `<link rel="icon" href="${escapeHtml(branding.logoUrl ?? '')}" />`,
-    );
-  }
+  page = page.replace(/<link rel="icon"[^>]*>/, () =>
+    branding.logoUrl
+      ? `<link rel="icon" href="${escapeHtml(branding.logoUrl)}" />`
+      : `<link rel="icon" type="image/svg+xml" href="${defaultLogoUrl(branding.primaryColor)}" />`,
+  );
   const style = `<style id="${BRAND_STYLE_ID}">${brandCss(branding.primaryColor)}</style>`;
   const existing = new RegExp(`<style id="${BRAND_STYLE_ID}">[^<]*</style>`);
   return existing.test(page)
@@ -256,6 +256,17 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
+  // The app's own logo in the colour its address names (`src/shared/logo.ts`): the default
+  // logo follows the event's colour. Each address always answers the same picture.
+  app.get<{ Params: { file: string } }>(LOGO_ROUTE, async (request, reply) => {
+    const color = LOGO_FILE.exec(request.params.file)?.[1];
+    if (!color) throw new HttpError(404, `Not found: GET ${request.url.split('?', 1)[0] ?? ''}`);
+    const svg = logoSvg(`#${color}`);
+    const etag = versionTag([svg]);
+    reply.header('cache-control', IMMUTABLE).header('etag', etag);
+    if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
+    return reply.type('image/svg+xml').send(svg);
+  });
   type Page = { html: string; etag: string; compressed: CompressedText };
   const pageOf = (html: string, keep: 'forever' | 'version' = 'forever'): Page => ({
     html,
@@ -341,7 +352,13 @@ export async function registerClientApp(
               ? plain
               : pageOf(
                   withColorScheme(
-                    withAppShell(html, appShell(branding.eventName, branding.logoUrl)),
+                    withAppShell(
+                      html,
+                      appShell(
+                        branding.eventName,
+                        branding.logoUrl ?? defaultLogoUrl(branding.primaryColor),
+                      ),
+                    ),
                     scheme,
                   ),
                 ),
