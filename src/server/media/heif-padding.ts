@@ -17,7 +17,7 @@
  */
 
 /** How many bytes each coded item gets after its end, and what they are (no zeros, no 0x000003). */
-export const PADDING = 64;
+const PADDING = 64;
 const PADDING_BYTE = 0xa5;
 
 interface Box {
