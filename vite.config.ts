@@ -88,6 +88,10 @@ export default defineConfig(({ isSsrBuild }) => ({
           injectRegister: false,
           manifest: false,
           injectManifest: {
+            // A classic script, as the page registers it: one self-contained file, built in
+            // library mode. The default ("es") asks the bundler for `inlineDynamicImports`, an
+            // option it has deprecated and warns about at every build.
+            rollupFormat: 'iife',
             globPatterns: ['**/*.{js,css,svg,png,woff2}'],
             globIgnores: ['**/*.map', 'og-image.png', 'sw.js', '.prerendered/**'],
             // The app's largest chunk is a little over the default 2 MiB limit's reach.
@@ -150,6 +154,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       '/api': apiTarget,
       '/media': apiTarget,
       '/socket.io': { target: apiTarget, ws: true },
+      // The app's own logo, drawn by the server in the event's colour.
+      '/logo/': apiTarget,
       '^/speakers$': { target: apiTarget, bypass: htmlBypass },
       '^/questions$': { target: apiTarget, bypass: htmlBypass },
     },

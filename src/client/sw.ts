@@ -4,7 +4,12 @@
  * network, so nothing live is ever served stale.
  */
 import { createStore, set } from 'idb-keyval';
-import { SHARED_FILES_PARAM, SHARED_FILES_STORE, SHARE_TARGET_PATH } from '../shared/pwa.ts';
+import {
+  SERVICE_WORKER_HEADER,
+  SHARED_FILES_PARAM,
+  SHARED_FILES_STORE,
+  SHARE_TARGET_PATH,
+} from '../shared/pwa.ts';
 import { CLIENT_PATHS } from '../shared/routes.ts';
 
 interface ExtendableEvent extends Event {
@@ -74,14 +79,23 @@ async function receiveShare(request: Request): Promise<Response> {
   return Response.redirect(`${CLIENT_PATHS.memoryForm}?${SHARED_FILES_PARAM}=1`, 303);
 }
 
+/** The page's request headers, with the mark saying the service worker fetched it. */
+function marked(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  copy.set(SERVICE_WORKER_HEADER, '1');
+  return copy;
+}
+
 /** A page: from the network (and kept), else the same page kept from before, else the app. */
 async function navigate(request: Request): Promise<Response> {
   const cache = await caches.open(PAGES_CACHE);
   try {
     const response = await Promise.race([
-      // The service worker forwards the page's own requests: not a call of the API.
+      // The service worker forwards the page's own requests: not a call of the API. Marked, so
+      // the page comes without preloads of the files this worker answers (SERVICE_WORKER_HEADER);
+      // the copy keeps the navigation's manual redirects.
       // eslint-disable-next-line no-restricted-globals
-      fetch(request),
+      fetch(new Request(request, { headers: marked(request.headers) })),
       new Promise<never>((_, reject) =>
         setTimeout(() => reject(new Error('timeout')), NAVIGATION_TIMEOUT_MS),
       ),

@@ -55,33 +55,63 @@ const contrast = (a: Rgb, b: Rgb) => {
 };
 
 const WHITE: Rgb = [255, 255, 255];
-/** The darkest surface text in the primary colour sits on in dark mode (dark 6). */
-const DARK_SURFACE: Rgb = [0x2e, 0x2e, 0x2e];
-/** The contrast the filled shade keeps under white text and shade 4 keeps on dark surfaces. */
+const BLACK: Rgb = [0, 0, 0];
+/** The UI kit's light surfaces text in the primary colour sits on: white, and gray 0. */
+const LIGHT_SURFACES: Rgb[] = [WHITE, [0xf8, 0xf9, 0xfa]];
+/** Its dark surfaces, dark 8 to dark 5 (the body is dark 7, cards dark 6, hovered rows dark 5). */
+const DARK_SURFACES: Rgb[] = [
+  [0x1f, 0x1f, 0x1f],
+  [0x24, 0x24, 0x24],
+  [0x2e, 0x2e, 0x2e],
+  [0x3b, 0x3b, 0x3b],
+];
+/** The contrast every text in a shade keeps on what it sits on: WCAG AA (4.5:1), and a margin. */
 const MIN_CONTRAST = 4.7;
 
 /**
- * Ten shades of `hex` (`#rrggbb`), lightest first, the colour itself at 6. The theme uses shade
- * 8 under white text (buttons) and as text on light surfaces, and shade 4 as text on dark
- * ones: both are moved, darker or lighter, until they keep 4.7:1 against those, whatever colour
- * the organiser picks.
+ * `shade` moved towards `to` (black or white) in small steps until it keeps MIN_CONTRAST
+ * against every colour `against` gives for it (some backgrounds are made from the shade).
+ */
+function untilReadable(shade: Rgb, to: Rgb, against: (shade: Rgb) => Rgb[]): Rgb {
+  let moved = shade;
+  for (
+    let i = 0;
+    i < 80 && against(moved).some((bg) => contrast(moved, bg) < MIN_CONTRAST);
+    i += 1
+  ) {
+    moved = mix(moved, to[0], 0.05);
+  }
+  return moved;
+}
+
+/**
+ * Ten shades of `hex` (`#rrggbb`), lightest first, the colour itself at 6 (the default colour
+ * starts from the UI kit's indigo). Each shade the theme uses for text, or under white text, is
+ * then moved, darker or lighter, until that text keeps 4.7:1 on everything it sits on, whatever
+ * colour the organiser picks (`brand-palette.test.ts` sweeps the colour wheel):
+ *
+ * - light scheme: shade 8 is the links' and the filled buttons' colour (white on it), on white,
+ *   gray 0 and the light variant's shades 0 and 1; shade 9 is the light variant's text (on
+ *   shades 1 and 2) and the filled buttons' hover (white on it);
+ * - dark scheme: shade 4 is the links' colour, on dark 8 to dark 5; shade 0 is the light
+ *   variant's text, on shade 9 darkened by half and by 30 % (the UI kit's `darken`).
  */
 export function brandPalette(hex: string): string[] {
   const color = hex.toLowerCase();
-  if (color === DEFAULT_PRIMARY_COLOR) return [...INDIGO];
   const base = parse(color);
-  const shades: Rgb[] = [
-    ...[0.9, 0.78, 0.62, 0.45, 0.28, 0.12].map((amount) => mix(base, 255, amount)),
-    base,
-    ...[0.12, 0.24, 0.36].map((amount) => mix(base, 0, amount)),
-  ];
-  for (let i = 0; i < 60 && contrast(shades[8] as Rgb, WHITE) < MIN_CONTRAST; i += 1) {
-    shades[8] = mix(shades[8] as Rgb, 0, 0.05);
-    shades[9] = mix(shades[8], 0, 0.15);
-  }
-  for (let i = 0; i < 60 && contrast(shades[4] as Rgb, DARK_SURFACE) < MIN_CONTRAST; i += 1) {
-    shades[4] = mix(shades[4] as Rgb, 255, 0.05);
-  }
+  const shades: Rgb[] =
+    color === DEFAULT_PRIMARY_COLOR
+      ? INDIGO.map(parse)
+      : [
+          ...[0.9, 0.78, 0.62, 0.45, 0.28, 0.12].map((amount) => mix(base, 255, amount)),
+          base,
+          ...[0.12, 0.24, 0.36].map((amount) => mix(base, 0, amount)),
+        ];
+  const at = (index: number) => shades[index] as Rgb;
+  shades[8] = untilReadable(at(8), BLACK, () => [...LIGHT_SURFACES, at(0), at(1)]);
+  shades[9] = untilReadable(at(9), BLACK, () => [WHITE, at(1), at(2)]);
+  shades[4] = untilReadable(at(4), WHITE, () => DARK_SURFACES);
+  shades[0] = untilReadable(at(0), WHITE, () => [mix(at(9), 0, 0.5), mix(at(9), 0, 0.3)]);
   return shades.map(format);
 }
 

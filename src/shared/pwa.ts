@@ -11,3 +11,10 @@ export const SHARED_FILES_PARAM = 'shared';
 
 /** Where the service worker keeps shared files for the form: IndexedDB database and store. */
 export const SHARED_FILES_STORE = ['confab-shared', 'files'] as const;
+
+/**
+ * The header the service worker adds to the pages it fetches. The server then names no files to
+ * preload in the page: the worker answers those files from its cache, and a preload fetched
+ * beside it is never used (the browser warns about each one in the console).
+ */
+export const SERVICE_WORKER_HEADER = 'x-confab-service-worker';

@@ -280,6 +280,76 @@ for (const mode of ['light', 'dark'] as const) {
       await expectAccessible(page, '/speakerscard on a phone with the chat open', mode);
     });
 
+    test('answered questions in an organiser’s colour: /questions, the Q&A room and the dashboard', async ({
+      browser,
+    }) => {
+      test.slow();
+      // A server of its own: the colour changed here must not reach the other checks.
+      const own = await startServer({ ADMIN_PASSWORD });
+      const context = await newContextFor(browser, own.url, mode);
+      try {
+        const request = context.request;
+        const login = await request.post('/api/admin/login', {
+          data: { username: 'admin', password: ADMIN_PASSWORD },
+        });
+        const { token } = (await login.json()) as { token: string };
+        const admin = { authorization: `Bearer ${token}` };
+        // An orange whose shades failed before: its link colour was 3.2:1 on an answered card.
+        const saved = await request.put('/api/admin/settings', {
+          headers: admin,
+          data: { primaryColor: '#e8590c' },
+        });
+        expect(saved.status()).toBe(200);
+        const speaker = await createSpeaker(request, uniqueName('Lovelace'));
+        for (const [asker, text, answered] of [
+          ['ada', 'Which engine comes next?', true],
+          ['bob', 'Will the notes be shared?', false],
+          ['reader', 'What did the first program compute?', true],
+        ] as const) {
+          const asked = await request.post('/questions', {
+            data: {
+              speakerId: speaker._id,
+              speakerName: speaker.name,
+              question: text,
+              askerUsername: asker,
+            },
+          });
+          expect(asked.status()).toBe(201);
+          const question = (await asked.json()) as { _id: string };
+          if (answered) {
+            const marked = await request.patch(`/api/questions/${question._id}`, {
+              headers: admin,
+              data: { answered: true },
+            });
+            expect(marked.status()).toBe(200);
+          }
+        }
+        const page = await context.newPage();
+        await join(page, 'reader');
+
+        await page.goto('/questions');
+        const feed = page.getByRole('feed', { name: 'Questions' });
+        await expect(feed.getByText('Which engine comes next?')).toBeVisible();
+        await expect(feed.getByText('Answered').first()).toBeVisible();
+        await expectAccessible(page, '/questions with answered ones in #e8590c', mode);
+
+        await page.goto(`/speakerscard?speaker=${speaker._id}`);
+        const panel = page.getByRole('region', { name: `Questions for ${speaker.name}` });
+        await expect(panel.getByRole('article')).toHaveCount(3);
+        await expectAccessible(page, 'the Q&A room with answered ones in #e8590c', mode);
+
+        await page.goto(`/speakers/${speaker.username}/dashboard`);
+        await expect(page.getByRole('feed', { name: 'Questions for you' })).toBeVisible();
+        const answeredSection = page.getByRole('region', { name: 'Answered' });
+        await expect(answeredSection.getByText('Which engine comes next?')).toBeVisible();
+        await expectAccessible(page, 'the dashboard with answered ones in #e8590c', mode);
+        await page.screenshot({ path: `/tmp/confab-answered-${mode}.png`, fullPage: true });
+      } finally {
+        await context.close();
+        await own.stop();
+      }
+    });
+
     test('speaker sign-up and login', async ({ page }) => {
       await page.goto('/Speakerform');
       await expect(page.getByRole('button', { name: 'Add Speaker Bio' })).toBeVisible();

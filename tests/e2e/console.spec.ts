@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { brandPalette } from '../../src/shared/brand-palette.ts';
 import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
 import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
@@ -116,6 +116,69 @@ test.describe('the organiser console', () => {
     }
   });
 
+  test('the app’s own logo takes the event’s colour, on open pages too', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
+    const login = await request.post('/api/admin/login', {
+      data: { username: 'admin', password: ADMIN_PASSWORD },
+    });
+    const { token } = (await login.json()) as { token: string };
+    const setColor = async (primaryColor: string) => {
+      const saved = await request.put('/api/admin/settings', {
+        headers: { authorization: `Bearer ${token}` },
+        data: { primaryColor },
+      });
+      expect(saved.status()).toBe(200);
+    };
+    /** The colours the logo a page shows is painted in (its SVG's fills), white aside. */
+    const logoFills = async (page: Page, logo: Locator) => {
+      const source = await logo.getAttribute('src');
+      const svg = await (await page.request.get(source ?? '')).text();
+      const fills = [...svg.matchAll(/fill="(#[0-9a-f]{3,6})"/g)].map((m) => m[1]);
+      return [...new Set(fills)].filter((fill) => !['#fff', '#ffffff'].includes(fill ?? ''));
+    };
+    await setColor('#4c6ef5');
+    try {
+      // Someone on the join page, and an attendee (another browser: joining leaves the join page).
+      const visitorContext = await browser.newContext({ baseURL });
+      const visitor = await visitorContext.newPage();
+      const context = await browser.newContext({ baseURL });
+      await visitor.goto('/');
+      const joinLogo = visitor.getByRole('main').locator('img').first();
+      await expect(joinLogo).toBeVisible();
+      expect(await logoFills(visitor, joinLogo)).toEqual(['#4c6ef5']);
+      const attendee = await context.newPage();
+      await join(attendee, 'colour-watcher');
+      const headerLogo = attendee.getByRole('banner').locator('img').first();
+      await expect(headerLogo).toBeVisible();
+      expect(await logoFills(attendee, headerLogo)).toEqual(['#4c6ef5']);
+
+      await setColor('#e8590c');
+      // The open pages follow without a reload: the header, the join page, the page's icon.
+      await expect(headerLogo).toHaveAttribute('src', '/logo/e8590c.svg', { timeout: 10_000 });
+      await expect(joinLogo).toHaveAttribute('src', '/logo/e8590c.svg', { timeout: 10_000 });
+      expect(await logoFills(attendee, headerLogo)).toEqual(['#e8590c']);
+      await expect(attendee.locator('link[rel="icon"]')).toHaveAttribute(
+        'href',
+        '/logo/e8590c.svg',
+      );
+      // A new page has it from the start, and the logo is drawn (not a broken image).
+      await attendee.reload();
+      await expect(headerLogo).toHaveAttribute('src', '/logo/e8590c.svg');
+      expect(
+        await headerLogo.evaluate((img: HTMLImageElement) => img.naturalWidth),
+      ).toBeGreaterThan(0);
+      await attendee.screenshot({ path: '/tmp/confab-logo-orange.png' });
+      await visitor.screenshot({ path: '/tmp/confab-logo-orange-join.png' });
+      await context.close();
+      await visitorContext.close();
+    } finally {
+      await setColor('#4c6ef5');
+    }
+  });
+
   test('a logo uploaded in Settings shows in the headers, and can be removed', async ({
     browser,
     baseURL,
@@ -125,7 +188,7 @@ test.describe('the organiser console', () => {
     const attendee = await attendeeContext.newPage();
     await join(attendee, 'logo-watcher');
     const headerLogo = attendee.getByRole('banner').locator('img').first();
-    await expect(headerLogo).toHaveAttribute('src', '/logo.svg');
+    await expect(headerLogo).toHaveAttribute('src', /^\/logo\/[0-9a-f]{6}\.svg$/);
 
     await logInAsAdmin(page, ADMIN_PASSWORD, 'settings');
     const chooser = page.waitForEvent('filechooser');
@@ -148,7 +211,9 @@ test.describe('the organiser console', () => {
 
     await page.getByRole('button', { name: 'Remove logo' }).click();
     await expect(page.getByText('Logo removed.')).toBeVisible();
-    await expect(headerLogo).toHaveAttribute('src', '/logo.svg', { timeout: 10_000 });
+    await expect(headerLogo).toHaveAttribute('src', /^\/logo\/[0-9a-f]{6}\.svg$/, {
+      timeout: 10_000,
+    });
     await attendeeContext.close();
   });
 

@@ -1,11 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { BRAND_STYLE_ID, DEFAULT_PRIMARY_COLOR, brandCss } from '../../shared/brand-palette.ts';
-import {
-  DEFAULT_LOGO_URL,
-  EVENT_NAME_SLOT,
-  LOGO_META,
-  LOGO_URL_SLOT,
-} from '../../shared/constants.ts';
+import { EVENT_NAME_SLOT, LOGO_META, LOGO_URL_SLOT } from '../../shared/constants.ts';
+import { defaultLogoUrl } from '../../shared/logo.ts';
 import { whenIdle } from './when-idle.ts';
 
 /** What every screen shows of the event: the admin's settings, live (decision 162). */
@@ -91,8 +87,9 @@ export function setBranding(next: Branding): void {
   setMeta(LOGO_META, current.logoUrl ?? '');
   const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
   if (icon) {
-    icon.href = current.logoUrl ?? DEFAULT_LOGO_URL;
+    icon.href = current.logoUrl ?? defaultLogoUrl(current.primaryColor);
     if (current.logoUrl) icon.removeAttribute('type');
+    else icon.type = 'image/svg+xml';
   }
   if (previous.eventName && document.title.includes(previous.eventName)) {
     document.title = document.title.replaceAll(previous.eventName, current.eventName);
@@ -111,8 +108,11 @@ const snapshot = () => current;
 /** The event's branding as it is now, re-rendering when it changes. */
 export const useBranding = (): Branding => useSyncExternalStore(subscribe, snapshot, snapshot);
 
-/** The event's logo to show: the organiser's, else the app's own. */
-export const useLogoUrl = (): string => useBranding().logoUrl ?? DEFAULT_LOGO_URL;
+/** The event's logo to show: the organiser's, else the app's own in the event's colour. */
+export const useLogoUrl = (): string => {
+  const { logoUrl, primaryColor } = useBranding();
+  return logoUrl ?? defaultLogoUrl(primaryColor);
+};
 
 /**
  * Keeps the branding live on every screen, the join page included: the `settingsUpdated` event

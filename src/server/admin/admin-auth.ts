@@ -16,8 +16,9 @@ import { AccountBackoff, LoginLimiter } from './login-limiter.ts';
 export const generatePassword = (): string => randomBytes(18).toString('base64url');
 
 /**
- * The admin password: ADMIN_PASSWORD, or one generated at start and logged once (warn), so
- * there is never a fixed default password.
+ * The admin password: ADMIN_PASSWORD, or one generated at start, so there is never a fixed
+ * default password. The log (warn) only says one was generated: log collectors keep their lines,
+ * so the password itself is printed on a plain line for the person at the terminal (`main.ts`).
  */
 export function resolveAdminPassword(
   config: Pick<Config, 'adminUsername' | 'adminPassword'>,
@@ -27,8 +28,9 @@ export function resolveAdminPassword(
   const password = generatePassword();
   log.warn(
     { adminUsername: config.adminUsername },
-    `ADMIN_PASSWORD is not set. Admin login for this run: username "${config.adminUsername}", ` +
-      `password "${password}". It changes at every start; set ADMIN_PASSWORD to choose one.`,
+    `ADMIN_PASSWORD is not set: a password was generated for this run (username ` +
+      `"${config.adminUsername}"), printed once on the server's standard output. It changes at ` +
+      'every start; set ADMIN_PASSWORD to choose one.',
   );
   return password;
 }

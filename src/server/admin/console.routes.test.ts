@@ -1,6 +1,8 @@
+import fs from 'node:fs/promises';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { brandCss } from '../../shared/brand-palette.ts';
+import { errorResponseSchema } from '../../shared/errors.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { adminStatsSchema, settingsResponseSchema } from '../../shared/schemas/settings.ts';
 import {
@@ -195,6 +197,36 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
     });
   });
 
+  describe('GET /logo/{rrggbb}.svg', () => {
+    it('answers the app’s own logo in the colour its address names, cached for good', async () => {
+      const response = await fetch(`${t.url}/logo/e8590c.svg`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const svg = await response.text();
+      expect(svg).toContain('fill="#e8590c"');
+      expect(svg).not.toContain('#4c6ef5');
+      const etag = response.headers.get('etag') ?? '';
+      expect(etag).not.toBe('');
+      const again = await fetch(`${t.url}/logo/e8590c.svg`, { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      // The default colour's is the picture shipped as public/logo.svg.
+      const shipped = await fs.readFile('src/client/public/logo.svg', 'utf8');
+      expect(await (await fetch(`${t.url}/logo/4c6ef5.svg`)).text()).toBe(shipped.trim());
+      for (const bad of [
+        'E8590C.svg',
+        'e8590c.png',
+        'red.svg',
+        'e8590c0.svg',
+        '%3Cscript%3E.svg',
+      ]) {
+        const refused = await fetch(`${t.url}/logo/${bad}`);
+        expect(refused.status, bad).toBe(404);
+        expect(errorResponseSchema.parse(await refused.json()).code, bad).toBe('NOT_FOUND');
+      }
+    });
+  });
+
   describe('PUT and DELETE /api/admin/settings/logo', () => {
     it('stores an image through the pipeline, replaces it, and removes it', async () => {
       const events = collect(await watch(), 'settingsUpdated');
@@ -235,7 +267,13 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       expect(removed.status).toBe(200);
       expect(settingsResponseSchema.parse(await removed.json()).logoUrl).toBeNull();
       expect(await t.storedMediaKeys('settings/')).toEqual([]);
-      expect(await pageOf('/')).toContain('<img src="/logo.svg"/>');
+      // The app's own logo again, in the event's colour.
+      const { primaryColor } = publicConfigSchema.parse(
+        await (await fetch(`${t.url}/api/config`)).json(),
+      );
+      const own = `/logo/${primaryColor.slice(1).toLowerCase()}.svg`;
+      expect(await pageOf('/')).toContain(`<img src="${own}"/>`);
+      expect(await pageOf('/')).toContain(`<link rel="icon" type="image/svg+xml" href="${own}" />`);
       // Removing no logo is not an error.
       expect(
         (await call(t.url, 'DELETE', '/api/admin/settings/logo', { token: admin })).status,

@@ -1,4 +1,5 @@
 import { DEFAULT_LOGO_URL, EVENT_NAME_SLOT, LOGO_URL_SLOT } from '../../shared/constants.ts';
+import { defaultLogoUrl } from '../../shared/logo.ts';
 import { CLIENT_PATHS } from '../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
@@ -42,12 +43,15 @@ export const withAppShell = (html: string, shell: string) =>
 export function withPrerendered(
   html: string,
   markup: string,
-  branding: { eventName: string; logoUrl: string | null },
+  branding: { eventName: string; logoUrl: string | null; primaryColor: string },
   { hydrate, codeAfterPaint = hydrate }: { hydrate: boolean; codeAfterPaint?: boolean },
 ): string {
   const filled = markup
     .replaceAll(EVENT_NAME_SLOT, escapeHtml(branding.eventName))
-    .replaceAll(LOGO_URL_SLOT, escapeHtml(branding.logoUrl ?? DEFAULT_LOGO_URL));
+    .replaceAll(
+      LOGO_URL_SLOT,
+      escapeHtml(branding.logoUrl ?? defaultLogoUrl(branding.primaryColor)),
+    );
   const page = html.replace(
     /<div id="root"><\/div>/,
     () => `<div id="root" ${hydrate ? 'data-prerendered' : 'data-shell'}="">${filled}</div>`,

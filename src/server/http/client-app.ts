@@ -4,6 +4,8 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
+import { LOGO_FILE, LOGO_ROUTE, defaultLogoUrl, logoSvg } from '../../shared/logo.ts';
+import { SERVICE_WORKER_HEADER } from '../../shared/pwa.ts';
 import { PAGE_DATA_ID, isId, routePreload } from '../../shared/route-preloads.ts';
 import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
 import {
@@ -133,12 +135,11 @@ export function withBranding(html: string, branding: Omit<PageBranding, 'version
   let page = withApplicationName(html, branding.eventName);
   page = withMeta(page, 'theme-color', branding.primaryColor);
   page = withMeta(page, LOGO_META, branding.logoUrl ?? '');
-  if (branding.logoUrl) {
-    page = page.replace(
-      /<link rel="icon"[^>]*>/,
-      () => `<link rel="icon" href="${escapeHtml(branding.logoUrl ?? '')}" />`,
-    );
-  }
+  page = page.replace(/<link rel="icon"[^>]*>/, () =>
+    branding.logoUrl
+      ? `<link rel="icon" href="${escapeHtml(branding.logoUrl)}" />`
+      : `<link rel="icon" type="image/svg+xml" href="${defaultLogoUrl(branding.primaryColor)}" />`,
+  );
   const style = `<style id="${BRAND_STYLE_ID}">${brandCss(branding.primaryColor)}</style>`;
   const existing = new RegExp(`<style id="${BRAND_STYLE_ID}">[^<]*</style>`);
   return existing.test(page)
@@ -255,6 +256,17 @@ export async function registerClientApp(
 ): Promise<void> {
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
+  // The app's own logo in the colour its address names (`src/shared/logo.ts`): the default
+  // logo follows the event's colour. Each address always answers the same picture.
+  app.get<{ Params: { file: string } }>(LOGO_ROUTE, async (request, reply) => {
+    const color = LOGO_FILE.exec(request.params.file)?.[1];
+    if (!color) throw new HttpError(404, `Not found: GET ${request.url.split('?', 1)[0] ?? ''}`);
+    const svg = logoSvg(`#${color}`);
+    const etag = versionTag([svg]);
+    reply.header('cache-control', IMMUTABLE).header('etag', etag);
+    if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
+    return reply.type('image/svg+xml').send(svg);
+  });
   type Page = { html: string; etag: string; compressed: CompressedText };
   const pageOf = (html: string, keep: 'forever' | 'version' = 'forever'): Page => ({
     html,
@@ -340,7 +352,13 @@ export async function registerClientApp(
               ? plain
               : pageOf(
                   withColorScheme(
-                    withAppShell(html, appShell(branding.eventName, branding.logoUrl)),
+                    withAppShell(
+                      html,
+                      appShell(
+                        branding.eventName,
+                        branding.logoUrl ?? defaultLogoUrl(branding.primaryColor),
+                      ),
+                    ),
                     scheme,
                   ),
                 ),
@@ -392,6 +410,7 @@ export async function registerClientApp(
     search: URLSearchParams,
     scheme: ColorScheme,
     branding: PageBranding,
+    withCode: boolean,
   ): Promise<Page | undefined> => {
     const styled = styledPages.get(name);
     const { listAnswer } = options;
@@ -407,7 +426,7 @@ export async function registerClientApp(
       answers.push([url, answer.json]);
       tags.push(answer.tag);
     }
-    const key = [branding.version, scheme, location].join('\n');
+    const key = [branding.version, scheme, location, withCode].join('\n');
     const versions = tags.join(' ');
     const last = rendered.get(key);
     // A room whose votes move its list several times a second is rendered at most once a
@@ -422,10 +441,9 @@ export async function registerClientApp(
     );
     // The route's code is named in the page for the loader that runs after the first paint,
     // not preloaded beside it: nothing but the HTML and the pictures comes before that paint.
-    const code = hints?.tags(pathname, new URLSearchParams(query), {
-      stylesInPage: true,
-      dataInPage: true,
-    });
+    const code = withCode
+      ? hints?.tags(pathname, new URLSearchParams(query), { stylesInPage: true, dataInPage: true })
+      : '';
     // Its styles cut to what the markup uses: the whole sheets follow after the first paint.
     const html = withCriticalStyles(
       withPrerendered(withBranding(withHints(styled, code ?? ''), branding), markup, branding, {
@@ -463,6 +481,9 @@ export async function registerClientApp(
       const inScheme = pages[scheme];
       const routeName = clientRouteAt(pathname);
       const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+      // Fetched by the service worker, which answers the built files itself: no preloads of
+      // them (the browser would not use them, and warns).
+      const fromServiceWorker = request.headers[SERVICE_WORKER_HEADER] !== undefined;
       let withData: Page | undefined;
       if (
         isPrerendered(routeName) &&
@@ -471,7 +492,7 @@ export async function registerClientApp(
         request.method === 'GET'
       ) {
         try {
-          withData = await renderedPage(routeName, search, scheme, branding);
+          withData = await renderedPage(routeName, search, scheme, branding, !fromServiceWorker);
         } catch (error) {
           request.log.warn({ err: error }, 'screen could not be rendered with its data');
         }
@@ -480,7 +501,7 @@ export async function registerClientApp(
         withData ?? (isPrerendered(routeName) ? inScheme.prerendered[routeName] : undefined);
       const base = prerenderedPage ?? (hasAppHeader(pathname) ? inScheme.shell : inScheme.plain);
       // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
-      reply.header('vary', 'Cookie');
+      reply.header('vary', `Cookie, ${SERVICE_WORKER_HEADER}`);
       const renderHead = routeName && options.pageHead?.[CLIENT_ROUTES[routeName].path];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | null | undefined;
@@ -515,7 +536,7 @@ export async function registerClientApp(
         }
       }
       const tags = [
-        (withData
+        (withData || fromServiceWorker
           ? ''
           : hints?.tags(pathname, search, { stylesInPage: prerenderedPage !== undefined })) ?? '',
         ...images.map(imagePreload),

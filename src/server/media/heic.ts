@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
+import { withPaddedCodedData } from './heif-padding.ts';
 
 /**
  * HEIC/HEIF (what iPhones take) decoded to upright pixels, for sharp to render.
@@ -14,6 +15,9 @@ import sharp from 'sharp';
  * The worker decodes the image the file marks as primary (not the first stored), keeps its
  * alpha channel, and hands back an uncompressed TIFF that carries the file's ICC profile, so
  * sharp converts a Display P3 photo to sRGB exactly as it does a P3-tagged JPEG (decision 147).
+ * A picture whose coded data is cut short is refused as damaged: the worker decodes it a second
+ * time with bytes added after its data, and the two differ only when the decoder needed more
+ * than the file holds (`heif-padding.ts`, decision 201).
  */
 
 /** The largest picture decoded, in pixels: a 100-megapixel photo holds 400 MB once decoded. */
@@ -116,6 +120,43 @@ function tiffLayout(width, height, channels, icc) {
   return { header, pixelsAt };
 }
 
+/** SHA-256 of a decoded plane's rows (without the padding at the end of each). */
+function digest(plane, row, height) {
+  const hash = require('node:crypto').createHash('sha256');
+  if (plane.stride === row) hash.update(plane.data.subarray(0, row * height));
+  else for (let y = 0; y < height; y += 1) hash.update(plane.data.subarray(y * plane.stride, y * plane.stride + row));
+  return hash.digest('hex');
+}
+
+let heif;
+/** The digest of the primary picture of \`bytes\`, decoded as the file's own is; undefined if it is not. */
+function pictureDigest(bytes, alpha, row, height) {
+  const context = heif.heif_context_alloc();
+  let handle;
+  let image;
+  try {
+    if (heif.heif_context_read_from_memory(context, new Uint8Array(bytes)).code !== heif.heif_error_code.heif_error_Ok) return undefined;
+    handle = heif.heif_js_context_get_primary_image_handle(context);
+    if (!handle || handle.code !== undefined) {
+      handle = undefined;
+      return undefined;
+    }
+    const decoded = heif.heif_js_decode_image2(
+      handle,
+      heif.heif_colorspace.heif_colorspace_RGB,
+      alpha ? heif.heif_chroma.heif_chroma_interleaved_RGBA : heif.heif_chroma.heif_chroma_interleaved_RGB,
+    );
+    if (!decoded || !decoded.channels) return undefined;
+    image = decoded.image;
+    const plane = decoded.channels.find((c) => c.id === heif.heif_channel.heif_channel_interleaved);
+    return plane && plane.width * (alpha ? 4 : 3) === row && plane.height === height ? digest(plane, row, height) : undefined;
+  } finally {
+    if (image) heif.heif_image_release(image);
+    if (handle) heif.heif_image_handle_release(handle);
+    heif.heif_context_free(context);
+  }
+}
+
 (async () => {
   const created = require(workerData.modulePath)({
     print: keep,
@@ -127,7 +168,7 @@ function tiffLayout(width, height, channels, icc) {
       return instance.exports;
     },
   });
-  const heif = typeof created.then === 'function' ? await created : created;
+  heif = typeof created.then === 'function' ? await created : created;
   await heif.ready;
   const ok = heif.heif_error_code.heif_error_Ok;
   const context = heif.heif_context_alloc();
@@ -163,6 +204,11 @@ function tiffLayout(width, height, channels, icc) {
         heif._free(error);
       }
     }
+    const channels = alpha ? 4 : 3;
+    const row = width * channels;
+    // The picture decoded from the copy whose coded data has bytes after its end (heif-padding.ts):
+    // first, and released before the file's own is decoded, so two never sit in memory at once.
+    const reference = workerData.padded ? pictureDigest(workerData.padded, alpha, row, height) : undefined;
     const decoded = heif.heif_js_decode_image2(
       handle,
       heif.heif_colorspace.heif_colorspace_RGB,
@@ -176,8 +222,11 @@ function tiffLayout(width, height, channels, icc) {
     if (!plane || plane.width !== width || plane.height !== height) {
       return answer({ failure: 'damaged', error: 'the decoded image is not the size the file signals' });
     }
-    const channels = alpha ? 4 : 3;
-    const row = width * channels;
+    // The decoder read beyond the coded data: the picture was cut short, and what it painted
+    // for the missing part is not the photo.
+    if (reference !== undefined && digest(plane, row, height) !== reference) {
+      return answer({ failure: 'damaged', error: 'the coded picture ends before the picture does' });
+    }
     const { header, pixelsAt } = tiffLayout(width, height, channels, icc);
     // One copy out of the WebAssembly heap, straight into the TIFF that sharp reads.
     const tiff = new Uint8Array(pixelsAt + row * height);
@@ -228,6 +277,9 @@ export async function decodeHeicInWorker(
   const wasm = await libheifModule();
   // A copy the worker owns: the transfer leaves the caller's buffer untouched.
   const buffer = new Uint8Array(file).buffer;
+  // The copy with bytes after each coded picture, decoded too: a cut picture decodes otherwise.
+  const padded = withPaddedCodedData(file);
+  const paddedBuffer = padded ? new Uint8Array(padded).buffer : undefined;
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -240,8 +292,9 @@ export async function decodeHeicInWorker(
         wasm,
         maxPixels: MAX_IMAGE_PIXELS,
         sequence: isSequence(file),
+        padded: paddedBuffer,
       },
-      transferList: [buffer],
+      transferList: paddedBuffer ? [buffer, paddedBuffer] : [buffer],
     });
     const streamed: string[] = [];
     const collect = (chunk: Buffer) => {

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { cutCodedPicture } from '../../../tests/support/heic-cut.ts';
 import { fixture } from '../../../tests/support/media.ts';
 import { addSpeaker, errorOf, postSpeakerForm } from '../../../tests/support/speakers.ts';
 import { type TestDatabase, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
@@ -120,6 +121,15 @@ describe.each(setups)('photos as phones send them ($database, $media store)', (s
     const { status, error } = await refused('IMG_0042.HEIC', await fixture('truncated.heic'));
     expect(status).toBe(400);
     expect(error).toBe('IMG_0042.HEIC could not be read: the image is damaged or incomplete.');
+  });
+
+  it('refuses a HEIC whose boxes are whole but whose coded picture is cut short', async () => {
+    // The slice keeps 100 of its 207 bytes, and every size in the file says so: libheif reads
+    // the file, and its decoder makes stripes of what is missing unless the picture is checked.
+    const cut = cutCodedPicture(await fixture('photo.heic'), 100);
+    const { status, error } = await refused('IMG_0043.HEIC', cut);
+    expect(status).toBe(400);
+    expect(error).toBe('IMG_0043.HEIC could not be read: the image is damaged or incomplete.');
   });
 
   it('refuses a picture over the pixel cap with a message naming the cap', async () => {

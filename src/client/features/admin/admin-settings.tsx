@@ -26,6 +26,7 @@ import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-sett
 import { isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
 import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { defaultLogoUrl } from '../../../shared/logo.ts';
 
 /** The check of one field, the shared schema's: its message, or null. */
 const fieldCheck =
@@ -145,7 +146,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
               </Text>
               <Group gap="sm" wrap="wrap">
                 <Image
-                  src={loaded.logoUrl ?? '/logo.svg'}
+                  src={loaded.logoUrl ?? defaultLogoUrl(loaded.primaryColor)}
                   alt={loaded.logoUrl ? 'The event’s logo' : 'The app’s own logo'}
                   w={48}
                   h={48}

@@ -14,6 +14,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { useQuestions } from './api/get-questions.ts';
 import { arrangeQuestions } from './question-order.ts';
+import projectorText from '../../components/projector-text.module.css';
 import { QrCode } from '../../components/qr-code.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './presenter.module.css';
@@ -119,7 +120,9 @@ export default function PresenterScreen() {
                       </span>
                     </div>
                     <div>
-                      <div className={classes.itemText}>{question.question}</div>
+                      <div className={`${projectorText.clamped} ${classes.itemText}`}>
+                        {question.question}
+                      </div>
                       <div className={classes.asker}>@{question.askerUsername}</div>
                     </div>
                   </li>

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { WALL_TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import projectorText from '../../components/projector-text.module.css';
 import { QrCode } from '../../components/qr-code.tsx';
 import { appConfigQueryOptions } from '../../lib/app-config.ts';
 import { useEventName } from '../../lib/event-name.ts';
@@ -104,7 +105,7 @@ function Slide({
       )}
       <figcaption className={classes.caption}>
         <span className={classes.username}>@{memory.username}</span>
-        {memory.text && <span className={classes.text}>{memory.text}</span>}
+        {memory.text && <span className={projectorText.clamped}>{memory.text}</span>}
       </figcaption>
     </figure>
   );

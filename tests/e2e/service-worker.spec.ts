@@ -1,0 +1,47 @@
+import type { Page } from '@playwright/test';
+import { expect, join, test } from './fixtures.ts';
+
+/** Every console warning and error of the page, and its uncaught errors. */
+function consoleProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+test.describe('the service worker', () => {
+  test('once it controls the page, no screen warns in the console', async ({ page }) => {
+    const problems = consoleProblems(page);
+    await join(page, 'offline-ready');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 15_000,
+    });
+
+    // Each screen loaded again, now through the service worker, with the stylesheets its page
+    // preloads.
+    const screens: [string, RegExp | string][] = [
+      ['/home', 'SHARE A MEMORY'],
+      ['/memories', 'Memories'],
+      ['/questions', 'Questions'],
+      ['/speakerscard', 'Select a speaker to view the dashboard'],
+    ];
+    for (const [path, text] of screens) {
+      await page.goto(path);
+      await expect(page.getByText(text).first()).toBeVisible();
+      await page.reload();
+      await expect(page.getByText(text).first()).toBeVisible();
+      // Chromium reports an unused preload a few seconds after the load.
+      await page.waitForTimeout(3500);
+      expect(
+        await page.evaluate(() => navigator.serviceWorker.controller !== null),
+        `${path} controlled`,
+      ).toBe(true);
+    }
+    expect(problems).toEqual([]);
+  });
+});
