@@ -105,9 +105,7 @@ export const adminQuestionsQuerySchema = z.object({
     .enum(QUESTION_STATUSES, { error: 'status must be published, pending or hidden' })
     .optional(),
   /** Only the answered ones, the open (not answered) ones, or the pinned ones. */
-  flag: z
-    .enum(ADMIN_QUESTION_FLAGS, { error: 'flag must be answered, open or pinned' })
-    .optional(),
+  flag: z.enum(ADMIN_QUESTION_FLAGS, { error: 'flag must be answered, open or pinned' }).optional(),
   limit: pageQuerySchema.shape.limit,
   before: pageQuerySchema.shape.before,
 });
