@@ -108,6 +108,16 @@ export const test = base.extend<object, WorkerFixtures>({
 
 export { expect };
 
+/** What the page reports as going wrong: console errors and warnings, and uncaught errors. */
+export function consoleProblems(page: import('@playwright/test').Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
 /** Joins as `username` through the landing page, as a person would. */
 export async function join(page: import('@playwright/test').Page, username: string): Promise<void> {
   await page.goto('/');

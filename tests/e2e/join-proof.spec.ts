@@ -1,4 +1,4 @@
-import { expect, startServer, test } from './fixtures.ts';
+import { consoleProblems, expect, startServer, test } from './fixtures.ts';
 
 /**
  * A network that joins faster than people do (decision 198): every join from it costs a proof
@@ -16,11 +16,7 @@ test.describe('joining from a busy network', () => {
   test('the phone solves the proof in a worker, joins, and has a token, with no console problem', async ({
     page,
   }) => {
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    const problems = consoleProblems(page);
     const workers: string[] = [];
     page.on('worker', (worker) => workers.push(worker.url()));
     const challenges: number[] = [];

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, join, test } from './fixtures.ts';
+import { consoleProblems, expect, join, test } from './fixtures.ts';
 import { askViaApi, createSpeaker, uniqueName } from './qa-helpers.ts';
 import { seedMemoriesInto } from './seed.ts';
 
@@ -15,16 +15,6 @@ async function holdCode(page: Page): Promise<{ release: () => void }> {
     await route.continue();
   });
   return { release };
-}
-
-/** What the page reports as going wrong: console errors and warnings, and uncaught errors. */
-function consoleProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
 }
 
 /**

@@ -1,15 +1,4 @@
-import type { Page } from '@playwright/test';
-import { expect, join, test } from './fixtures.ts';
-
-/** Every console warning and error of the page, and its uncaught errors. */
-function consoleProblems(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
-  return problems;
-}
+import { consoleProblems, expect, join, test } from './fixtures.ts';
 
 test.describe('the service worker', () => {
   test('once it controls the page, no screen warns in the console', async ({ page }) => {
