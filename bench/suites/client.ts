@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { Manifest } from '../../src/server/http/route-hints.ts';
+import type { Manifest } from '../../src/server/http/pages/route-hints.ts';
 import { routePreload } from '../../src/shared/route-preloads.ts';
 import { startAppServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';

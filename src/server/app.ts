@@ -16,35 +16,35 @@ import { SettingsStore, tokenSecret } from './settings/settings.service.ts';
 import { type Config, longestUploadMs } from './config.ts';
 import { createPgPool, listenConnections, migrateToLatest, openDatabase } from './db/connect.ts';
 import type { AppDeps } from './deps.ts';
-import { registerClientApp } from './http/client-app.ts';
+import { registerClientApp } from './http/pages/client-app.ts';
 import { readListAnswer } from './lists/list-route.ts';
-import { registerCompression } from './http/compression.ts';
+import { registerCompression } from './http/transport/compression.ts';
 import {
   defaultMaxConnections,
   limitConnections,
   registerCloseOnShutdown,
   registerIdleTimeout,
-} from './http/connection-limits.ts';
-import { registerCrossOriginGuard } from './http/cross-origin.ts';
-import { registerLoadShedding } from './http/load-shedding.ts';
-import { registerRateLimits } from './http/rate-limits.ts';
-import { registerRequestGuards } from './http/request-guards.ts';
+} from './http/transport/connection-limits.ts';
+import { registerCrossOriginGuard } from './http/transport/cross-origin.ts';
+import { registerLoadShedding } from './http/transport/load-shedding.ts';
+import { registerRateLimits } from './http/transport/rate-limits.ts';
+import { registerRequestGuards } from './http/transport/request-guards.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import {
   createAppLogger,
   lazyChildLoggerOf,
   logWrites,
   writeLogController,
-} from './http/app-logger.ts';
-import { registerMultipart } from './http/multipart.ts';
-import { openApiRoutes, registerOpenApi } from './http/openapi.ts';
-import { apiDocsRoutes } from './http/api-docs.ts';
+} from './http/transport/app-logger.ts';
+import { registerMultipart } from './http/transport/multipart.ts';
+import { openApiRoutes, registerOpenApi } from './http/api-docs/openapi.ts';
+import { apiDocsRoutes } from './http/api-docs/api-docs.ts';
 import {
   answerClientError,
   answerFrameworkError,
   helmetHeaders,
   registerSecurityHeaders,
-} from './http/security-headers.ts';
+} from './http/transport/security-headers.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { DiskMediaStore } from './media/disk-media-store.ts';
 import { createImagePipeline } from './media/image-pipeline.ts';
@@ -67,7 +67,7 @@ import { speakersVersion } from './speakers/speaker.repository.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
 import { uploadRoutes } from './uploads/upload.routes.ts';
-import { webManifestRoutes } from './http/web-manifest.ts';
+import { webManifestRoutes } from './http/pages/web-manifest.ts';
 import { publicBranding } from './settings/branding.ts';
 import { openResumableStore, startAbandonedUploadSweeper } from './uploads/upload.service.ts';
 

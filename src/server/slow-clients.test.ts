@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
-import { defaultMaxConnections } from './http/connection-limits.ts';
+import { defaultMaxConnections } from './http/transport/connection-limits.ts';
 import { freePort } from '../../tests/support/free-port.ts';
 import { startServer, stopServer } from '../../tests/support/server-process.ts';
 import { useTestApp } from '../../tests/support/test-app.ts';

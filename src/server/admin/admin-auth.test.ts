@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.ts';
 import { generatePassword, resolveAdminPassword } from './admin-auth.ts';
 import { AdminTokenSigner, bearerToken } from './admin-token.ts';
 import { DEVICE_COOKIE, deviceCookiesOf } from './device-cookie.ts';
-import { addressKey } from '../http/address-key.ts';
+import { addressKey } from '../http/transport/address-key.ts';
 import { LoginLimiter } from './login-limiter.ts';
 
 const at = (iso: string) => new Date(iso);

@@ -9,7 +9,7 @@ import {
   bearerToken,
 } from './admin-token.ts';
 import { DeviceCookieSigner } from './device-cookie.ts';
-import { addressKey } from '../http/address-key.ts';
+import { addressKey } from '../http/transport/address-key.ts';
 import { AccountBackoff, LoginLimiter } from './login-limiter.ts';
 
 /** A password for this run: 144 random bits, 24 URL-safe characters. */

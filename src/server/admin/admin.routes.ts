@@ -21,7 +21,7 @@ import {
 } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { writeRateLimit } from '../http/rate-limits.ts';
+import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import type { AdminSession } from './admin-token.ts';
 import { deviceCookieHeader, deviceCookiesOf } from './device-cookie.ts';
@@ -33,7 +33,7 @@ import {
 } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
-import { formRoutes } from '../http/multipart.ts';
+import { formRoutes } from '../http/transport/multipart.ts';
 import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesView } from '../memories/memory.service.ts';

@@ -8,9 +8,9 @@ import {
 } from '../../shared/schemas/attendee.ts';
 import { routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
-import { addressKey } from '../http/address-key.ts';
+import { addressKey } from '../http/transport/address-key.ts';
 import { HttpError } from '../http/errors.ts';
-import { writeRateLimit } from '../http/rate-limits.ts';
+import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import { insertAttendee } from './attendee.repository.ts';
 import type { JoinProofs } from './join-proof.ts';

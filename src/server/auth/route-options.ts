@@ -5,7 +5,7 @@ import type {
   preHandlerAsyncHookHandler,
 } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/openapi.ts';
+import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/api-docs/openapi.ts';
 import type { Callers } from './callers.ts';
 
 /**

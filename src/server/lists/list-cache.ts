@@ -1,6 +1,10 @@
 import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
-import { COMPRESSION_THRESHOLD, type Encoding, compressTextAsync } from '../http/compression.ts';
-import { versionTag } from '../http/conditional-get.ts';
+import {
+  COMPRESSION_THRESHOLD,
+  type Encoding,
+  compressTextAsync,
+} from '../http/transport/compression.ts';
+import { versionTag } from '../http/transport/conditional-get.ts';
 
 /**
  * What decides whether one scope of a list changed: its newest id and its row count, and for a

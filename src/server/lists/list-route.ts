@@ -3,8 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import type { ChangeTopic } from '../realtime/change-feed.ts';
-import { type Encoding, acceptedEncoding, varyOnAcceptEncoding } from '../http/compression.ts';
-import { answerNotModified } from '../http/conditional-get.ts';
+import {
+  type Encoding,
+  acceptedEncoding,
+  varyOnAcceptEncoding,
+} from '../http/transport/compression.ts';
+import { answerNotModified } from '../http/transport/conditional-get.ts';
 import type { ListCache } from './list-cache.ts';
 
 /** One view of a list that a request asks for. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { DOWNLOAD_NAMES } from '../../shared/constants.ts';
 import { API_PATHS } from '../../shared/routes.ts';
-import { matchesIfNoneMatch } from '../http/conditional-get.ts';
+import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 import type { ByteRange, MediaStore } from './media-store.ts';
 import { isValidMediaKey } from './media-store.ts';

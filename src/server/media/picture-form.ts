@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type MultipartForm, readMultipart } from '../http/multipart.ts';
+import { type MultipartForm, readMultipart } from '../http/transport/multipart.ts';
 
 /**
  * Reads a form that carries one picture, in the file field `field`, and its text fields. The

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
 import type { MemoryPostFields, RefusedFile } from '../../shared/schemas/memory.ts';
 import { HttpError } from '../http/errors.ts';
-import type { UploadedFile } from '../http/multipart.ts';
+import type { UploadedFile } from '../http/transport/multipart.ts';
 import { newId } from '../lib/ids.ts';
 import { type SniffedType, sniffType } from '../media/images.ts';
 import type { MediaStore } from '../media/media-store.ts';

@@ -30,10 +30,10 @@ import { requireOwnUsername } from '../auth/own-username.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import type { PageHead } from '../http/client-app.ts';
+import type { PageHead } from '../http/pages/client-app.ts';
 import { HttpError } from '../http/errors.ts';
-import { formRoutes, readMultipart } from '../http/multipart.ts';
-import { requesterKeyOf, writeRateLimit } from '../http/rate-limits.ts';
+import { formRoutes, readMultipart } from '../http/transport/multipart.ts';
+import { requesterKeyOf, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import {

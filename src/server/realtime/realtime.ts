@@ -17,7 +17,7 @@ import type { Question } from '../../shared/schemas/question.ts';
 import type { PublicSettings } from '../../shared/schemas/settings.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
 import type { ListenConnections } from '../db/connect.ts';
-import { BASELINE_SECURITY_HEADERS } from '../http/security-headers.ts';
+import { BASELINE_SECURITY_HEADERS } from '../http/transport/security-headers.ts';
 
 /** The events every client of every instance gets. */
 type EveryoneEvent =

@@ -15,7 +15,7 @@ import {
   publicConfigSchema,
 } from '../../shared/schemas/config.ts';
 import type { AppDeps } from '../deps.ts';
-import { matchesIfNoneMatch } from '../http/conditional-get.ts';
+import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 
 /** Health and public configuration. */

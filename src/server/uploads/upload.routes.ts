@@ -10,8 +10,8 @@ import type { Attendee } from '../auth/callers.ts';
 import { requireOwnUsername } from '../auth/own-username.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { ATTENDEE_TOKEN } from '../http/openapi.ts';
-import { pageRateLimit, writeRateLimit } from '../http/rate-limits.ts';
+import { ATTENDEE_TOKEN } from '../http/api-docs/openapi.ts';
+import { pageRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import type { UploadContext } from '../memories/memory-upload.ts';
 import {

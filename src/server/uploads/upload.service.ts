@@ -8,7 +8,7 @@ import { type Config, longestUploadMs } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../lib/periodic-sweep.ts';
-import { type UploadedFile, displayName, readHead } from '../http/multipart.ts';
+import { type UploadedFile, displayName, readHead } from '../http/transport/multipart.ts';
 import { deleteIdempotencyKeysBefore } from '../memories/idempotency.repository.ts';
 import { AlreadyPostedError, postMemory } from '../memories/memory.service.ts';
 import type { UploadContext } from '../memories/memory-upload.ts';

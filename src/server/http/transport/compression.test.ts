@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedMemories } from '../../../tests/support/seed-memories.ts';
-import { type RawAnswer, rawGet } from '../../../tests/support/raw-http.ts';
-import { useTestApp } from '../../../tests/support/test-app.ts';
+import { seedMemories } from '../../../../tests/support/seed-memories.ts';
+import { type RawAnswer, rawGet } from '../../../../tests/support/raw-http.ts';
+import { useTestApp } from '../../../../tests/support/test-app.ts';
 import { acceptedEncoding } from './compression.ts';
 
 const decode = (answer: RawAnswer): Buffer => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../../../tests/support/test-app.ts';
+import { useTestApp } from '../../../../tests/support/test-app.ts';
 import { OverloadDetector, retryAfterSeconds } from './load-shedding.ts';
 
 /** Keeps the CPU busy, as a burst of work beyond capacity does to the event loop. */

@@ -3,25 +3,25 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BRAND_STYLE_ID, brandCss } from '../../shared/brand-palette.ts';
-import { LOGO_FILE, LOGO_ROUTE, defaultLogoUrl, logoSvg } from '../../shared/logo.ts';
-import { SERVICE_WORKER_HEADER } from '../../shared/pwa.ts';
-import { PAGE_DATA_ID, isId, routePreload } from '../../shared/route-preloads.ts';
-import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../shared/constants.ts';
+import { BRAND_STYLE_ID, brandCss } from '../../../shared/brand-palette.ts';
+import { LOGO_FILE, LOGO_ROUTE, defaultLogoUrl, logoSvg } from '../../../shared/logo.ts';
+import { SERVICE_WORKER_HEADER } from '../../../shared/pwa.ts';
+import { PAGE_DATA_ID, isId, routePreload } from '../../../shared/route-preloads.ts';
+import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../../shared/constants.ts';
 import {
   CLIENT_PATHS,
   CLIENT_ROUTES,
   type ClientRouteName,
   clientRouteAt,
   hasAppHeader,
-} from '../../shared/routes.ts';
+} from '../../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
-import { CompressedText } from './compression.ts';
+import { CompressedText } from '../transport/compression.ts';
 import { withCriticalStyles } from './critical-css.ts';
-import { matchesIfNoneMatch, versionTag } from './conditional-get.ts';
-import { HttpError } from './errors.ts';
+import { matchesIfNoneMatch, versionTag } from '../transport/conditional-get.ts';
+import { HttpError } from '../errors.ts';
 import { escapeHtml } from './html.ts';
-import { pageRateLimit } from './rate-limits.ts';
+import { pageRateLimit } from '../transport/rate-limits.ts';
 import { RouteHints, withHints } from './route-hints.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PLAIN_PAGE, useTestApp } from '../../../tests/support/test-app.ts';
+import { PLAIN_PAGE, useTestApp } from '../../../../tests/support/test-app.ts';
 
 interface Schema {
   type?: string | string[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SHARE_TARGET_PATH } from '../../shared/pwa.ts';
-import { useTestApp } from '../../../tests/support/test-app.ts';
+import { SHARE_TARGET_PATH } from '../../../shared/pwa.ts';
+import { useTestApp } from '../../../../tests/support/test-app.ts';
 import { webManifest } from './web-manifest.ts';
 
 describe('the web app manifest and the share target', () => {

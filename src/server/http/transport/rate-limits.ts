@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../shared/constants.ts';
-import { QA_TEXTS } from '../../shared/qa-constants.ts';
-import { ATTENDEE } from '../auth/callers.ts';
-import type { Clock } from '../lib/clock.ts';
+import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { ATTENDEE } from '../../auth/callers.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { addressKey } from './address-key.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** A pre-handler that counts a request against a limit and refuses it past the limit. */
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

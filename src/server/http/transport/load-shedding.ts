@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendError } from './errors.ts';
+import { sendError } from '../errors.ts';
 
 /** How often the event-loop lag is read: the length of one window. */
 const SAMPLE_INTERVAL_MS = 250;

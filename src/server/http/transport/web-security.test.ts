@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
-import { PLAIN_PAGE, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
-import { rawExchange } from '../../../tests/support/raw-http.ts';
+import { memoryPostResponseSchema } from '../../../shared/schemas/memory.ts';
+import { PLAIN_PAGE, testDatabases, useTestApp } from '../../../../tests/support/test-app.ts';
+import { rawExchange } from '../../../../tests/support/raw-http.ts';
 
 const png = (background = '#e8590c') =>
   sharp({ create: { width: 32, height: 24, channels: 3, background } })

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** Bytes read before a file's type is decided from them (file-type needs at most 4100). */
 export const HEAD_BYTES = 4100;

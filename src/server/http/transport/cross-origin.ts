@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
-import { sendError } from './errors.ts';
+import { CLIENT_ID_HEADER } from '../../../shared/constants.ts';
+import { sendError } from '../errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';

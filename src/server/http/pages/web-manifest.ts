@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { CLIENT_PATHS } from '../../shared/routes.ts';
-import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../shared/pwa.ts';
-import type { PublicBranding } from '../settings/branding.ts';
-import { pageRateLimit } from './rate-limits.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../../shared/pwa.ts';
+import type { PublicBranding } from '../../settings/branding.ts';
+import { pageRateLimit } from '../transport/rate-limits.ts';
 
 /** The most characters a home screen shows under an icon without cutting the name. */
 const SHORT_NAME_MAX = 12;

@@ -1,6 +1,6 @@
-import { DEFAULT_LOGO_URL, EVENT_NAME_SLOT, LOGO_URL_SLOT } from '../../shared/constants.ts';
-import { defaultLogoUrl } from '../../shared/logo.ts';
-import { CLIENT_PATHS } from '../../shared/routes.ts';
+import { DEFAULT_LOGO_URL, EVENT_NAME_SLOT, LOGO_URL_SLOT } from '../../../shared/constants.ts';
+import { defaultLogoUrl } from '../../../shared/logo.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
 
 // Tabler's arrow-left, as the React header draws it.

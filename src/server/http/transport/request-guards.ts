@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sendError } from './errors.ts';
+import { sendError } from '../errors.ts';
 
 /**
  * Refuses a URL carrying a NUL character (`%00`) in its path or query with a 400: no route has

@@ -8,14 +8,14 @@ import {
   createJsonSchemaTransformObject,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_FILES_PER_POST } from '../../shared/constants.ts';
-import { errorResponseSchema } from '../../shared/errors.ts';
-import { API_PATHS } from '../../shared/routes.ts';
-import { memoryPostFieldsSchema, memorySchema } from '../../shared/schemas/memory.ts';
-import { questionSchema } from '../../shared/schemas/question.ts';
-import { speakerFieldsSchema, speakerSchema } from '../../shared/schemas/speaker.ts';
-import { answerNotModified } from './conditional-get.ts';
-import { pageRateLimit } from './rate-limits.ts';
+import { MAX_FILES_PER_POST } from '../../../shared/constants.ts';
+import { errorResponseSchema } from '../../../shared/errors.ts';
+import { API_PATHS } from '../../../shared/routes.ts';
+import { memoryPostFieldsSchema, memorySchema } from '../../../shared/schemas/memory.ts';
+import { questionSchema } from '../../../shared/schemas/question.ts';
+import { speakerFieldsSchema, speakerSchema } from '../../../shared/schemas/speaker.ts';
+import { answerNotModified } from '../transport/conditional-get.ts';
+import { pageRateLimit } from '../transport/rate-limits.ts';
 
 /** The security requirement of the admin routes: the Bearer token `POST /api/admin/login` gives. */
 export const ADMIN_TOKEN = [{ adminToken: [] }] as const;
@@ -147,7 +147,7 @@ function finish(document: Document): Document {
 /** The app's version, from package.json (one small read at start). */
 function packageVersion(): string {
   try {
-    const text = fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8');
+    const text = fs.readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8');
     return z.object({ version: z.string() }).parse(JSON.parse(text)).version;
   } catch {
     return '0.0.0';

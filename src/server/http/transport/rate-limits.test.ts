@@ -1,8 +1,8 @@
 import { Client } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../shared/constants.ts';
-import { PLAIN_PAGE, useTestApp } from '../../../tests/support/test-app.ts';
-import { addSpeaker } from '../../../tests/support/speakers.ts';
+import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../../shared/constants.ts';
+import { PLAIN_PAGE, useTestApp } from '../../../../tests/support/test-app.ts';
+import { addSpeaker } from '../../../../tests/support/speakers.ts';
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({
   method: 'POST',

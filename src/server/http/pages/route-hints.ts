@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { type RoutePreload, routePreload } from '../../shared/route-preloads.ts';
+import { type RoutePreload, routePreload } from '../../../shared/route-preloads.ts';
 
 /** One chunk of Vite's build manifest (`build.manifest`), keyed by source path. */
 export interface ManifestChunk {

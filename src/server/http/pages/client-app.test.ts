@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { seedMemories } from '../../../tests/support/seed-memories.ts';
-import { addSpeaker, askQuestion } from '../../../tests/support/speakers.ts';
-import { type TestApp, useTestApp } from '../../../tests/support/test-app.ts';
+import { seedMemories } from '../../../../tests/support/seed-memories.ts';
+import { addSpeaker, askQuestion } from '../../../../tests/support/speakers.ts';
+import { type TestApp, useTestApp } from '../../../../tests/support/test-app.ts';
 
 /** A built page as Vite writes it: the entry's script, its preloads and its stylesheet. */
 const BUILT_PAGE = [

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawGet } from '../../../tests/support/raw-http.ts';
-import { useTestApp } from '../../../tests/support/test-app.ts';
+import { rawGet } from '../../../../tests/support/raw-http.ts';
+import { useTestApp } from '../../../../tests/support/test-app.ts';
 
 describe('the API reference page', () => {
   let page: Response;

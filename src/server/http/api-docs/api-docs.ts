@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { API_PATHS } from '../../shared/routes.ts';
+import { API_PATHS } from '../../../shared/routes.ts';
 import {
   type Encoding,
   acceptedEncoding,
   compressTextAsync,
   varyOnAcceptEncoding,
-} from './compression.ts';
-import { matchesIfNoneMatch } from './conditional-get.ts';
-import { escapeHtml } from './html.ts';
-import { pageRateLimit } from './rate-limits.ts';
+} from '../transport/compression.ts';
+import { matchesIfNoneMatch } from '../transport/conditional-get.ts';
+import { escapeHtml } from '../pages/html.ts';
+import { pageRateLimit } from '../transport/rate-limits.ts';
 
 const SCRIPT_PATH = `${API_PATHS.apiDocs}/scalar.js`;
 
