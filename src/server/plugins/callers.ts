@@ -1,0 +1,37 @@
+import fp from 'fastify-plugin';
+import { createAdminAuth } from '../admin/admin-auth.ts';
+import { PartyTokenSigner } from '../admin/admin-token.ts';
+import { JoinProofs } from '../attendees/join-proof.ts';
+import { ATTENDEE, type Callers, createCallers } from '../auth/callers.ts';
+import { tokenSecret } from '../settings/settings.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Who a request comes from: admin, speaker or attendee tokens. */
+    callers: Callers;
+    /** The proofs of work that joins past an address's free ones cost. */
+    joinProofs: JoinProofs;
+  }
+}
+
+/** Who calls: the admin's login and token, attendee and speaker tokens (decision 111). */
+export const callersPlugin = fp(
+  async (app) => {
+    const { config, clock, database } = app;
+    const secret = await tokenSecret(database.db, config);
+    app.decorate(
+      'callers',
+      createCallers({
+        db: database.db,
+        clock,
+        admin: createAdminAuth({ config, clock }, app.log),
+        tokens: new PartyTokenSigner(secret),
+      }),
+    );
+    // Joins past the free ones of an address cost a proof of work (decision 198).
+    app.decorate('joinProofs', new JoinProofs(config.joinProof, clock, secret));
+    // The attendee of a route that reads an attendee token; rate limits key on it.
+    app.decorateRequest(ATTENDEE, null);
+  },
+  { name: 'callers', dependencies: ['config', 'database'] },
+);

@@ -1,0 +1,26 @@
+import fp from 'fastify-plugin';
+import { moderationRoomOf } from '../auth/callers.ts';
+import { type Realtime, createRealtime } from '../realtime/realtime.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: Realtime;
+  }
+}
+
+/** socket.io on the app's HTTP server; closed before the server waits for its connections. */
+export const realtimePlugin = fp(
+  async (app) => {
+    const realtime = await createRealtime(
+      app.server,
+      app.log,
+      app.fanOut,
+      moderationRoomOf(app.callers),
+    );
+    app.decorate('realtime', realtime);
+    app.addHook('preClose', async () => {
+      await realtime.close();
+    });
+  },
+  { name: 'realtime', dependencies: ['fan-out', 'callers'] },
+);

@@ -1,0 +1,17 @@
+import fp from 'fastify-plugin';
+import { SettingsStore } from '../settings/settings.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The admin's settings, in memory. */
+    settings: SettingsStore;
+  }
+}
+
+/** The admin's settings, read once and refreshed by the change feed. */
+export const settingsPlugin = fp(
+  async (app) => {
+    app.decorate('settings', await SettingsStore.open(app.database.db, app.changes, app.config));
+  },
+  { name: 'settings', dependencies: ['config', 'database', 'change-feed'] },
+);
