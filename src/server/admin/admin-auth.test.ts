@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { Clock } from '../lib/clock.ts';
 import { generatePassword, resolveAdminPassword } from './admin-auth.ts';
-import { AdminTokenSigner, bearerToken } from './admin-token.ts';
+import { AdminTokenSigner, bearerToken } from '../auth/tokens.ts';
 import { DEVICE_COOKIE, deviceCookiesOf } from './device-cookie.ts';
 import { addressKey } from '../http/transport/address-key.ts';
 import { LoginLimiter } from './login-limiter.ts';

@@ -7,7 +7,7 @@ import {
   AdminTokenSigner,
   type TokenCheck,
   bearerToken,
-} from './admin-token.ts';
+} from '../auth/tokens.ts';
 import { DeviceCookieSigner } from './device-cookie.ts';
 import { addressKey } from '../http/transport/address-key.ts';
 import { AccountBackoff, LoginLimiter } from './login-limiter.ts';

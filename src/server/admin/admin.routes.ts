@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_TEXTS } from '../../shared/constants.ts';
@@ -23,9 +23,14 @@ import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
-import type { AdminSession } from './admin-token.ts';
 import { deviceCookieHeader, deviceCookiesOf } from './device-cookie.ts';
-import { ADMIN_BY_HOOK, adminPolled, routeOptions } from '../auth/route-options.ts';
+import { requireAdmin } from '../auth/callers.ts';
+import {
+  accessRules,
+  adminPolled,
+  answeredPrivately,
+  routeOptions,
+} from '../auth/route-options.ts';
 import {
   adminStatsSchema,
   settingsResponseSchema,
@@ -49,17 +54,8 @@ import {
   recentDeletions,
 } from './admin.service.ts';
 
-const SESSION = 'adminSession';
-
 /** Archives of every memory made at once by one instance (`GET /api/admin/memories.zip`). */
 const MAX_ARCHIVES_AT_ONCE = 2;
-
-const UNAUTHORIZED_MESSAGES = {
-  missing: 'Admin login required',
-  malformed: 'Invalid admin token',
-  forged: 'Invalid admin token',
-  expired: 'Your admin session has expired; log in again',
-} as const;
 
 /**
  * Admin login, the token check, moderation of memories and the moderation log. Every route
@@ -128,29 +124,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
   );
 
   const securedRoutes: FastifyPluginAsyncZod = async (secured) => {
-    secured.decorateRequest(SESSION, null);
-    // onRequest runs before the body is read or the input validated: no work without a token.
-    secured.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      const check = await auth.authenticate(request.headers.authorization);
-      if (!check.ok) {
-        reply.header(
-          'www-authenticate',
-          check.reason === 'missing'
-            ? 'Bearer realm="admin"'
-            : `Bearer realm="admin", error="invalid_token"`,
-        );
-        request.log.info({ ip: request.ip, reason: check.reason }, 'admin request refused');
-        throw new HttpError(401, UNAUTHORIZED_MESSAGES[check.reason]);
-      }
-      request.setDecorator<AdminSession>(SESSION, check.session);
-      // The admin's answers are made for each request: never kept by any cache (the list says
-      // otherwise for itself).
-      reply.header('cache-control', 'no-store');
-      reply.header('vary', 'Authorization');
-    });
-    const sessionOf = (request: FastifyRequest) => request.getDecorator<AdminSession>(SESSION);
+    const { admin } = accessRules(deps.callers);
+    // Checked on request, before the body is read or the input validated: no work without a
+    // token. The admin's answers are made for each request: never kept by any cache (the list
+    // says otherwise for itself).
+    const adminOnly = answeredPrivately(admin, 'no-store');
     const actorOf = (request: FastifyRequest): Actor => ({
-      username: sessionOf(request).username,
+      username: requireAdmin(request).username,
       ip: request.ip,
     });
     // Each admin write is limited on its own.
@@ -160,11 +140,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminCheck,
       route({
         summary: 'Check the admin token',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         response: { 200: adminCheckResponseSchema },
       }),
       async (request) => {
-        const session = sessionOf(request);
+        const session = requireAdmin(request);
         return {
           message: 'Authenticated',
           username: session.username,
@@ -175,25 +155,23 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
 
     // Polled every 2 s by an open admin screen: a list like the gallery (decision 101).
     await secured.register(
-      adminPolled(
-        listRoute(deps.lists, {
-          url: API_PATHS.adminMedia,
-          tags: ['Admin'],
-          summary: 'List memories for moderation',
-          security: ADMIN_BY_HOOK.security,
-          querystring: adminMediaQuerySchema,
-          response: z.array(memorySchema),
-          view: ({ query }) =>
-            memoriesView(moderationView(query), () => listForModeration(deps.db, query)),
-        }),
-      ),
+      listRoute(deps.lists, {
+        url: API_PATHS.adminMedia,
+        tags: ['Admin'],
+        summary: 'List memories for moderation',
+        access: adminPolled(admin),
+        querystring: adminMediaQuerySchema,
+        response: z.array(memorySchema),
+        view: ({ query }) =>
+          memoriesView(moderationView(query), () => listForModeration(deps.db, query)),
+      }),
     );
 
     secured.delete(
       `${API_PATHS.adminMedia}/:id`,
       route({
         summary: 'Delete a memory',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         limit: limit(),
         params: adminMediaParamsSchema,
         response: { 200: messageResponseSchema },
@@ -216,7 +194,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       `${API_PATHS.adminMedia}/:id`,
       route({
         summary: 'Approve a memory awaiting approval',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         limit: limit(),
         bodyLimit: 1024,
         params: adminMediaParamsSchema,
@@ -241,7 +219,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminMemoriesZip,
       route({
         summary: 'Every published memory in one ZIP, streamed',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         limit: limit(),
         produces: ['application/zip'],
       }),
@@ -273,7 +251,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         reply.raw.once('close', release);
         const day = deps.clock.now().toISOString().slice(0, 10);
         request.log.info(
-          { admin: sessionOf(request).username, files: size.files, bytes: size.bytes },
+          { admin: requireAdmin(request).username, files: size.files, bytes: size.bytes },
           'admin downloads every memory',
         );
         return reply
@@ -289,7 +267,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminSettings,
       route({
         summary: 'The settings',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         response: { 200: settingsResponseSchema },
       }),
       async () => deps.settings.withLogo,
@@ -299,7 +277,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminSettings,
       route({
         summary: 'Change any of the settings',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         limit: limit(),
         bodyLimit: 4096,
         body: settingsUpdateSchema,
@@ -308,7 +286,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       async (request) => {
         await deps.settings.update(request.body);
         request.log.info(
-          { admin: sessionOf(request).username, change: request.body },
+          { admin: requireAdmin(request).username, change: request.body },
           'settings changed',
         );
         // Every open page takes the new name, colour and the wall's pace at once.
@@ -323,7 +301,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           API_PATHS.adminSettingsLogo,
           route({
             summary: "Set the event's logo (multipart, one image in `logo`)",
-            access: ADMIN_BY_HOOK,
+            access: adminOnly,
             limit: limit(),
             response: { 200: settingsResponseSchema, '4xx': errorResponseSchema },
           }),
@@ -336,7 +314,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
             });
             if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
             await replaceLogo(deps, picture);
-            request.log.info({ admin: sessionOf(request).username }, 'logo changed');
+            request.log.info({ admin: requireAdmin(request).username }, 'logo changed');
             return deps.settings.withLogo;
           },
         );
@@ -347,13 +325,13 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminSettingsLogo,
       route({
         summary: "Remove the event's logo (the app's own shows again)",
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         limit: limit(),
         response: { 200: settingsResponseSchema },
       }),
       async (request) => {
         if (await removeLogo(deps)) {
-          request.log.info({ admin: sessionOf(request).username }, 'logo removed');
+          request.log.info({ admin: requireAdmin(request).username }, 'logo removed');
         }
         return deps.settings.withLogo;
       },
@@ -364,7 +342,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       route({
         summary:
           'Figures: memories, questions, speakers, attendees, votes, per speaker and per hour',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         response: { 200: adminStatsSchema },
       }),
       () => adminStats(deps),
@@ -374,7 +352,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminStatsCsv,
       route({
         summary: 'The overview as CSV: totals, per speaker, memories per hour',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         response: { 200: z.string() },
       }),
       async (_request, reply) => {
@@ -389,7 +367,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       API_PATHS.adminAudit,
       route({
         summary: 'The moderation log',
-        access: ADMIN_BY_HOOK,
+        access: adminOnly,
         querystring: adminAuditQuerySchema,
         response: { 200: z.array(adminAuditEntrySchema) },
       }),

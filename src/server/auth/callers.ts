@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { moderationRoom } from '../../shared/events.ts';
+import type { FastifyRequest } from 'fastify';
 import type { AdminAuth } from '../admin/admin-auth.ts';
-import {
-  type AdminSession,
-  type PartyKind,
-  type PartyTokenSigner,
-  bearerToken,
-} from '../admin/admin-token.ts';
 import type { Db } from '../db/database.ts';
-import { HttpError } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
+import { moderationRoomFor } from './policies.ts';
+import { type AdminSession, type PartyKind, type PartyTokenSigner, bearerToken } from './tokens.ts';
 
 /** An attendee named by a valid attendee token. */
 export interface Attendee {
@@ -18,16 +12,35 @@ export interface Attendee {
   username: string;
 }
 
+/**
+ * Who a request comes from, as its route's access resolved it once, on request: nobody known,
+ * an attendee, a speaker (whose token still matches their secret) or the admin.
+ */
+export type Caller =
+  | { kind: 'anonymous' }
+  | ({ kind: 'attendee' } & Attendee)
+  | { kind: 'speaker'; speakerId: string }
+  | { kind: 'admin'; session: AdminSession };
+
 /** Who may change questions: the admin, or one speaker. */
-export type Moderator =
-  { kind: 'admin'; session: AdminSession } | { kind: 'speaker'; speakerId: string };
+export type Moderator = Extract<Caller, { kind: 'admin' | 'speaker' }>;
+
+/** The caller of a request whose route reads no token, or whose token was optional and absent. */
+export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
+/**
+ * Which callers a route takes, each resolved from the `Authorization: Bearer` token alone:
+ * `anyoneOrAttendee` and `anyoneOrModerator` take a request without a token, but a token that is
+ * sent must be valid and of that kind.
+ */
+export type Accepts = 'anyoneOrAttendee' | 'attendee' | 'anyoneOrModerator' | 'moderator' | 'admin';
 
 /** Attendee tokens last the conference and then some; speaker tokens as long. */
 export const ATTENDEE_TOKEN_TTL_MS = 30 * 86_400_000;
 export const SPEAKER_TOKEN_TTL_MS = 30 * 86_400_000;
 
-/** The request decorator holding the attendee of a route that reads one (rate limits key on it). */
-export const ATTENDEE = 'attendee';
+/** The request decorator holding the request's caller, once its route's access resolved it. */
+export const CALLER = 'caller';
 
 /** Which secret a speaker token was issued under: the start of the secret's hash. */
 export const secretVersionOf = (secretHash: string): string => secretHash.slice(0, 16);
@@ -36,37 +49,50 @@ export const secretVersionOf = (secretHash: string): string => secretHash.slice(
 export const hashSecret = (secret: string): string =>
   createHash('sha256').update(secret, 'utf8').digest('hex');
 
-const REASONS = {
-  malformed: 'Invalid token',
-  forged: 'Invalid token',
+/** Every 401 of a token, written once. */
+export const UNAUTHORIZED = {
+  invalid: 'Invalid token',
   expired: 'Your session has expired; sign in again',
+  joinFirst: 'Join first: an attendee token is required',
+  moderatorFirst: 'Sign in as the speaker (or the admin) first',
+  staleSpeaker: 'This sign-in link is no longer valid; ask the admin',
+  adminMissing: 'Admin login required',
+  adminInvalid: 'Invalid admin token',
+  adminExpired: 'Your admin session has expired; log in again',
 } as const;
 
-function unauthorized(reply: FastifyReply | undefined, realm: string, message: string): HttpError {
-  reply?.header('www-authenticate', `Bearer realm="${realm}", error="invalid_token"`);
-  return new HttpError(401, message);
+/** Why a token was refused: a 401 with `message`, and `challenge` as `WWW-Authenticate`. */
+export interface Refusal {
+  message: string;
+  challenge: string | undefined;
+  reason: 'missing' | 'malformed' | 'forged' | 'expired' | 'stale';
 }
 
+export type Resolution = { ok: true; caller: Caller } | { ok: false; refusal: Refusal };
+
+const invalidToken = (realm: string) => `Bearer realm="${realm}", error="invalid_token"`;
+
+const refuse = (
+  reason: Refusal['reason'],
+  message: string,
+  challenge: string | undefined,
+): Resolution => ({ ok: false, refusal: { message, challenge, reason } });
+
+const anyone: Resolution = { ok: true, caller: ANONYMOUS };
+
 /**
- * Who a request comes from, from its `Authorization: Bearer` token: the admin, a speaker or an
- * attendee, each with a token of its own kind. A token of the wrong kind, forged or expired is
- * a 401 before anything else happens.
+ * Who calls, from an `Authorization` header: the admin, a speaker or an attendee, each with a
+ * token of its own kind. A token of the wrong kind, forged or expired is refused (a 401 before
+ * anything else happens, for a route). Routes resolve their caller through their access
+ * (`auth/route-options.ts`), sockets through `moderationRoomOf`.
  */
 export interface Callers {
   admin: AdminAuth;
   tokens: PartyTokenSigner;
   signAttendee(attendee: Attendee): Promise<string>;
   signSpeaker(speakerId: string, secretHash: string): Promise<string>;
-  /** onRequest hook: the attendee of the token when one is sent (401 when it is not valid). */
-  identifyAttendee(request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** The attendee found by `identifyAttendee`, if any. */
-  attendeeOf(request: FastifyRequest): Attendee | null;
-  /** The attendee, or a 401 when no valid attendee token was sent. */
-  requireAttendee(request: FastifyRequest): Attendee;
-  /** The admin or a speaker, or a 401. */
-  moderator(request: FastifyRequest, reply?: FastifyReply): Promise<Moderator>;
-  /** The admin, or a 401. */
-  requireAdmin(request: FastifyRequest, reply?: FastifyReply): Promise<AdminSession>;
+  /** The caller `authorization` names, if `accepts` takes it: one check, one speaker read. */
+  resolve(authorization: string | undefined, accepts: Accepts): Promise<Resolution>;
 }
 
 export function createCallers(deps: {
@@ -94,13 +120,58 @@ export function createCallers(deps: {
     return { id: check.claims.subject };
   }
 
-  const callers: Callers = {
+  async function attendee(header: string | undefined, required: boolean): Promise<Resolution> {
+    if (!header) return required ? refuse('missing', UNAUTHORIZED.joinFirst, undefined) : anyone;
+    const token = bearerToken(header);
+    if (!token) return refuse('malformed', UNAUTHORIZED.invalid, invalidToken('attendee'));
+    const check = await verify('attendee', token);
+    if (!check.ok) {
+      const message = check.reason === 'expired' ? UNAUTHORIZED.expired : UNAUTHORIZED.invalid;
+      return refuse(check.reason, message, invalidToken('attendee'));
+    }
+    const { subject: id, name: username = '' } = check.claims;
+    return { ok: true, caller: { kind: 'attendee', id, username } };
+  }
+
+  /** A speaker's own token, else the admin's. */
+  async function moderator(header: string | undefined, required: boolean): Promise<Resolution> {
+    if (!header) {
+      return required
+        ? refuse('missing', UNAUTHORIZED.moderatorFirst, 'Bearer realm="speaker"')
+        : anyone;
+    }
+    const token = bearerToken(header);
+    if (!token) return refuse('malformed', UNAUTHORIZED.invalid, invalidToken('speaker'));
+    const speaker = await speakerOfToken(token);
+    if (speaker === 'stale') {
+      return refuse('stale', UNAUTHORIZED.staleSpeaker, invalidToken('speaker'));
+    }
+    if (speaker) return { ok: true, caller: { kind: 'speaker', speakerId: speaker.id } };
+    const check = await admin.authenticate(header);
+    if (check.ok) return { ok: true, caller: { kind: 'admin', session: check.session } };
+    const reason = check.reason === 'missing' ? 'malformed' : check.reason;
+    const message = reason === 'expired' ? UNAUTHORIZED.expired : UNAUTHORIZED.invalid;
+    return refuse(reason, message, invalidToken('speaker'));
+  }
+
+  async function theAdmin(header: string | undefined): Promise<Resolution> {
+    const check = await admin.authenticate(header);
+    if (check.ok) return { ok: true, caller: { kind: 'admin', session: check.session } };
+    if (check.reason === 'missing') {
+      return refuse('missing', UNAUTHORIZED.adminMissing, 'Bearer realm="admin"');
+    }
+    const message =
+      check.reason === 'expired' ? UNAUTHORIZED.adminExpired : UNAUTHORIZED.adminInvalid;
+    return refuse(check.reason, message, invalidToken('admin'));
+  }
+
+  return {
     admin,
     tokens,
-    signAttendee: (attendee) =>
+    signAttendee: (who) =>
       tokens.sign(
         'attendee',
-        { subject: attendee.id, name: attendee.username },
+        { subject: who.id, name: who.username },
         clock.now(),
         ATTENDEE_TOKEN_TTL_MS,
       ),
@@ -111,79 +182,65 @@ export function createCallers(deps: {
         clock.now(),
         SPEAKER_TOKEN_TTL_MS,
       ),
-    identifyAttendee: async (request, reply) => {
-      const header = request.headers.authorization;
-      if (!header) return;
-      const token = bearerToken(header);
-      if (!token) throw unauthorized(reply, 'attendee', REASONS.malformed);
-      const check = await verify('attendee', token);
-      if (!check.ok) throw unauthorized(reply, 'attendee', REASONS[check.reason]);
-      request.setDecorator<Attendee | null>(ATTENDEE, {
-        id: check.claims.subject,
-        username: check.claims.name ?? '',
-      });
-    },
-    attendeeOf: (request) => request.getDecorator<Attendee | null>(ATTENDEE),
-    requireAttendee: (request) => {
-      const attendee = callers.attendeeOf(request);
-      if (!attendee) throw new HttpError(401, 'Join first: an attendee token is required');
-      return attendee;
-    },
-    moderator: async (request, reply) => {
-      const header = request.headers.authorization;
-      if (!header) {
-        reply?.header('www-authenticate', 'Bearer realm="speaker"');
-        throw new HttpError(401, 'Sign in as the speaker (or the admin) first');
+    resolve: (header, accepts) => {
+      switch (accepts) {
+        case 'anyoneOrAttendee':
+          return attendee(header, false);
+        case 'attendee':
+          return attendee(header, true);
+        case 'anyoneOrModerator':
+          return moderator(header, false);
+        case 'moderator':
+          return moderator(header, true);
+        case 'admin':
+          return theAdmin(header);
       }
-      const token = bearerToken(header);
-      if (!token) throw unauthorized(reply, 'speaker', REASONS.malformed);
-      const speaker = await speakerOfToken(token);
-      if (speaker === 'stale') {
-        throw unauthorized(reply, 'speaker', 'This sign-in link is no longer valid; ask the admin');
-      }
-      if (speaker) return { kind: 'speaker', speakerId: speaker.id };
-      const check = await admin.authenticate(header);
-      if (check.ok) return { kind: 'admin', session: check.session };
-      throw unauthorized(
-        reply,
-        'speaker',
-        check.reason === 'expired' ? REASONS.expired : REASONS.malformed,
-      );
-    },
-    requireAdmin: async (request, reply) => {
-      const check = await admin.authenticate(request.headers.authorization);
-      if (check.ok) return check.session;
-      reply?.header(
-        'www-authenticate',
-        check.reason === 'missing'
-          ? 'Bearer realm="admin"'
-          : 'Bearer realm="admin", error="invalid_token"',
-      );
-      throw new HttpError(
-        401,
-        check.reason === 'missing'
-          ? 'Admin login required'
-          : check.reason === 'expired'
-            ? 'Your admin session has expired; log in again'
-            : 'Invalid admin token',
-      );
     },
   };
-  return callers;
+}
+
+/** The caller its route's access resolved; anonymous for a route that reads no token. */
+export const callerOf = (request: FastifyRequest): Caller =>
+  request.getDecorator<Caller | null>(CALLER) ?? ANONYMOUS;
+
+/** The attendee calling, if the route's access named one (rate limits key on it). */
+export function attendeeOf(request: FastifyRequest): (Caller & { kind: 'attendee' }) | null {
+  const caller = request.getDecorator<Caller | null>(CALLER);
+  return caller?.kind === 'attendee' ? caller : null;
+}
+
+/** A route called by a caller its access does not take: a mistake in the route, not the call's. */
+const notTaken = (route: string, caller: Caller) =>
+  new Error(`A route open to ${route} alone was called by ${caller.kind}`);
+
+/** The attendee of a route open to attendees alone (its access refused everyone else). */
+export function requireAttendee(request: FastifyRequest): Caller & { kind: 'attendee' } {
+  const caller = callerOf(request);
+  if (caller.kind !== 'attendee') throw notTaken('attendees', caller);
+  return caller;
+}
+
+/** The speaker or admin of a route open to moderators alone. */
+export function requireModerator(request: FastifyRequest): Moderator {
+  const caller = callerOf(request);
+  if (caller.kind !== 'speaker' && caller.kind !== 'admin') throw notTaken('moderators', caller);
+  return caller;
+}
+
+/** The admin's session, on a route open to the admin alone. */
+export function requireAdmin(request: FastifyRequest): AdminSession {
+  const caller = callerOf(request);
+  if (caller.kind !== 'admin') throw notTaken('the admin', caller);
+  return caller.session;
 }
 
 /**
- * The moderation room a token may watch: the admin's (every question) or a speaker's own, for
- * a token that checks out; null for anything else.
+ * The moderation room a socket's token may watch (the policy's), from the same resolver as a
+ * moderator's request: the admin's (every question) or a speaker's own; null for anything else.
  */
 export const moderationRoomOf =
   (callers: Callers) =>
   async (token: string): Promise<string | null> => {
-    const request = { headers: { authorization: `Bearer ${token}` } } as FastifyRequest;
-    try {
-      const by = await callers.moderator(request);
-      return by.kind === 'admin' ? moderationRoom() : moderationRoom(by.speakerId);
-    } catch {
-      return null;
-    }
+    const resolution = await callers.resolve(`Bearer ${token}`, 'moderator');
+    return resolution.ok ? moderationRoomFor(resolution.caller) : null;
   };

@@ -4,54 +4,81 @@ import type {
   FastifySchema,
   preHandlerAsyncHookHandler,
 } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HttpError } from '../http/errors.ts';
 import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/api-docs/openapi.ts';
-import type { Callers } from './callers.ts';
+import { type Accepts, CALLER, type Caller, type Callers } from './callers.ts';
 
 /**
- * Who may call a route: the check, run on request (before the body is read or validated), and
- * the tokens the API's document names for it.
+ * Who may call a route: the check, run on request (before the body is read or validated), that
+ * resolves the request's caller once, and the tokens the API's document names for it.
  */
 export interface Access {
-  check?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  security: readonly Record<string, readonly string[]>[];
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  security?: readonly Record<string, readonly string[]>[];
 }
 
-/** The callers a route may be open to, each checked by `callers`. */
+/**
+ * The one onRequest hook of every route that reads a token: resolves the caller `accepts`
+ * takes (a 401 with its challenge when the token does not do) and keeps it on the request, for
+ * the handler, the services' policies and the per-person rate limits to read. The admin's
+ * refusals are logged: somebody is trying the admin's routes.
+ */
+function resolveCaller(callers: Callers, accepts: Accepts): Access['check'] {
+  return async (request, reply) => {
+    const resolution = await callers.resolve(request.headers.authorization, accepts);
+    if (!resolution.ok) {
+      const { message, challenge, reason } = resolution.refusal;
+      if (challenge) reply.header('www-authenticate', challenge);
+      if (accepts === 'admin')
+        request.log.info({ ip: request.ip, reason }, 'admin request refused');
+      throw new HttpError(401, message);
+    }
+    request.setDecorator<Caller | null>(CALLER, resolution.caller);
+  };
+}
+
+/** The callers a route may be open to (anyone when a route gives none). */
 export function accessRules(callers: Callers) {
+  const access = (accepts: Accepts, security?: Access['security']): Access => ({
+    check: resolveCaller(callers, accepts),
+    ...(security && { security }),
+  });
   return {
     /** Anyone; a token that is sent must be a valid attendee token, and names the attendee. */
-    anyoneOrAttendee: {
-      check: (request, reply) => callers.identifyAttendee(request, reply),
-      security: [{}, ...ATTENDEE_TOKEN],
-    },
+    anyoneOrAttendee: access('anyoneOrAttendee', [{}, ...ATTENDEE_TOKEN]),
     /** An attendee, by a valid attendee token. */
-    attendee: {
-      check: async (request, reply) => {
-        await callers.identifyAttendee(request, reply);
-        callers.requireAttendee(request);
-      },
-      security: ATTENDEE_TOKEN,
-    },
+    attendee: access('attendee', ATTENDEE_TOKEN),
+    /**
+     * Anyone; a token that is sent must be a speaker's or the admin's, and shows that moderator
+     * more. The API's document names no token for it, as before it had this access.
+     */
+    anyoneOrModerator: access('anyoneOrModerator'),
     /** A speaker, by their own token, or the admin. */
-    moderator: {
-      check: async (request, reply) => {
-        await callers.moderator(request, reply);
-      },
-      security: [...SPEAKER_TOKEN, ...ADMIN_TOKEN],
-    },
+    moderator: access('moderator', [...SPEAKER_TOKEN, ...ADMIN_TOKEN]),
     /** The admin. */
-    admin: {
-      check: async (request, reply) => {
-        await callers.requireAdmin(request, reply);
-      },
-      security: ADMIN_TOKEN,
-    },
+    admin: access('admin', ADMIN_TOKEN),
   } satisfies Record<string, Access>;
 }
 
-/** The admin, for the routes of a plugin whose own hook checks the admin token first. */
-export const ADMIN_BY_HOOK: Access = { security: ADMIN_TOKEN };
+/**
+ * `access`, for a route whose answers are the caller's own: once the caller is let in (never on
+ * a refusal), its answers are kept by no shared cache (`cacheControl`) and vary on the token.
+ */
+export const answeredPrivately = (access: Access, cacheControl: string): Access => ({
+  ...access,
+  check: async (request, reply) => {
+    await access.check(request, reply);
+    reply.header('cache-control', cacheControl);
+    reply.header('vary', 'Authorization');
+  },
+});
+
+/**
+ * The admin's access on the lists the admin screen polls (answered with an ETag and 304): their
+ * answers are the admin's alone, kept by the browser and asked again each time (a download
+ * beside them says `no-store` for itself).
+ */
+export const adminPolled = (admin: Access): Access => answeredPrivately(admin, 'private, no-cache');
 
 /** A route as it is declared: its access, limits and schema (without the tag). */
 export interface RouteSpec extends Omit<FastifySchema, 'tags' | 'security'> {
@@ -71,24 +98,8 @@ export interface RouteSpec extends Omit<FastifySchema, 'tags' | 'security'> {
 export const routeOptions =
   (tag: string) =>
   <Spec extends RouteSpec>({ access, limit, bodyLimit, ...schema }: Spec) => ({
-    ...(access?.check && { onRequest: access.check }),
+    ...(access && { onRequest: access.check }),
     ...(limit && { preHandler: limit }),
     ...(bodyLimit !== undefined && { bodyLimit }),
-    schema: { tags: [tag], ...schema, ...(access && { security: access.security }) },
+    schema: { tags: [tag], ...schema, ...(access?.security && { security: access.security }) },
   });
-
-/**
- * Routes of the lists the admin screen polls (answered with an ETag and 304), behind `check` when
- * the admin's token is not checked already: their answers are the admin's alone, kept by the
- * browser and asked again each time (a download beside them says `no-store` for itself).
- */
-export const adminPolled =
-  (routes: FastifyPluginAsyncZod, check?: Access['check']): FastifyPluginAsyncZod =>
-  async (app) => {
-    app.addHook('onRequest', async (request, reply) => {
-      await check?.(request, reply);
-      reply.header('cache-control', 'private, no-cache');
-      reply.header('vary', 'Authorization');
-    });
-    await app.register(routes);
-  };

@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
+import type { Access } from '../auth/route-options.ts';
 import type { ChangeTopic } from '../realtime/change-feed.ts';
 import {
   type Encoding,
@@ -29,7 +30,8 @@ interface ListRouteBase<Query extends ZodObjectLike, Params extends ZodObjectLik
   /** For the OpenAPI document (`/api/openapi.json`). */
   tags?: string[];
   summary?: string;
-  security?: readonly Record<string, readonly string[]>[];
+  /** Who may read it (anyone when not given): resolved before a poll is answered. */
+  access?: Access;
   querystring?: Query;
   params?: Params;
   /** The schema of one answer (the list). */
@@ -140,31 +142,34 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
       return view;
     };
 
+    // Every open screen polls its lists every few seconds: a poll whose version is known here
+    // is answered now, with no database query and nothing serialised. A callback hook, so that
+    // the most frequent answers, a 304 and a full answer whose body is made already, are sent
+    // without a promise.
+    const answerKnown: onRequestHookHandler = (request, reply, done) => {
+      const view = viewOfUrl(request);
+      const version = view ? lists.peek(view.topic, view.scope) : undefined;
+      if (!view || version === undefined) {
+        done();
+        return;
+      }
+      const sent = answer(request, reply, view, version);
+      if (sent instanceof Promise) sent.catch(done);
+    };
+
     app.get(
       options.url,
       {
         schema: {
           ...(options.tags ? { tags: options.tags } : {}),
           ...(options.summary ? { summary: options.summary } : {}),
-          ...(options.security ? { security: options.security } : {}),
+          ...(options.access?.security ? { security: options.access.security } : {}),
           ...(options.querystring ? { querystring: options.querystring } : {}),
           ...(options.params ? { params: options.params } : {}),
           response: { 200: options.response, 304: z.null(), '4xx': errorResponseSchema },
         },
-        // Every open screen polls its lists every few seconds: a poll whose version is known
-        // here is answered now, with no database query and nothing serialised. A callback
-        // hook, so that the most frequent answers, a 304 and a full answer whose body is made
-        // already, are sent without a promise.
-        onRequest: (request, reply, done) => {
-          const view = viewOfUrl(request);
-          const version = view ? lists.peek(view.topic, view.scope) : undefined;
-          if (!view || version === undefined) {
-            done();
-            return;
-          }
-          const sent = answer(request, reply, view, version);
-          if (sent instanceof Promise) sent.catch(done);
-        },
+        // A list open to some callers only answers them alone, known or not.
+        onRequest: options.access ? [options.access.check, answerKnown] : answerKnown,
       },
       async (request, reply) => {
         const input = {

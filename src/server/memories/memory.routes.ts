@@ -25,8 +25,8 @@ import {
   idempotencyHeadersSchema,
 } from '../../shared/schemas/upload.ts';
 import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
-import type { Attendee } from '../auth/callers.ts';
-import { requireOwnUsername } from '../auth/own-username.ts';
+import { type Caller, attendeeOf, callerOf, requireAttendee } from '../auth/callers.ts';
+import { authorize, can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -68,12 +68,12 @@ const galleryView = (page: { limit: number; before?: string | undefined }) =>
   JSON.stringify(['gallery', page.limit, page.before ?? null]);
 
 /** The post's text fields, checked; with a token, its username must be the token's (403). */
-function parseFields(values: Record<string, string>, owner: Attendee | null): MemoryPostFields {
+function parseFields(values: Record<string, string>, caller: Caller): MemoryPostFields {
   const parsed = memoryPostFieldsSchema.safeParse(values);
   if (!parsed.success) {
     throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid memory', 'VALIDATION');
   }
-  requireOwnUsername(owner, parsed.data.username, 'upload');
+  authorize(caller, 'post as', parsed.data.username);
   return parsed.data;
 }
 
@@ -110,12 +110,12 @@ type PostFingerprint = ReturnType<typeof postFingerprint>;
 /**
  * Reads a memory post's form: text fields `caption` and `username`, files in `files` or
  * `media`, each handed to `storeFile` as it arrives; with `fingerprint`, every file's bytes go
- * through it too. `owner`: the attendee of the token sent.
+ * through it too. `caller`: who sends it (the attendee of the token sent, or anyone).
  */
 function readMemoryForm(
   request: FastifyRequest,
   config: Pick<Config, 'maxUploadMb'>,
-  owner: Attendee | null,
+  caller: Caller,
   fingerprint?: PostFingerprint,
 ) {
   return async (storeFile: StoreFile): Promise<MemoryPostFields> => {
@@ -139,11 +139,11 @@ function readMemoryForm(
       // When the text comes first (as the app sends it), refuse bad text before any upload.
       (values) => {
         if (!fields && 'caption' in values && 'username' in values) {
-          fields = parseFields(values, owner);
+          fields = parseFields(values, caller);
         }
       },
     );
-    return fields ?? parseFields(values, owner);
+    return fields ?? parseFields(values, caller);
   };
 }
 
@@ -169,8 +169,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     videos: deps.videos,
   };
 
-  const { callers } = deps;
-  const access = accessRules(callers);
+  const access = accessRules(deps.callers);
   const limited = writeRateLimit(app, config.writeRateLimit);
   const requesterKey = requesterKeyOf(app);
   const route = routeOptions('Memories');
@@ -202,11 +201,12 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         }),
         async (request, reply) => {
           reply.code(201).header('cache-control', 'no-store');
-          const owner = callers.attendeeOf(request);
+          const caller = callerOf(request);
+          const owner = attendeeOf(request);
           const key = request.headers[IDEMPOTENCY_KEY_HEADER];
           if (typeof key !== 'string') {
             return answerOf(
-              await postMemory(deps, upload, readMemoryForm(request, config, owner), { owner }),
+              await postMemory(deps, upload, readMemoryForm(request, config, caller), { owner }),
             );
           }
           // Keys are the client's own (decision 193): its attendee, else its client id at its
@@ -215,7 +215,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
           const fingerprint = postFingerprint();
           let fields: MemoryPostFields | undefined;
           const read = async (storeFile: StoreFile) =>
-            (fields = await readMemoryForm(request, config, owner, fingerprint)(storeFile));
+            (fields = await readMemoryForm(request, config, caller, fingerprint)(storeFile));
           /** The first post's answer to its repeat; another post with its key is refused. */
           const replay = (first: IdempotentEntry) => {
             if (
@@ -280,7 +280,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       response: { 200: ownMemoriesSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      const attendee = callers.requireAttendee(request);
+      const attendee = requireAttendee(request);
       reply.header('cache-control', 'private, no-store');
       return { ids: await listOwnMemoryIds(deps.db, attendee.id, OWN_MEMORIES_MAX) };
     },
@@ -297,7 +297,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
     }),
     async (request) => {
-      const attendee = callers.requireAttendee(request);
+      const attendee = requireAttendee(request);
       await deleteOwnMemory(deps, request.params.id, attendee);
       request.log.info(
         { attendeeId: attendee.id, memoryId: request.params.id },
@@ -333,8 +333,10 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       if (!found) throw new HttpError(404, 'Memory not found');
       if (found.memory.status !== 'published') {
         // A memory awaiting approval is nobody's business but the admin's and its poster's.
-        const asker = callers.attendeeOf(request);
-        if (!asker || found.ownerId !== asker.id) throw new HttpError(404, 'Memory not found');
+        const memory = { status: found.memory.status, ownerId: found.ownerId };
+        if (!can(callerOf(request), 'see memory', memory)) {
+          throw new HttpError(404, 'Memory not found');
+        }
         reply.header('cache-control', 'private, no-store');
         return found.memory;
       }

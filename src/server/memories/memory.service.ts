@@ -1,5 +1,6 @@
 import type { Memory, RefusedFile } from '../../shared/schemas/memory.ts';
-import type { Attendee } from '../auth/callers.ts';
+import type { Attendee, Caller } from '../auth/callers.ts';
+import { authorize } from '../auth/policies.ts';
 import { HttpError } from '../http/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { randomInt } from 'node:crypto';
@@ -190,8 +191,6 @@ export async function deleteMemory(
   return true;
 }
 
-const NOT_YOURS = 'Only the attendee who posted this memory can delete it';
-
 /**
  * An attendee deletes a memory they posted (decision 145): 404 when there is no such memory,
  * 403 when it is not theirs (posted by another attendee, or without a token). Then as the
@@ -200,18 +199,14 @@ const NOT_YOURS = 'Only the attendee who posted this memory can delete it';
 export async function deleteOwnMemory(
   deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'lists'>,
   id: string,
-  attendee: Attendee,
+  caller: Caller,
 ): Promise<void> {
   const found = await findMemory(deps.db, id);
   if (!found) throw new HttpError(404, 'Memory not found');
-  if (found.ownerId !== attendee.id) {
-    throw new HttpError(403, NOT_YOURS);
-  }
+  authorize(caller, 'delete memory', found);
   // The row is deleted only while it is still theirs; a deletion racing this one finds it gone.
   const deleted = await deleteMemory(deps, id, async (_trx, removed) => {
-    if (removed.ownerId !== attendee.id) {
-      throw new HttpError(403, NOT_YOURS);
-    }
+    authorize(caller, 'delete memory', removed);
   });
   if (!deleted) throw new HttpError(404, 'Memory not found');
 }

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { createAdminAuth } from '../admin/admin-auth.ts';
-import { PartyTokenSigner } from '../admin/admin-token.ts';
 import { JoinProofs } from '../attendees/join-proof.ts';
-import { ATTENDEE, type Callers, createCallers } from '../auth/callers.ts';
+import { CALLER, type Callers, createCallers } from '../auth/callers.ts';
+import { PartyTokenSigner } from '../auth/tokens.ts';
 import { tokenSecret } from '../settings/settings.service.ts';
 
 declare module 'fastify' {
@@ -30,8 +30,9 @@ export const callersPlugin = fp(
     );
     // Joins past the free ones of an address cost a proof of work (decision 198).
     app.decorate('joinProofs', new JoinProofs(config.joinProof, clock, secret));
-    // The attendee of a route that reads an attendee token; rate limits key on it.
-    app.decorateRequest(ATTENDEE, null);
+    // The caller a route's access resolved (none for a route that reads no token); rate limits
+    // key on its attendee.
+    app.decorateRequest(CALLER, null);
   },
   { name: 'callers', dependencies: ['config', 'database'] },
 );

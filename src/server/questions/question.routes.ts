@@ -17,10 +17,11 @@ import {
   questionsQuerySchema,
 } from '../../shared/schemas/question.ts';
 import { speakerIdParamsSchema } from '../../shared/schemas/speaker.ts';
-import { ADMIN_BY_HOOK, accessRules, adminPolled, routeOptions } from '../auth/route-options.ts';
+import { callerOf, requireAttendee, requireModerator } from '../auth/callers.ts';
+import { authorize } from '../auth/policies.ts';
+import { accessRules, adminPolled, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { ADMIN_TOKEN } from '../http/api-docs/openapi.ts';
 import { askRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
@@ -77,8 +78,7 @@ function sendCsv(reply: FastifyReply, lines: AsyncIterable<string>, filename: st
  * Q&A room, dashboard, /questions and the admin screen poll.
  */
 export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const { callers } = deps;
-  const access = accessRules(callers);
+  const access = accessRules(deps.callers);
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
   const route = routeOptions('Questions');
 
@@ -95,7 +95,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       response: { 201: questionSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      const question = await askQuestion(deps, request.body, callers.attendeeOf(request));
+      const question = await askQuestion(deps, request.body, callerOf(request));
       return reply.code(201).send(question);
     },
   );
@@ -113,7 +113,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
         response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
       }),
       handler: async (request) => {
-        const attendee = callers.requireAttendee(request);
+        const attendee = requireAttendee(request);
         const question = await vote(deps, request.params.id, attendee, method === 'PUT');
         return { question };
       },
@@ -131,8 +131,8 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       body: questionPatchSchema,
       response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
     }),
-    async (request, reply) => {
-      const by = await callers.moderator(request, reply);
+    async (request) => {
+      const by = requireModerator(request);
       const question = await changeQuestion(deps, request.params.id, request.body, by);
       return { question };
     },
@@ -175,42 +175,40 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     }),
   );
 
-  const adminOnly: FastifyPluginAsyncZod = async (admin) => {
-    // Polled by the admin screen's Questions tab: every status, newest first.
-    await admin.register(
-      listRoute(deps.lists, {
-        url: API_PATHS.adminQuestions,
-        tags: ['Admin'],
-        summary: 'Every question, for moderation',
-        security: ADMIN_TOKEN,
-        querystring: adminQuestionsQuerySchema,
-        response: questionListSchema,
-        view: ({ query }) => ({
-          topic: 'questions',
-          scope: questionsScope(),
-          key: JSON.stringify([
-            'admin-questions',
-            query.search?.toLowerCase(),
-            query.status,
-            query.flag,
-            query.limit,
-            query.before?.toLowerCase(),
-          ]),
-          rows: () => listForAdmin(deps.db, query),
-        }),
+  // Polled by the admin screen's Questions tab: every status, newest first; its CSV beside it.
+  const adminPoll = adminPolled(access.admin);
+  await app.register(
+    listRoute(deps.lists, {
+      url: API_PATHS.adminQuestions,
+      tags: ['Admin'],
+      summary: 'Every question, for moderation',
+      access: adminPoll,
+      querystring: adminQuestionsQuerySchema,
+      response: questionListSchema,
+      view: ({ query }) => ({
+        topic: 'questions',
+        scope: questionsScope(),
+        key: JSON.stringify([
+          'admin-questions',
+          query.search?.toLowerCase(),
+          query.status,
+          query.flag,
+          query.limit,
+          query.before?.toLowerCase(),
+        ]),
+        rows: () => listForAdmin(deps.db, query),
       }),
-    );
-    admin.get(
-      API_PATHS.adminQuestionsCsv,
-      routeOptions('Admin')({
-        summary: 'Every question as CSV',
-        access: ADMIN_BY_HOOK,
-        response: { 200: z.string(), '4xx': errorResponseSchema },
-      }),
-      async (_request, reply) => sendCsv(reply, questionsCsv(deps), 'questions.csv'),
-    );
-  };
-  await app.register(adminPolled(adminOnly, access.admin.check));
+    }),
+  );
+  app.get(
+    API_PATHS.adminQuestionsCsv,
+    routeOptions('Admin')({
+      summary: 'Every question as CSV',
+      access: adminPoll,
+      response: { 200: z.string(), '4xx': errorResponseSchema },
+    }),
+    async (_request, reply) => sendCsv(reply, questionsCsv(deps), 'questions.csv'),
+  );
 
   app.get(
     '/api/speakers/:id/questions.csv',
@@ -221,12 +219,9 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       response: { 200: z.string(), '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      const by = await callers.moderator(request, reply);
-      const id = request.params.id.toLowerCase();
-      if (by.kind === 'speaker' && by.speakerId !== id) {
-        throw new HttpError(403, "Only that speaker's own questions can be exported");
-      }
-      return sendCsv(reply, questionsCsv(deps, id), 'questions.csv');
+      const speakerId = request.params.id.toLowerCase();
+      authorize(callerOf(request), 'export questions', { speakerId });
+      return sendCsv(reply, questionsCsv(deps, speakerId), 'questions.csv');
     },
   );
 };

@@ -4,8 +4,8 @@ import type {
   QuestionCreateRequest,
   QuestionPatch,
 } from '../../shared/schemas/question.ts';
-import type { Attendee, Moderator } from '../auth/callers.ts';
-import { requireOwnUsername } from '../auth/own-username.ts';
+import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
+import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -52,9 +52,10 @@ type QuestionDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'setti
 export async function askQuestion(
   deps: QuestionDeps,
   input: QuestionCreateRequest,
-  attendee: Attendee | null = null,
+  caller: Caller,
 ): Promise<Question> {
-  requireOwnUsername(attendee, input.askerUsername, 'ask');
+  authorize(caller, 'ask as', input.askerUsername);
+  const attendee = caller.kind === 'attendee' ? caller : null;
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
   if (!speaker) throw new HttpError(404, 'Speaker not found');
   const now = deps.clock.now();
@@ -141,9 +142,7 @@ export async function changeQuestion(
 ): Promise<Question> {
   const found = await findQuestion(deps.db, questionId.toLowerCase());
   if (!found) throw new HttpError(404, 'Question not found');
-  if (by.kind === 'speaker' && by.speakerId !== found.question.speakerId) {
-    throw new HttpError(403, 'This question was asked to another speaker');
-  }
+  authorize(by, 'moderate question', found.question);
   const changed = await patchQuestion(deps.db, found.question._id, patch);
   const [first] = changed;
   if (!first) throw new HttpError(404, 'Question not found');

@@ -16,6 +16,8 @@ import {
   speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
+import { callerOf } from '../auth/callers.ts';
+import { can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
@@ -61,6 +63,7 @@ async function readSpeakerForm(
 export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const limited = writeRateLimit(app, deps.config.writeRateLimit);
   const route = routeOptions('Speakers');
+  const access = accessRules(deps.callers);
 
   // Both paths of the spec's table, the dropdown's and the Q&A room's: one list, one answer.
   const speakerLists = [
@@ -137,13 +140,12 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       response: speakerDashboardSchema,
       // With the speaker's own token (or the admin's), the pending and hidden questions are
       // there too: the speaker publishes the one and unhides the other. Never without it.
+      access: access.anyoneOrModerator,
       resolveView: async ({ params, request }) => {
         const speaker = await speakerByUsername(deps, params.username);
-        let moderated = false;
-        if (request.headers.authorization) {
-          const by = await deps.callers.moderator(request);
-          moderated = by.kind === 'admin' || by.speakerId === speaker._id;
-        }
+        const moderated = can(callerOf(request), 'see moderated questions', {
+          speakerId: speaker._id,
+        });
         return {
           topic: 'questions',
           scope: questionsScope(speaker._id),
@@ -154,12 +156,11 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     }),
   );
 
-  const { admin } = accessRules(deps.callers);
   app.delete(
     '/api/speakers/:id',
     route({
       summary: 'Delete a speaker with their questions (the admin)',
-      access: admin,
+      access: access.admin,
       limit: limited,
       params: speakerIdParamsSchema,
       response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
@@ -174,7 +175,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     '/api/speakers/:id/secret',
     route({
       summary: 'Issue a speaker a new sign-in secret; the old one stops working (the admin)',
-      access: admin,
+      access: access.admin,
       limit: limited,
       bodyLimit: 1024,
       params: speakerIdParamsSchema,

@@ -6,11 +6,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
 import { UPLOADS_PATH } from '../../shared/schemas/upload.ts';
-import type { Attendee } from '../auth/callers.ts';
-import { requireOwnUsername } from '../auth/own-username.ts';
+import { type Caller, requireAttendee } from '../auth/callers.ts';
+import { authorize, can } from '../auth/policies.ts';
+import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { HttpError } from '../http/errors.ts';
-import { ATTENDEE_TOKEN } from '../http/api-docs/openapi.ts';
 import { pageRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import type { UploadContext } from '../memories/memory-upload.ts';
@@ -51,7 +51,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
   app,
   { deps, store },
 ) => {
-  const { config, callers } = deps;
+  const { config } = deps;
   const maxBytes = Math.floor(config.maxUploadMb * 1024 * 1024);
   const context: UploadContext = {
     media: deps.media,
@@ -62,7 +62,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
   const finisher = createFinisher(deps, context, store, app.log);
   const room = createUploadRoom(deps, store, config);
   /** The attendee of each request handed to tus, and the error it failed with. */
-  const owners = new WeakMap<Request, Attendee>();
+  const owners = new WeakMap<Request, Caller>();
   const failures = new WeakMap<Request, unknown>();
   /** The upload a POST reserved room for, and the POSTs whose upload the store made. */
   const reserved = new WeakMap<Request, string>();
@@ -81,9 +81,9 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     namingFunction: () => newId(),
     onUploadCreate: async (request, upload) => {
       const attendee = owners.get(request);
-      if (!attendee) throw new HttpError(401, 'Sign in to upload');
+      if (attendee?.kind !== 'attendee') throw new HttpError(401, 'Sign in to upload');
       const fields = parseUploadMetadata(upload.metadata);
-      requireOwnUsername(attendee, fields.username, 'upload');
+      authorize(attendee, 'post as', fields.username);
       if (fields.filetype && !/^(image|video)\//i.test(fields.filetype)) {
         throw new HttpError(
           415,
@@ -123,7 +123,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
   });
 
   /** Hands the request to tus and sends its answer through Fastify. */
-  async function forward(request: FastifyRequest, reply: FastifyReply, attendee: Attendee) {
+  async function forward(request: FastifyRequest, reply: FastifyReply, attendee: Caller) {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -159,38 +159,29 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     return { status: response.status, headers: response.headers, text };
   }
 
-  const requireAttendee = async (request: FastifyRequest, reply: FastifyReply) => {
-    await callers.identifyAttendee(request, reply);
-    callers.requireAttendee(request);
-  };
-
   // PATCH bodies are the file's bytes: tus reads them as a stream, never whole.
   app.addContentTypeParser(TUS_CONTENT_TYPE, (_request, _payload, done) => {
     done(null);
   });
 
-  const schemaOf = (summary: string, extra: object = {}) => ({
-    tags: ['Uploads'],
-    summary,
-    description: 'Refusals answer `{ error }` JSON with a 4xx, as every route does.',
-    security: ATTENDEE_TOKEN,
-    ...extra,
-  });
+  const route = routeOptions('Uploads');
+  const { attendee } = accessRules(deps.callers);
+  const description = 'Refusals answer `{ error }` JSON with a 4xx, as every route does.';
 
   app.post(
     UPLOADS_PATH,
-    {
-      onRequest: requireAttendee,
-      preHandler: writeRateLimit(app, config.writeRateLimit),
-      schema: schemaOf(
+    route({
+      summary:
         'Start a resumable upload (tus 1.0): Upload-Length and Upload-Metadata (filename, filetype, caption, username, optional postId)',
-      ),
-    },
+      description,
+      access: attendee,
+      limit: writeRateLimit(app, config.writeRateLimit),
+    }),
     async (request, reply) => {
       if (request.headers['upload-length'] === undefined) {
         throw new HttpError(400, 'Upload-Length is required');
       }
-      const answer = await forward(request, reply, callers.requireAttendee(request));
+      const answer = await forward(request, reply, requireAttendee(request));
       return reply.code(answer.status).send(answer.text || undefined);
     },
   );
@@ -205,22 +196,25 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     app.route({
       method,
       url: `${UPLOADS_PATH}/:id`,
-      onRequest: requireAttendee,
-      preHandler: bytesLimit,
-      schema: schemaOf(
-        {
+      ...route({
+        summary: {
           HEAD: 'How far an upload got (Upload-Offset)',
           PATCH: 'Send bytes of an upload from Upload-Offset; the last ones make the memory',
           DELETE: 'Abandon an unfinished upload',
         }[method],
-        { params: uploadParamsSchema },
-      ),
+        description,
+        access: attendee,
+        limit: bytesLimit,
+        params: uploadParamsSchema,
+      }),
       handler: async (request, reply) => {
-        const attendee = callers.requireAttendee(request);
-        const { id } = request.params as z.infer<typeof uploadParamsSchema>;
+        const caller = requireAttendee(request);
+        const { id } = request.params;
         const row = await findResumableUpload(deps.db, id);
         // Somebody else's upload is as unknown as a missing one.
-        if (!row || row.attendeeId !== attendee.id) throw new HttpError(404, 'Upload not found');
+        if (!row || !can(caller, 'continue upload', row)) {
+          throw new HttpError(404, 'Upload not found');
+        }
         reply.header('tus-resumable', '1.0.0').header('cache-control', 'no-store');
         if (row.memoryId) {
           // Finished: its memory is made and its bytes are gone; it answers as complete, so a
@@ -239,7 +233,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
         if (method === 'PATCH') await touchResumableUpload(deps.db, id, now());
         let answer;
         try {
-          answer = await forward(request, reply, attendee);
+          answer = await forward(request, reply, caller);
         } finally {
           if (method === 'PATCH') await touchResumableUpload(deps.db, id, now());
         }

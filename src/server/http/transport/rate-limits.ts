@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import { ATTENDEE } from '../../auth/callers.ts';
+import { attendeeOf } from '../../auth/callers.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addressKey } from './address-key.ts';
 import { HttpError } from '../errors.ts';
@@ -94,7 +94,7 @@ export class RateLimits {
    * cannot be told from another, so they share `anonymousPerAddress`, a venue's allowance.
    */
   requesterKey(request: FastifyRequest): string {
-    const attendee = request.getDecorator<{ id: string } | null>(ATTENDEE);
+    const attendee = attendeeOf(request);
     if (attendee) return `attendee:${attendee.id}`;
     const address = addressKey(request.ip);
     const claimed = request.headers[CLIENT_ID_HEADER];
@@ -199,10 +199,7 @@ export function writeRateLimit(app: FastifyInstance, limits: WriteLimits): Limit
       { max: limits.perClient, keyOf: (request) => rateLimits.requesterKey(request) },
       {
         max: limits.perAddress,
-        keyOf: (request) =>
-          request.getDecorator<{ id: string } | null>(ATTENDEE)
-            ? undefined
-            : rateLimits.addressOf(request),
+        keyOf: (request) => (attendeeOf(request) ? undefined : rateLimits.addressOf(request)),
       },
     ]),
   ];
@@ -232,7 +229,7 @@ export function askRateLimit(app: FastifyInstance, max: () => number): LimitHook
       // Runs once the body is parsed: without a token, the address and the asker's name
       // (decision 112: a venue's whole Wi-Fi can share one address).
       keyOf: (request) => {
-        const attendee = request.getDecorator<{ id: string } | null>(ATTENDEE);
+        const attendee = attendeeOf(request);
         if (attendee) return `ask:${attendee.id}`;
         const body = request.body as { askerUsername?: unknown } | undefined;
         const asker = typeof body?.askerUsername === 'string' ? body.askerUsername : '';
