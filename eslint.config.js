@@ -7,12 +7,13 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 
-const CLIENT = ['client', 'app', 'app-layout', 'feature', 'feature-api'];
+const CLIENT = ['client', 'app', 'feature', 'feature-api', 'components', 'lib'];
 
 /**
  * Imports flow one way: shared imports nothing of ours; server and client import shared but
- * not each other; a client feature imports nothing of another feature but its `api/` (the
- * endpoints it owns), and nothing of app/ but its layout (decision 104).
+ * not each other. In the client, app/ composes features, features use components/ and lib/,
+ * components/ use lib/, and lib/ uses only itself: nothing imports upwards. A feature imports
+ * nothing of another feature but its `api/` (the endpoints it owns) (decisions 104 and 209).
  */
 const boundariesConfig = {
   files: ['src/**/*.{ts,tsx}'],
@@ -23,8 +24,9 @@ const boundariesConfig = {
     'boundaries/elements': [
       { type: 'feature-api', pattern: 'src/client/features/*/api', capture: ['name'] },
       { type: 'feature', pattern: 'src/client/features/*', capture: ['name'] },
-      { type: 'app-layout', pattern: 'src/client/app/layout' },
       { type: 'app', pattern: 'src/client/app' },
+      { type: 'components', pattern: 'src/client/components' },
+      { type: 'lib', pattern: 'src/client/lib' },
       { type: 'client', pattern: 'src/client' },
       { type: 'server', pattern: 'src/server' },
       { type: 'shared', pattern: 'src/shared' },
@@ -65,8 +67,27 @@ const boundariesConfig = {
           },
           {
             from: { element: { types: { anyOf: ['feature', 'feature-api'] } } },
-            disallow: { to: { element: { type: 'app' } } },
-            message: 'Features do not import app/ (only app/layout components).',
+            disallow: { to: { element: { types: { anyOf: ['app', 'client'] } } } },
+            message:
+              'Features do not import app/; what features share goes in components/ or lib/.',
+          },
+          {
+            from: { element: { type: 'components' } },
+            disallow: {
+              to: { element: { types: { anyOf: ['app', 'client', 'feature', 'feature-api'] } } },
+            },
+            message: 'components/ imports only components/ and lib/: it sits under the features.',
+          },
+          {
+            from: { element: { type: 'lib' } },
+            disallow: {
+              to: {
+                element: {
+                  types: { anyOf: ['app', 'client', 'feature', 'feature-api', 'components'] },
+                },
+              },
+            },
+            message: 'lib/ imports only lib/: it sits under everything else of the client.',
           },
         ],
       },

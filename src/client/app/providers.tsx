@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useLiveBranding } from '../lib/branding.ts';
+import { useLiveBranding } from '../lib/use-live-branding.ts';
 import { createColorSchemeManager } from './color-scheme.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
 

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { saveApiFile } from '../lib/api-client.ts';
-import { toastFailed } from '../lib/toast.ts';
+import { toastFailed } from './toast.ts';
 
 /** A file the API makes for a signed-in caller (a CSV export), saved under `filename`. */
 export function ExportButton({

@@ -1,8 +1,7 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { BRAND_STYLE_ID, DEFAULT_PRIMARY_COLOR, brandCss } from '../../shared/brand-palette.ts';
 import { EVENT_NAME_SLOT, LOGO_META, LOGO_URL_SLOT } from '../../shared/constants.ts';
 import { defaultLogoUrl } from '../../shared/logo.ts';
-import { whenIdle } from './when-idle.ts';
 
 /** What every screen shows of the event: the admin's settings, live (decision 162). */
 export interface Branding {
@@ -113,24 +112,3 @@ export const useLogoUrl = (): string => {
   const { logoUrl, primaryColor } = useBranding();
   return logoUrl ?? defaultLogoUrl(primaryColor);
 };
-
-/**
- * Keeps the branding live on every screen, the join page included: the `settingsUpdated` event
- * of the live connection, and `GET /api/config` again at every connect and every minute (the
- * fallback when the socket is down). Loaded once the first screen has painted, like the socket.
- */
-export function useLiveBranding(): void {
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let stopped = false;
-    void whenIdle()
-      .then(() => import('./live-branding.ts'))
-      .then(({ startLiveBranding }) => {
-        if (!stopped) stop = startLiveBranding();
-      });
-    return () => {
-      stopped = true;
-      stop?.();
-    };
-  }, []);
-}

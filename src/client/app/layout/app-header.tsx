@@ -3,12 +3,12 @@ import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
 import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
-import { ColorSchemeToggle } from './color-scheme-toggle.tsx';
-import './app-header.css';
+import '../../components/app-header.css';
 import classes from './app-header.module.css';
 
 /**

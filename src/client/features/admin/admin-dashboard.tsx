@@ -29,7 +29,7 @@ import { ADMIN_LIMITS, ADMIN_TEXTS, WALL_TEXTS } from '../../../shared/constants
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { VirtualGrid } from '../../components/virtual-grid.tsx';
-import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { toastDone, toastFailed } from '../../components/toast.ts';
 import { memoriesOf, useAdminMedia } from './api/admin-media.ts';
 import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isGone, isUnauthorized } from './api/errors.ts';

@@ -1,10 +1,10 @@
 import { Badge, Box, Button, Group, Image, Text } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { TEXTS } from '../../../shared/constants.ts';
-import { ColorSchemeToggle } from '../../app/layout/color-scheme-toggle.tsx';
+import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
 import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
-import '../../app/layout/app-header.css';
+import '../../components/app-header.css';
 import classes from './admin-screen.module.css';
 
 /**

@@ -2,7 +2,7 @@ import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
-import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { toastDone, toastFailed } from '../../components/toast.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { memoriesOf, useAdminMedia } from './api/admin-media.ts';
 import { useApproveAdminMedia } from './api/approve-admin-media.ts';

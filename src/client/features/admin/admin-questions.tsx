@@ -38,7 +38,7 @@ import {
 } from './api/admin-questions.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
-import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { toastDone, toastFailed } from '../../components/toast.ts';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
 

@@ -25,7 +25,7 @@ import { type Settings, settingsSchema } from '../../../shared/schemas/settings.
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
-import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { toastDone, toastFailed } from '../../components/toast.ts';
 import { defaultLogoUrl } from '../../../shared/logo.ts';
 
 /** The check of one field, the shared schema's: its message, or null. */

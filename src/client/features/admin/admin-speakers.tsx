@@ -19,7 +19,7 @@ import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { signInLink } from '../speakers/api/speaker-session.ts';
 import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
 import { isUnauthorized } from './api/errors.ts';
-import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { toastDone, toastFailed } from '../../components/toast.ts';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 

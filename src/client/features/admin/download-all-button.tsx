@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { WALL_TEXTS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import { saveApiFile } from '../../lib/api-client.ts';
-import { toastFailed } from '../../lib/toast.ts';
+import { toastFailed } from '../../components/toast.ts';
 import { isUnauthorized } from './api/errors.ts';
 
 const megabytes = (bytes: number) =>

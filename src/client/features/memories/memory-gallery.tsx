@@ -8,7 +8,7 @@ import { RetryAlert } from '../../components/retry-alert.tsx';
 import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { notifications } from '@mantine/notifications';
 import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
-import { toastDone, toastFailed } from '../../lib/toast.ts';
+import { toastDone, toastFailed } from '../../components/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useDeleteOwnMemories, wasDeletedHere } from './api/delete-memory.ts';
 import { useGallery } from './api/get-memories.ts';

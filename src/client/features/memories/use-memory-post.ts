@@ -5,7 +5,7 @@ import { MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { type MemoryPostResponse, memoryPostFieldsSchema } from '../../../shared/schemas/memory.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { enqueue, useQueue } from '../../lib/offline-queue.ts';
-import { toastQueued } from '../../lib/toast.ts';
+import { toastQueued } from '../../components/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { newPostId } from './api/create-memory.ts';
 import './memory-outbox.ts';

@@ -11,7 +11,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
 import { ApiError, errorMessage, isRetryLater } from '../../lib/api-client.ts';
 import { enqueue } from '../../lib/offline-queue.ts';
-import { toastQueued } from '../../lib/toast.ts';
+import { toastQueued } from '../../components/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { type SpeakerChoice, speakersSeen, useSpeakers } from '../speakers/api/get-speakers.ts';

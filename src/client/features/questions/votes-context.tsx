@@ -1,6 +1,6 @@
 import { type ReactNode, createContext, use, useMemo } from 'react';
 import { useVote, useVotedQuestions } from './api/vote-question.ts';
-import { toastFailed } from '../../lib/toast.ts';
+import { toastFailed } from '../../components/toast.ts';
 
 interface Votes {
   /** The questions this attendee upvoted. */

@@ -42,7 +42,7 @@ import { useSpeakerSession, useSpeakerToken } from './api/speaker-session.ts';
 import card from '../../components/question-card.module.css';
 import classes from './speaker-dashboard.module.css';
 import { useLiveDashboard } from './use-live-dashboard.ts';
-import { toastFailed, toastUndoable } from '../../lib/toast.ts';
+import { toastFailed, toastUndoable } from '../../components/toast.ts';
 import {
   NoQuestions,
   QuestionFlags,

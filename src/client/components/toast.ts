@@ -1,8 +1,8 @@
 import { notifications } from '@mantine/notifications';
 import { createElement } from 'react';
 import { TOAST_AUTO_CLOSE } from '../../shared/constants.ts';
-import { UndoMessage } from '../components/undo-message.tsx';
-import { errorMessage } from './api-client.ts';
+import { errorMessage } from '../lib/api-client.ts';
+import { UndoMessage } from './undo-message.tsx';
 
 /** The one way a screen says something went well: a green toast that closes itself. */
 export function toastDone(message: string, title?: string): void {
