@@ -1,19 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The server's tests that start no app and no server: pure functions and small classes. They
+ * run with the client's and the shared code's tests in `unit`.
+ */
+const SERVER_UNIT = [
+  'address-key',
+  'admin-auth',
+  'config',
+  'critical-css',
+  'csv-cell',
+  'disk-media-store',
+  'errors',
+  'ffmpeg',
+  'list-cache',
+  'route-hints',
+  'speaker-username',
+  'video-metadata',
+  'video-queue',
+];
+
+/**
+ * Whole processes, load, timing and faults: each takes seconds, and what it measures (a
+ * timeout, a queue's wait, a process's exit) needs the machine's cores to itself.
+ */
+const SYSTEM = [
+  'animated-images',
+  'concurrent-uploads',
+  'connection-limits',
+  'crash-consistency',
+  'database-outage',
+  'faults',
+  'generated-password-log',
+  'load-shedding',
+  'main',
+  'rolling-deploy',
+  'scale-out',
+  'shutdown',
+  'slow-clients',
+  'storage-faults',
+  'venue',
+  'video-logs',
+];
+
+/** A listed test is found by its file name wherever it sits under src/server. */
+const serverTests = (names: readonly string[]) =>
+  names.map((name) => `src/server/**/${name}.test.ts`);
+
+// A name that no file has would leave the lists untrue: fail here rather than run a test in
+// the wrong project.
+const serverTestFiles = new Set(
+  fs
+    .readdirSync(path.join(import.meta.dirname, 'src/server'), { recursive: true })
+    .map((file) => path.basename(String(file))),
+);
+const unknown = [...SERVER_UNIT, ...SYSTEM].filter(
+  (name) => !serverTestFiles.has(`${name}.test.ts`),
+);
+if (unknown.length > 0) {
+  throw new Error(
+    `vitest.config.ts names tests that no file under src/server has: ${unknown.join(', ')}`,
+  );
+}
+
+/** The client's production build, checked alone (`npm run test:build`). */
+const BUILD_CHECK = 'src/client/build-warnings.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'bench/**/*.test.ts'],
-    // The client build's own check runs alone (`npm run test:build`): a production build beside
-    // the system tests would starve their timing.
-    exclude: [
-      'node_modules',
-      'dist',
-      'tests/e2e',
-      ...(process.env.CONFAB_BUILD_CHECK ? [] : ['src/client/build-warnings.test.ts']),
-    ],
+    exclude: ['node_modules', 'dist', 'tests/e2e'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // `vitest run` runs the projects in this order, the fast ones first.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'src/client/**/*.test.{ts,tsx}',
+            'src/shared/**/*.test.ts',
+            ...serverTests(SERVER_UNIT),
+          ],
+          exclude: ['node_modules', 'dist', BUILD_CHECK],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['src/server/**/*.test.ts', 'bench/**/*.test.ts'],
+          exclude: ['node_modules', 'dist', ...serverTests(SERVER_UNIT), ...serverTests(SYSTEM)],
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'system',
+          include: serverTests(SYSTEM),
+          sequence: { groupOrder: 2 },
+        },
+      },
+      // A production build beside other tests would starve their timing: it runs only when
+      // asked for (`npm run test:build`).
+      ...(process.env.CONFAB_BUILD_CHECK
+        ? [
+            {
+              extends: true,
+              test: { name: 'build', include: [BUILD_CHECK], sequence: { groupOrder: 3 } },
+            },
+          ]
+        : []),
+    ],
   },
 });
