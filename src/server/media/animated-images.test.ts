@@ -78,8 +78,7 @@ describe('the image queue', () => {
     expect(started).toEqual(['gif 1', 'photo']);
     jobs.get('photo')?.resolve();
     jobs.get('gif 1')?.resolve();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(started).toEqual(['gif 1', 'photo', 'gif 2']);
+    await expect.poll(() => started).toEqual(['gif 1', 'photo', 'gif 2']);
 
     const tight = new ImageQueue({ slots: 1, maxWaitMs: 6_000 });
     const blocker = deferred();
