@@ -16,6 +16,7 @@ const SERVER_UNIT = [
   'errors',
   'ffmpeg',
   'list-cache',
+  'policies',
   'route-hints',
   'speaker-username',
   'video-metadata',
