@@ -22,6 +22,7 @@ import { webManifestRoutes } from './http/pages/web-manifest.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { memoryRoutes } from './memories/memory.routes.ts';
+import { answerMemoPlugin } from './plugins/answer-memo.ts';
 import { appDepsPlugin } from './plugins/app-deps.ts';
 import { callersPlugin } from './plugins/callers.ts';
 import { changeFeedPlugin } from './plugins/change-feed.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(realtimePlugin);
   await app.register(changeFeedPlugin);
   await app.register(settingsPlugin);
+  await app.register(answerMemoPlugin);
   await app.register(listsPlugin);
   await app.register(videoMetadataSweepPlugin);
   await app.register(mediaPipelinesPlugin);
@@ -132,7 +134,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pageRateLimit: config.pageRateLimit,
   });
   await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });
-  await app.register(apiDocsRoutes, { pageRateLimit: config.pageRateLimit });
+  await app.register(apiDocsRoutes, {
+    pageRateLimit: config.pageRateLimit,
+    answers: app.answers,
+  });
   await app.register(clientAppPlugin);
 
   return app;

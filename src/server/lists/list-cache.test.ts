@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
+import { AnswerMemo } from '../http/transport/answer-memo.ts';
 import { ListCache, WHOLE_LIST } from './list-cache.ts';
 import { questionsScope, scopesChangedBy } from './question-scopes.ts';
 
@@ -45,7 +46,8 @@ function fakeDatabase() {
 const cacheOn = (
   feed: ChangeFeed,
   reader: (scope: string) => Promise<{ newestId: string | null; count: number }>,
-) => new ListCache(feed, { memories: reader, speakers: reader, questions: reader });
+) =>
+  new ListCache(feed, { memories: reader, speakers: reader, questions: reader }, new AnswerMemo());
 
 describe('ListCache', () => {
   it('keeps a read in flight when another scope changes, and drops it when its own does', async () => {

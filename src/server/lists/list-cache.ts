@@ -4,7 +4,7 @@ import {
   type Encoding,
   compressTextAsync,
 } from '../http/transport/compression.ts';
-import { versionTag } from '../http/transport/conditional-get.ts';
+import type { AnswerMemo } from '../http/transport/answer-memo.ts';
 
 /**
  * What decides whether one scope of a list changed: its newest id and its row count, and for a
@@ -64,11 +64,16 @@ export class ListCache {
   /** Reads of a version under way, by list, generation and scope: one read answers them all. */
   readonly #reading = new Map<string, Promise<string>>();
 
+  /** The app's memo of tags and encodings, which its list routes read requests with too. */
+  readonly answers: AnswerMemo;
+
   constructor(
     feed: ChangeFeed,
     readers: Record<Exclude<ChangeTopic, 'settings'>, ScopeVersionReader>,
+    answers: AnswerMemo,
   ) {
     this.#feed = feed;
+    this.answers = answers;
     this.#readers = new Map(Object.entries(readers) as [ChangeTopic, ScopeVersionReader][]);
     for (const topic of this.#readers.keys()) {
       this.#versions.set(topic, new Map());
@@ -139,7 +144,7 @@ export class ListCache {
   tag(view: string, version: string): string {
     const known = this.#tags.get(view);
     if (known?.version === version) return known.tag;
-    const tag = versionTag([view, version]);
+    const tag = this.answers.versionTag([view, version]);
     if (this.#tags.size >= MAX_TAGS) this.#tags.clear();
     this.#tags.set(view, { version, tag });
     return tag;

@@ -4,11 +4,7 @@ import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import type { Access } from '../auth/route-options.ts';
 import type { ChangeTopic } from '../realtime/change-feed.ts';
-import {
-  type Encoding,
-  acceptedEncoding,
-  varyOnAcceptEncoding,
-} from '../http/transport/compression.ts';
+import { type Encoding, varyOnAcceptEncoding } from '../http/transport/compression.ts';
 import { answerNotModified } from '../http/transport/conditional-get.ts';
 import type { ListCache } from './list-cache.ts';
 
@@ -200,7 +196,7 @@ function answerList(
 ): FastifyReply | Promise<FastifyReply> {
   const tag = lists.tag(view.key, version);
   if (answerNotModified(request, reply, tag)) return reply;
-  const accepted = acceptedEncoding(request.headers['accept-encoding']);
+  const accepted = lists.answers.acceptedEncoding(request.headers['accept-encoding']);
   const made = lists.madeBody(view.key, tag, accepted);
   if (made) return sendList(reply, made.body, made.encoding);
   return lists

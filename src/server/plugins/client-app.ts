@@ -8,6 +8,8 @@ export const clientAppPlugin = fp(
   async (app) => {
     const { config, deps } = app;
     await registerClientApp(app, config.clientDir, {
+      answers: app.answers,
+      clock: app.clock,
       branding: () => deps.settings.publicBranding(),
       pageHead: memoryPageHead(deps),
       pageImages: galleryPageImages(deps),
@@ -15,5 +17,5 @@ export const clientAppPlugin = fp(
       listAnswer: (url) => readListAnswer(deps.lists, url),
     });
   },
-  { name: 'client-app', dependencies: ['config', 'app-deps', 'http'] },
+  { name: 'client-app', dependencies: ['config', 'answer-memo', 'app-deps', 'http'] },
 );

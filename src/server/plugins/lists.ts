@@ -21,12 +21,16 @@ export const listsPlugin = fp(
     const { db } = app.database;
     app.decorate(
       'lists',
-      new ListCache(app.changes, {
-        memories: () => memoriesVersion(db),
-        speakers: () => speakersVersion(db),
-        questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
-      }),
+      new ListCache(
+        app.changes,
+        {
+          memories: () => memoriesVersion(db),
+          speakers: () => speakersVersion(db),
+          questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
+        },
+        app.answers,
+      ),
     );
   },
-  { name: 'lists', dependencies: ['database', 'change-feed'] },
+  { name: 'lists', dependencies: ['database', 'change-feed', 'answer-memo'] },
 );

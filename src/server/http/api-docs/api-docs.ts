@@ -1,13 +1,12 @@
-import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { API_PATHS } from '../../../shared/routes.ts';
+import type { AnswerMemo } from '../transport/answer-memo.ts';
 import {
   type Encoding,
-  acceptedEncoding,
   compressTextAsync,
   varyOnAcceptEncoding,
 } from '../transport/compression.ts';
-import { matchesIfNoneMatch } from '../transport/conditional-get.ts';
+import { bodyTag, matchesIfNoneMatch } from '../transport/conditional-get.ts';
 import { escapeHtml } from '../pages/html.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
 
@@ -87,7 +86,7 @@ async function loadReferenceScript(): Promise<ReferenceScript> {
   const encodings = new Map<Encoding, Promise<Buffer>>();
   return {
     body,
-    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+    etag: bodyTag(body),
     // Compressed once per encoding, off the event loop, then kept.
     encoded: (encoding) => {
       let encoded = encodings.get(encoding);
@@ -107,7 +106,7 @@ async function loadReferenceScript(): Promise<ReferenceScript> {
  */
 export async function apiDocsRoutes(
   app: FastifyInstance,
-  options: { pageRateLimit: number },
+  options: { pageRateLimit: number; answers: AnswerMemo },
 ): Promise<void> {
   const limit = pageRateLimit(app, options.pageRateLimit);
   let script: Promise<ReferenceScript> | undefined;
@@ -135,7 +134,7 @@ export async function apiDocsRoutes(
         .header('etag', etag);
       varyOnAcceptEncoding(reply);
       if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
-      const encoding = acceptedEncoding(request.headers['accept-encoding']);
+      const encoding = options.answers.acceptedEncoding(request.headers['accept-encoding']);
       if (!encoding) return reply.send(body);
       return reply.header('content-encoding', encoding).send(await encoded(encoding));
     },

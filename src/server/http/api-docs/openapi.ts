@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
@@ -14,7 +13,7 @@ import { API_PATHS } from '../../../shared/routes.ts';
 import { memoryPostFieldsSchema, memorySchema } from '../../../shared/schemas/memory.ts';
 import { questionSchema } from '../../../shared/schemas/question.ts';
 import { speakerFieldsSchema, speakerSchema } from '../../../shared/schemas/speaker.ts';
-import { answerNotModified } from '../transport/conditional-get.ts';
+import { answerNotModified, bodyTag } from '../transport/conditional-get.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
 
 /** The security requirement of the admin routes: the Bearer token `POST /api/admin/login` gives. */
@@ -219,7 +218,7 @@ export async function openApiRoutes(
     async (request, reply) => {
       if (!built) {
         const json = JSON.stringify(app.swagger());
-        built = { json, etag: `W/"${createHash('sha1').update(json).digest('base64url')}"` };
+        built = { json, etag: bodyTag(json) };
       }
       reply.header('cache-control', 'no-cache');
       if (answerNotModified(request, reply, built.etag)) return reply;

@@ -16,12 +16,14 @@ import {
   hasAppHeader,
 } from '../../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
+import type { AnswerMemo } from '../transport/answer-memo.ts';
 import { CompressedText } from '../transport/compression.ts';
-import { withCriticalStyles } from './critical-css.ts';
-import { matchesIfNoneMatch, versionTag } from '../transport/conditional-get.ts';
+import { CriticalStyles } from './critical-css.ts';
+import { matchesIfNoneMatch } from '../transport/conditional-get.ts';
 import { HttpError } from '../errors.ts';
 import { escapeHtml } from './html.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { RouteHints, withHints } from './route-hints.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
@@ -50,6 +52,10 @@ export interface PageBranding {
 }
 
 export interface ClientAppOptions {
+  /** The app's memo of tags and encodings (one per app, the `answer-memo` plugin). */
+  answers: AnswerMemo;
+  /** The app's time source: how long a screen rendered with its lists is served before another. */
+  clock: Clock;
   /**
    * The event's name, colour and logo as they are now (the admin's settings): written into every
    * page (title, `<meta name="application-name">`, `theme-color`, the colour's shades, the
@@ -252,8 +258,11 @@ const pageDataBlock = (answers: [url: string, json: string][]) =>
 export async function registerClientApp(
   app: FastifyInstance,
   clientDir: string | undefined,
-  options: ClientAppOptions = {},
+  options: ClientAppOptions,
 ): Promise<void> {
+  const { answers, clock } = options;
+  const encodingOf = (request: FastifyRequest) =>
+    answers.acceptedEncoding(request.headers['accept-encoding']);
   const indexFile = clientDir ? path.join(clientDir, 'index.html') : undefined;
   const hasClient = indexFile !== undefined && fs.existsSync(indexFile);
   // The app's own logo in the colour its address names (`src/shared/logo.ts`): the default
@@ -262,7 +271,7 @@ export async function registerClientApp(
     const color = LOGO_FILE.exec(request.params.file)?.[1];
     if (!color) throw new HttpError(404, `Not found: GET ${request.url.split('?', 1)[0] ?? ''}`);
     const svg = logoSvg(`#${color}`);
-    const etag = versionTag([svg]);
+    const etag = answers.versionTag([svg]);
     reply.header('cache-control', IMMUTABLE).header('etag', etag);
     if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
     return reply.type('image/svg+xml').send(svg);
@@ -270,7 +279,7 @@ export async function registerClientApp(
   type Page = { html: string; etag: string; compressed: CompressedText };
   const pageOf = (html: string, keep: 'forever' | 'version' = 'forever'): Page => ({
     html,
-    etag: versionTag([html]),
+    etag: answers.versionTag([html]),
     compressed: new CompressedText(html, { keep }),
   });
   // The page as built, the same with the header's shell for the screens that have it, and with
@@ -303,6 +312,7 @@ export async function registerClientApp(
   let renderScreen: RenderScreen | undefined;
   const styledPages = new Map<PrerenderedRoute, string>();
   const rendered = new Map<string, { versions: string; madeAt: number; page: Page }>();
+  const criticalStyles = new CriticalStyles();
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
     hints = RouteHints.load(clientDir);
@@ -431,7 +441,10 @@ export async function registerClientApp(
     const last = rendered.get(key);
     // A room whose votes move its list several times a second is rendered at most once a
     // second: the page is that much older, and the code brings it up to date at once.
-    if (last && (last.versions === versions || Date.now() - last.madeAt < RENDER_EVERY_MS)) {
+    if (
+      last &&
+      (last.versions === versions || clock.now().getTime() - last.madeAt < RENDER_EVERY_MS)
+    ) {
       return last.page;
     }
     const markup = renderScreen(
@@ -445,16 +458,18 @@ export async function registerClientApp(
       ? hints?.tags(pathname, new URLSearchParams(query), { stylesInPage: true, dataInPage: true })
       : '';
     // Its styles cut to what the markup uses: the whole sheets follow after the first paint.
-    const html = withCriticalStyles(
-      withPrerendered(withBranding(withHints(styled, code ?? ''), branding), markup, branding, {
-        hydrate: false,
-        codeAfterPaint: true,
-      }),
-    ).replace('</body>', () => `  ${pageDataBlock(answers)}\n  </body>`);
+    const html = criticalStyles
+      .cut(
+        withPrerendered(withBranding(withHints(styled, code ?? ''), branding), markup, branding, {
+          hydrate: false,
+          codeAfterPaint: true,
+        }),
+      )
+      .replace('</body>', () => `  ${pageDataBlock(answers)}\n  </body>`);
     // Made again whenever the lists change: compressed quickly.
     const page = pageOf(withColorScheme(html, scheme), 'version');
     if (rendered.size >= 100) rendered.clear();
-    rendered.set(key, { versions, madeAt: Date.now(), page });
+    rendered.set(key, { versions, madeAt: clock.now().getTime(), page });
     return page;
   };
 
@@ -513,19 +528,19 @@ export async function registerClientApp(
         if (head) {
           reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
           return new CompressedText(withPageHead(base.html, head), { keep: false }).send(
-            request,
             reply,
+            encodingOf(request),
           );
         }
         if (head === null) {
           // The app shows "Memory not found"; a preview of the link shows nothing.
           reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-          return base.compressed.send(request, reply);
+          return base.compressed.send(reply, encodingOf(request));
         }
       }
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
-      if (!isClientRoute) return base.compressed.send(request, reply.code(404));
+      if (!isClientRoute) return base.compressed.send(reply.code(404), encodingOf(request));
       let images: string[] = [];
       const findImages = options.pageImages?.[pathname.replace(/(.)\/$/, '$1')];
       if (findImages && request.method === 'GET') {
@@ -546,7 +561,7 @@ export async function registerClientApp(
       const answer = pageWithHints(base, tags);
       reply.header('etag', answer.etag);
       if (matchesIfNoneMatch(request, answer.etag)) return reply.code(304).send();
-      return answer.compressed.send(request, reply.code(200));
+      return answer.compressed.send(reply.code(200), encodingOf(request));
     },
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classesIn, criticalCss, withCriticalStyles } from './critical-css.ts';
+import { CriticalStyles, classesIn, criticalCss } from './critical-css.ts';
 
 const SHEET = [
   ':root{--gap:4px}',
@@ -44,7 +44,7 @@ describe('critical CSS', () => {
 
   it('cuts each inlined sheet of a page and names the whole one', () => {
     const page = `<head><style data-href="/assets/x.css">${SHEET}</style><style id="brand">.modal{color:blue}</style></head><body><div class="card"></div></body>`;
-    const cut = withCriticalStyles(page);
+    const cut = new CriticalStyles().cut(page);
     expect(cut).toContain(
       '<style data-full="/assets/x.css">:root{--gap:4px}body{margin:0}.card{padding:1px}',
     );

@@ -54,28 +54,31 @@ export function criticalCss(css: string, classes: ReadonlySet<string>): string {
   return root.toString();
 }
 
-/** Critical sheets made, by sheet and class set: a screen's classes change little with its data. */
-const made = new Map<string, string>();
+/** Cuts pages' inlined stylesheets; one per app (its client), keeping the sheets it made. */
+export class CriticalStyles {
+  /** Critical sheets made, by sheet and class set: a screen's classes change little with its data. */
+  readonly #made = new Map<string, string>();
 
-/**
- * The page with each inlined stylesheet (`<style data-href>`, from `withInlineStyles`) cut to
- * what the page's markup uses, marked `data-full` with the sheet's address: the page's loader
- * (`after-paint.js`) links the whole sheet after the first paint, before the code runs.
- */
-export function withCriticalStyles(page: string): string {
-  const classes = classesIn(page);
-  const key = [...classes].sort().join(' ');
-  return page.replace(
-    /<style data-href="([^"]+)">([^<]*(?:<(?!\/style>)[^<]*)*)<\/style>/g,
-    (_style, href: string, css: string) => {
-      const id = `${href}\n${key}`;
-      let critical = made.get(id);
-      if (critical === undefined) {
-        critical = criticalCss(css, classes);
-        if (made.size >= 64) made.clear();
-        made.set(id, critical);
-      }
-      return `<style data-full="${href}">${critical}</style>`;
-    },
-  );
+  /**
+   * The page with each inlined stylesheet (`<style data-href>`, from `withInlineStyles`) cut to
+   * what the page's markup uses, marked `data-full` with the sheet's address: the page's loader
+   * (`after-paint.js`) links the whole sheet after the first paint, before the code runs.
+   */
+  cut(page: string): string {
+    const classes = classesIn(page);
+    const key = [...classes].sort().join(' ');
+    return page.replace(
+      /<style data-href="([^"]+)">([^<]*(?:<(?!\/style>)[^<]*)*)<\/style>/g,
+      (_style, href: string, css: string) => {
+        const id = `${href}\n${key}`;
+        let critical = this.#made.get(id);
+        if (critical === undefined) {
+          critical = criticalCss(css, classes);
+          if (this.#made.size >= 64) this.#made.clear();
+          this.#made.set(id, critical);
+        }
+        return `<style data-full="${href}">${critical}</style>`;
+      },
+    );
+  }
 }

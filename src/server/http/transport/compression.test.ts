@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedMemories } from '../../../../tests/support/seed-memories.ts';
 import { type RawAnswer, rawGet } from '../../../../tests/support/raw-http.ts';
 import { useTestApp } from '../../../../tests/support/test-app.ts';
-import { acceptedEncoding } from './compression.ts';
+import { AnswerMemo } from './answer-memo.ts';
 
 const decode = (answer: RawAnswer): Buffer => {
   const encoding = answer.headers['content-encoding'];
@@ -44,22 +44,24 @@ const CLIENT = {
 };
 
 describe('acceptedEncoding', () => {
+  const answers = new AnswerMemo();
+
   it('prefers brotli, then gzip, and respects q=0', () => {
-    expect(acceptedEncoding('gzip, deflate, br')).toBe('br');
-    expect(acceptedEncoding('gzip, br;q=0')).toBe('gzip');
-    expect(acceptedEncoding('*')).toBe('br');
-    expect(acceptedEncoding('identity')).toBeUndefined();
-    expect(acceptedEncoding(undefined)).toBeUndefined();
+    expect(answers.acceptedEncoding('gzip, deflate, br')).toBe('br');
+    expect(answers.acceptedEncoding('gzip, br;q=0')).toBe('gzip');
+    expect(answers.acceptedEncoding('*')).toBe('br');
+    expect(answers.acceptedEncoding('identity')).toBeUndefined();
+    expect(answers.acceptedEncoding(undefined)).toBeUndefined();
   });
 
   it('reads the same header the same way every time, past the headers it keeps', () => {
     const headers = Array.from({ length: 200 }, (_, i) => `gzip;q=${i % 2}, x-${i}`);
     for (let pass = 0; pass < 2; pass++) {
       for (const [i, header] of headers.entries()) {
-        expect(acceptedEncoding(header)).toBe(i % 2 ? 'gzip' : undefined);
+        expect(answers.acceptedEncoding(header)).toBe(i % 2 ? 'gzip' : undefined);
       }
-      expect(acceptedEncoding('gzip, br;q=0')).toBe('gzip');
-      expect(acceptedEncoding('br;q=0, gzip;q=0')).toBeUndefined();
+      expect(answers.acceptedEncoding('gzip, br;q=0')).toBe('gzip');
+      expect(answers.acceptedEncoding('br;q=0, gzip;q=0')).toBeUndefined();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import compress from '@fastify/compress';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** Below this, compressing costs more than the bytes it saves (about one TCP packet). */
 export const COMPRESSION_THRESHOLD = 1024;
@@ -44,22 +44,11 @@ export async function registerCompression(app: FastifyInstance): Promise<void> {
 
 export type Encoding = 'br' | 'gzip';
 
-/** What the few `Accept-Encoding` headers browsers send were read as; reset when full. */
-const readEncodings = new Map<string, Encoding | undefined>();
-const MAX_READ_ENCODINGS = 64;
-
-/** Brotli when the request takes it, else gzip, else nothing (a `q=0` refuses an encoding). */
-export function acceptedEncoding(header: string | undefined): Encoding | undefined {
-  if (header === undefined) return undefined;
-  // Every poll of every screen carries one of a handful of headers: each is read once.
-  if (readEncodings.has(header)) return readEncodings.get(header);
-  const encoding = readAcceptEncoding(header);
-  if (readEncodings.size >= MAX_READ_ENCODINGS) readEncodings.clear();
-  readEncodings.set(header, encoding);
-  return encoding;
-}
-
-function readAcceptEncoding(header: string): Encoding | undefined {
+/**
+ * Brotli when the header takes it, else gzip, else nothing (a `q=0` refuses an encoding); read
+ * once per header through `AnswerMemo.acceptedEncoding`.
+ */
+export function readAcceptEncoding(header: string): Encoding | undefined {
   const accepted = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
@@ -123,10 +112,9 @@ export class CompressedText {
     this.effort = options.keep || 'answer';
   }
 
-  /** Sends the text with the headers already set, compressed as the request accepts. */
-  send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  /** Sends the text with the headers already set, in the encoding the request accepts. */
+  send(reply: FastifyReply, encoding: Encoding | undefined): FastifyReply {
     varyOnAcceptEncoding(reply);
-    const encoding = acceptedEncoding(request.headers['accept-encoding']);
     if (!encoding || this.body.length < COMPRESSION_THRESHOLD) return reply.send(this.body);
     let encoded = this.encoded.get(encoding);
     if (!encoded) {

@@ -1,26 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Tags made lately: the same few lists are polled thousands of times per version. */
-const recentTags = new Map<string, string>();
-const MAX_RECENT_TAGS = 4096;
-
 /**
- * A weak ETag from the few values that decide a list (its newest id, its row count, the query),
- * so a poll can be answered before any row is read or serialised.
+ * The weak ETag of a text or bytes: 22 characters of its SHA-1 (132 bits, base64url), the one
+ * way every answer's tag is made, from a body or from the few values that decide one.
  */
-export function versionTag(parts: readonly (string | number | null | undefined)[]): string {
-  const text = parts
-    .map((part) => (part === null || part === undefined ? '' : String(part)))
-    .join('\u0000');
-  let tag = recentTags.get(text);
-  if (tag === undefined) {
-    tag = `W/"${createHash('sha1').update(text).digest('base64url').slice(0, 22)}"`;
-    if (recentTags.size >= MAX_RECENT_TAGS) recentTags.clear();
-    recentTags.set(text, tag);
-  }
-  return tag;
-}
+export const bodyTag = (body: string | Buffer): string =>
+  `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 
 const opaque = (tag: string) => tag.replace(/^W\//, '');
 
