@@ -53,6 +53,7 @@ import {
   moderationView,
   recentDeletions,
 } from './admin.service.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** Archives of every memory made at once by one instance (`GET /api/admin/memories.zip`). */
 const MAX_ARCHIVES_AT_ONCE = 2;
@@ -74,7 +75,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       response: { 200: adminLoginResponseSchema },
     }),
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       const result = await auth.login(request.body, {
         address: request.ip,
         deviceCookies: deviceCookiesOf(request.headers.cookie),
@@ -128,7 +129,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
     // Checked on request, before the body is read or the input validated: no work without a
     // token. The admin's answers are made for each request: never kept by any cache (the list
     // says otherwise for itself).
-    const adminOnly = answeredPrivately(admin, 'no-store');
+    const adminOnly = answeredPrivately(admin, cacheHeaders.noStore);
     const actorOf = (request: FastifyRequest): Actor => ({
       username: requireAdmin(request).username,
       ip: request.ip,

@@ -14,6 +14,7 @@ import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import { insertAttendee } from './attendee.repository.ts';
 import type { JoinProofs } from './join-proof.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 export const PROOF_TEXTS = {
   required:
@@ -43,7 +44,7 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
     }),
     async (request, reply) => {
       const challenge = await proofs.challengeFor(addressKey(request.ip));
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       return { challenge };
     },
   );
@@ -73,7 +74,7 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
       });
       if (!inserted) throw new HttpError(409, PROOF_TEXTS.used, 'PROOF_INVALID');
       const token = await deps.callers.signAttendee(attendee);
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       return reply.code(201).send({ username: attendee.username, token });
     },
   );

@@ -7,6 +7,7 @@ import type {
 import { HttpError } from '../http/errors.ts';
 import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/api-docs/openapi.ts';
 import { type Accepts, CALLER, type Caller, type Callers } from './callers.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /**
  * Who may call a route: the check, run on request (before the body is read or validated), that
@@ -62,13 +63,16 @@ export function accessRules(callers: Callers) {
 
 /**
  * `access`, for a route whose answers are the caller's own: once the caller is let in (never on
- * a refusal), its answers are kept by no shared cache (`cacheControl`) and vary on the token.
+ * a refusal), its answers are kept by no shared cache (`cache`, one of `cacheHeaders`) and vary on the token.
  */
-export const answeredPrivately = (access: Access, cacheControl: string): Access => ({
+export const answeredPrivately = (
+  access: Access,
+  cache: (reply: FastifyReply) => FastifyReply,
+): Access => ({
   ...access,
   check: async (request, reply) => {
     await access.check(request, reply);
-    reply.header('cache-control', cacheControl);
+    cache(reply);
     reply.header('vary', 'Authorization');
   },
 });
@@ -78,7 +82,8 @@ export const answeredPrivately = (access: Access, cacheControl: string): Access 
  * answers are the admin's alone, kept by the browser and asked again each time (a download
  * beside them says `no-store` for itself).
  */
-export const adminPolled = (admin: Access): Access => answeredPrivately(admin, 'private, no-cache');
+export const adminPolled = (admin: Access): Access =>
+  answeredPrivately(admin, cacheHeaders.privateRevalidate);
 
 /** A route as it is declared: its access, limits and schema (without the tag). */
 export interface RouteSpec extends Omit<FastifySchema, 'tags' | 'security'> {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
+import { cacheHeaders } from './transport/cache-headers.ts';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -101,10 +102,8 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorRespon
   reply.removeHeader('content-disposition');
   reply.removeHeader('content-length');
   if (status !== 416) reply.removeHeader('content-range');
-  return reply
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .header('cache-control', 'no-store')
+  return cacheHeaders
+    .noStore(reply.code(status).type('application/json; charset=utf-8'))
     .send(body);
 }
 
@@ -127,10 +126,8 @@ function sendLimitedPage(reply: FastifyReply, seconds: number): FastifyReply {
     '<h1>Too many requests</h1>' +
     `<p>This connection asked for too many pages in a minute. Try again in ${wait}; ` +
     'this page reloads by itself then.</p></body></html>';
-  return reply
-    .code(429)
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
+  return cacheHeaders
+    .noStore(reply.code(429).type('text/html; charset=utf-8'))
     .header('retry-after', String(seconds))
     .send(html);
 }

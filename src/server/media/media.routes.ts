@@ -6,6 +6,7 @@ import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
 import type { ByteRange, MediaStore } from './media-store.ts';
 import { isValidMediaKey } from './media-store.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -25,16 +26,6 @@ export function downloadName(key: string): string {
   if (type === 'video/mp4') return DOWNLOAD_NAMES.video;
   return `memory.${ext}`;
 }
-
-/**
- * The caching of media (decision 146). The bytes under a key never change, so a browser keeps
- * them a year without asking again (`max-age`, `immutable`): it is the private copy of someone
- * who saw them already. A shared cache (a CDN or proxy in front of the app) must ask the app
- * before every reuse (`s-maxage=0`, `proxy-revalidate`), so a deleted memory's files are a 404
- * for everyone from the moment they are deleted; the question is cheap, a 304 by ETag.
- */
-export const MEDIA_CACHE_CONTROL =
-  'public, max-age=31536000, immutable, s-maxage=0, proxy-revalidate';
 
 /** A strong ETag of a stored object: its key and size name its bytes, which never change. */
 export const mediaTag = (key: string, size: number): string =>
@@ -77,9 +68,8 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app
       if (!stored) throw new HttpError(404, 'Media not found');
 
       const tag = mediaTag(key, stored.size);
-      reply
-        .header('Content-Type', contentType)
-        .header('Cache-Control', MEDIA_CACHE_CONTROL)
+      cacheHeaders
+        .media(reply.header('Content-Type', contentType))
         .header('ETag', tag)
         .header('Accept-Ranges', 'bytes')
         .header('X-Content-Type-Options', 'nosniff')

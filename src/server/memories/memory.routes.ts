@@ -56,6 +56,7 @@ import {
 } from './idempotency.repository.ts';
 import type { StoreFile, UploadContext } from './memory-upload.ts';
 import { postedMessage } from '../../shared/constants.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** The most own-memory ids `GET /api/memories/mine` answers (an attendee's recent posts). */
 const OWN_MEMORIES_MAX = 500;
@@ -200,7 +201,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
           },
         }),
         async (request, reply) => {
-          reply.code(201).header('cache-control', 'no-store');
+          cacheHeaders.noStore(reply.code(201));
           const caller = callerOf(request);
           const owner = attendeeOf(request);
           const key = request.headers[IDEMPOTENCY_KEY_HEADER];
@@ -281,7 +282,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     }),
     async (request, reply) => {
       const attendee = requireAttendee(request);
-      reply.header('cache-control', 'private, no-store');
+      cacheHeaders.privateNoStore(reply);
       return { ids: await listOwnMemoryIds(deps.db, attendee.id, OWN_MEMORIES_MAX) };
     },
   );
@@ -337,10 +338,10 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         if (!can(callerOf(request), 'see memory', memory)) {
           throw new HttpError(404, 'Memory not found');
         }
-        reply.header('cache-control', 'private, no-store');
+        cacheHeaders.privateNoStore(reply);
         return found.memory;
       }
-      reply.header('cache-control', 'no-cache');
+      cacheHeaders.revalidate(reply);
       return found.memory;
     },
   );

@@ -34,6 +34,7 @@ import {
   removeQuestion,
   vote,
 } from './question.service.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** JSON bodies of the live room are small: a flag or two, a question of 1,000 characters. */
 const SMALL_BODY = 8 * 1024;
@@ -66,10 +67,11 @@ function questionsView(query: QuestionsQuery): {
 
 /** Sends CSV lines as they are read, as a download. */
 function sendCsv(reply: FastifyReply, lines: AsyncIterable<string>, filename: string) {
-  reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename}"`)
-    .header('cache-control', 'no-store');
+  cacheHeaders.noStore(
+    reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`),
+  );
   return reply.send(Readable.from(lines));
 }
 

@@ -36,6 +36,7 @@ import {
   speakerByUsername,
   speakerDashboard,
 } from './speaker.service.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 const LABELS = { name: 'Full name', stack: 'Stack', bio: 'Bio' };
 
@@ -99,7 +100,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         async (request, reply) => {
           const form = await readSpeakerForm(request, deps.config.maxUploadMb);
           const { speaker, secret } = await createSpeaker(deps, form.fields, form.picture);
-          reply.header('cache-control', 'no-store');
+          cacheHeaders.noStore(reply);
           return reply.code(201).send({
             message: `Speaker added. Log in to your dashboard with the username ${speaker.username}.`,
             speaker,
@@ -119,7 +120,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       response: { 200: speakerLoginResponseSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       const { speaker, token } = await loginSpeaker(
         deps,
         request.body.username,
@@ -166,7 +167,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       response: { 200: messageResponseSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       await removeSpeaker(deps, request.params.id);
       return { message: 'Speaker deleted' };
     },
@@ -182,7 +183,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       response: { 200: speakerSecretResponseSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       return { secret: await renewSecret(deps, request.params.id) };
     },
   );

@@ -17,6 +17,7 @@ import {
 import type { AppDeps } from '../deps.ts';
 import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
 import { HttpError } from '../http/errors.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** Health and public configuration. */
 export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -44,7 +45,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+      cacheHeaders.noStore(reply);
       try {
         await deps.database.check();
       } catch (error) {
@@ -75,7 +76,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
       // they have not changed), so a changed name or colour is never kept by a cache.
       const { version, ...settings } = deps.settings.publicBranding();
       const etag = `W/"config-${version}"`;
-      reply.header('cache-control', 'no-cache').header('etag', etag);
+      cacheHeaders.revalidate(reply).header('etag', etag);
       if (matchesIfNoneMatch(request, etag)) return reply.code(304).send(null);
       return { ...publicConfig, ...settings };
     },

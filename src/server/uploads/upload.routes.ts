@@ -26,6 +26,7 @@ import {
   parseUploadMetadata,
   removeUploadFiles,
 } from './upload.service.ts';
+import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** The tus request whose errors Fastify's one error handler must answer. */
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
@@ -151,7 +152,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
       if (name !== 'content-length' && name !== 'connection') reply.header(name, value);
       if (name === 'connection' && value === 'close') reply.header(name, value);
     });
-    reply.header('cache-control', 'no-store');
+    cacheHeaders.noStore(reply);
     const text = await response.text();
     if (response.status >= 400) {
       throw new HttpError(response.status, text.trim() || 'The upload was refused');
@@ -215,7 +216,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
         if (!row || !can(caller, 'continue upload', row)) {
           throw new HttpError(404, 'Upload not found');
         }
-        reply.header('tus-resumable', '1.0.0').header('cache-control', 'no-store');
+        cacheHeaders.noStore(reply.header('tus-resumable', '1.0.0'));
         if (row.memoryId) {
           // Finished: its memory is made and its bytes are gone; it answers as complete, so a
           // client that lost the last answer finishes instead of sending it all again.
@@ -268,7 +269,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
         response.headers.forEach((value, name) => {
           if (name.toLowerCase().startsWith('tus-')) reply.header(name, value);
         });
-        return reply.code(204).header('cache-control', 'no-store').send();
+        return cacheHeaders.noStore(reply.code(204)).send();
       },
     );
   }

@@ -9,6 +9,7 @@ import {
 import { bodyTag, matchesIfNoneMatch } from '../transport/conditional-get.ts';
 import { escapeHtml } from '../pages/html.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
+import { cacheHeaders } from '../transport/cache-headers.ts';
 
 const SCRIPT_PATH = `${API_PATHS.apiDocs}/scalar.js`;
 
@@ -112,10 +113,7 @@ export async function apiDocsRoutes(
   let script: Promise<ReferenceScript> | undefined;
 
   app.get(API_PATHS.apiDocs, { preHandler: limit, schema: { hide: true } }, async (_, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'public, max-age=3600, must-revalidate')
-      .send(PAGE),
+    cacheHeaders.hour(reply.type('text/html; charset=utf-8')).send(PAGE),
   );
 
   app.get(
@@ -128,10 +126,7 @@ export async function apiDocsRoutes(
         throw error;
       });
       const { body, etag, encoded } = await script;
-      reply
-        .type('application/javascript; charset=utf-8')
-        .header('cache-control', 'public, max-age=3600, must-revalidate')
-        .header('etag', etag);
+      cacheHeaders.hour(reply.type('application/javascript; charset=utf-8')).header('etag', etag);
       varyOnAcceptEncoding(reply);
       if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
       const encoding = options.answers.acceptedEncoding(request.headers['accept-encoding']);

@@ -15,6 +15,7 @@ import { questionSchema } from '../../../shared/schemas/question.ts';
 import { speakerFieldsSchema, speakerSchema } from '../../../shared/schemas/speaker.ts';
 import { answerNotModified, bodyTag } from '../transport/conditional-get.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
+import { cacheHeaders } from '../transport/cache-headers.ts';
 
 /** The security requirement of the admin routes: the Bearer token `POST /api/admin/login` gives. */
 export const ADMIN_TOKEN = [{ adminToken: [] }] as const;
@@ -220,7 +221,7 @@ export async function openApiRoutes(
         const json = JSON.stringify(app.swagger());
         built = { json, etag: bodyTag(json) };
       }
-      reply.header('cache-control', 'no-cache');
+      cacheHeaders.revalidate(reply);
       if (answerNotModified(request, reply, built.etag)) return reply;
       return reply.type('application/json; charset=utf-8').send(built.json);
     },

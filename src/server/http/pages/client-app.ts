@@ -25,6 +25,7 @@ import { escapeHtml } from './html.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RouteHints, withHints } from './route-hints.ts';
+import { CACHE_CONTROL, cacheHeaders } from '../transport/cache-headers.ts';
 
 const API_PREFIXES = ['/api/', '/media/', '/socket.io/'];
 
@@ -77,11 +78,6 @@ export interface ClientAppOptions {
    */
   listAnswer?: (url: string) => Promise<{ tag: string; json: string } | undefined>;
 }
-
-/** Hashed build output: its name changes with its content, so it never needs revalidating. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** Files of `public/` (logo, pictures, the colour-scheme script): kept an hour, then revalidated. */
-const PUBLIC_FILE = 'public, max-age=3600, must-revalidate';
 
 /** A preload of an image the page shows first; only same-origin paths are taken. */
 const imagePreload = (url: string) =>
@@ -272,7 +268,7 @@ export async function registerClientApp(
     if (!color) throw new HttpError(404, `Not found: GET ${request.url.split('?', 1)[0] ?? ''}`);
     const svg = logoSvg(`#${color}`);
     const etag = answers.versionTag([svg]);
-    reply.header('cache-control', IMMUTABLE).header('etag', etag);
+    cacheHeaders.immutable(reply).header('etag', etag);
     if (matchesIfNoneMatch(request, etag)) return reply.code(304).send();
     return reply.type('image/svg+xml').send(svg);
   });
@@ -402,10 +398,12 @@ export async function registerClientApp(
       // The page is served below, with the event's name; the compressed siblings only as `x.js`.
       allowedPath: (pathname) => pathname !== '/index.html' && !/\.(br|gz)$/.test(pathname),
       setHeaders: (reply, filePath) => {
+        // Hashed build output never needs revalidating: its name changes with its content. The
+        // files of `public/` (logo, pictures, the colour-scheme script) keep their names.
         const relative = path.relative(clientDir, filePath);
         reply.header(
           'cache-control',
-          relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : PUBLIC_FILE,
+          relative.startsWith(`assets${path.sep}`) ? CACHE_CONTROL.immutable : CACHE_CONTROL.hour,
         );
       },
     });
@@ -526,7 +524,7 @@ export async function registerClientApp(
           request.log.warn({ err: error }, 'page head could not be rendered');
         }
         if (head) {
-          reply.code(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+          cacheHeaders.revalidate(reply.code(200).type('text/html; charset=utf-8'));
           return new CompressedText(withPageHead(base.html, head), { keep: false }).send(
             reply,
             encodingOf(request),
@@ -534,11 +532,11 @@ export async function registerClientApp(
         }
         if (head === null) {
           // The app shows "Memory not found"; a preview of the link shows nothing.
-          reply.code(404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+          cacheHeaders.revalidate(reply.code(404).type('text/html; charset=utf-8'));
           return base.compressed.send(reply, encodingOf(request));
         }
       }
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+      cacheHeaders.revalidate(reply.type('text/html; charset=utf-8'));
       // Unknown pages still get the app (it shows "Page not found"), with a 404 status.
       if (!isClientRoute) return base.compressed.send(reply.code(404), encodingOf(request));
       let images: string[] = [];

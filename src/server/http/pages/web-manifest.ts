@@ -3,6 +3,7 @@ import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../../shared/pwa.ts';
 import type { PublicBranding } from '../../settings/branding.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
+import { cacheHeaders } from '../transport/cache-headers.ts';
 
 /** The most characters a home screen shows under an icon without cutting the name. */
 const SHORT_NAME_MAX = 12;
@@ -72,7 +73,7 @@ export const webManifestRoutes: FastifyPluginAsync<{
     WEB_MANIFEST_PATH,
     { preHandler: limit, schema: { hide: true } },
     async (_request, reply) => {
-      reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache');
+      cacheHeaders.revalidate(reply.type('application/manifest+json; charset=utf-8'));
       return JSON.stringify(webManifest(options.branding()));
     },
   );
@@ -82,9 +83,8 @@ export const webManifestRoutes: FastifyPluginAsync<{
     SHARE_TARGET_PATH,
     { preHandler: limit, schema: { hide: true } },
     async (_request, reply) => {
-      return reply
-        .code(303)
-        .header('cache-control', 'no-store')
+      return cacheHeaders
+        .noStore(reply.code(303))
         .header('connection', 'close')
         .redirect(CLIENT_PATHS.memoryForm, 303);
     },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { cacheHeaders } from './cache-headers.ts';
 
 /**
  * The weak ETag of a text or bytes: 22 characters of its SHA-1 (132 bits, base64url), the one
@@ -34,7 +35,7 @@ export function answerNotModified(
   tag: string,
 ): boolean {
   reply.header('etag', tag);
-  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-cache');
+  if (!reply.hasHeader('cache-control')) cacheHeaders.revalidate(reply);
   if (!matchesIfNoneMatch(request, tag)) return false;
   void reply.code(304).send();
   return true;

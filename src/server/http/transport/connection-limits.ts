@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { BASELINE_SECURITY_HEADERS } from './security-headers.ts';
+import { CACHE_CONTROL } from './cache-headers.ts';
 
 /** Seconds a client turned away at the connection cap is told to wait. */
 const FULL_RETRY_AFTER_SECONDS = 5;
@@ -43,7 +44,7 @@ const FULL_ANSWER =
     ...BASELINE_SECURITY_HEADERS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(FULL_BODY)),
-    'cache-control': 'no-store',
+    'cache-control': CACHE_CONTROL.noStore,
     'retry-after': String(FULL_RETRY_AFTER_SECONDS),
     connection: 'close',
   })

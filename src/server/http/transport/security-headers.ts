@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { CACHE_CONTROL } from './cache-headers.ts';
 
 /** Helmet's settings for Confab: a CSP that needs no inline script, no framing, no sniffing. */
 export const HELMET_OPTIONS: HelmetOptions = {
@@ -98,7 +99,7 @@ export function answerFrameworkError(
   const status = error.statusCode === 414 ? 414 : 400;
   void reply
     .code(status)
-    .headers({ ...BASELINE_SECURITY_HEADERS, 'cache-control': 'no-store' })
+    .headers({ ...BASELINE_SECURITY_HEADERS, 'cache-control': CACHE_CONTROL.noStore })
     .type('application/json; charset=utf-8')
     .send({
       error: status === 414 ? 'URL too long' : 'Malformed URL',
@@ -131,7 +132,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     ...BASELINE_SECURITY_HEADERS,
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
+    'cache-control': CACHE_CONTROL.noStore,
     connection: 'close',
   };
   if (socket.writable) {
