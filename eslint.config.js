@@ -7,6 +7,11 @@ import tseslint from 'typescript-eslint';
 
 const root = import.meta.dirname;
 
+const NO_BARRELS = {
+  selector: 'ExportAllDeclaration',
+  message: 'No barrel files: import from the module itself.',
+};
+
 const CLIENT = ['client', 'app', 'feature', 'feature-api', 'components', 'lib'];
 
 /**
@@ -114,13 +119,7 @@ export default tseslint.config(
       globals: { ...globals.node },
     },
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'ExportAllDeclaration',
-          message: 'No barrel files: import from the module itself.',
-        },
-      ],
+      'no-restricted-syntax': ['error', NO_BARRELS],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
@@ -132,6 +131,21 @@ export default tseslint.config(
     },
   },
   boundariesConfig,
+  {
+    // Every refusal comes from a factory of `http/errors.ts`, where each message is written once.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/http/errors.ts', 'src/server/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        NO_BARRELS,
+        {
+          selector: "NewExpression[callee.name='HttpError']",
+          message: 'Refuse with a factory of http/errors.ts (notFound, forbidden, …).',
+        },
+      ],
+    },
+  },
   {
     files: ['src/client/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

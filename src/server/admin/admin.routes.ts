@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ADMIN_TEXTS } from '../../shared/constants.ts';
 import { API_PATHS } from '../../shared/routes.ts';
 import {
   adminAuditEntrySchema,
@@ -20,7 +19,7 @@ import {
   memoryUpdateResponseSchema,
 } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { badRequest, notFound, tooManyRequests, unauthorized } from '../http/errors.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { deviceCookieHeader, deviceCookiesOf } from './device-cookie.ts';
@@ -83,17 +82,11 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       const { knownDevice } = result;
       if (result.outcome === 'blocked') {
         const seconds = Math.ceil(result.retryAfterMs / 1000);
-        const minutes = Math.ceil(seconds / 60);
-        const wait =
-          seconds < 60
-            ? `${seconds} second${seconds === 1 ? '' : 's'}`
-            : `${minutes} minute${minutes === 1 ? '' : 's'}`;
         request.log.warn(
           { ip: request.ip, knownDevice, retryAfterSeconds: seconds },
           'admin login refused: too many failed attempts',
         );
-        reply.header('retry-after', String(seconds));
-        throw new HttpError(429, `Too many failed login attempts. Try again in ${wait}.`);
+        throw tooManyRequests('loginAttempts', seconds).retryAfter(seconds);
       }
       if (result.outcome === 'invalid') {
         request.log.warn(
@@ -105,7 +98,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           },
           'admin login failed',
         );
-        throw new HttpError(401, ADMIN_TEXTS.invalidCredentials);
+        throw unauthorized('adminCredentials');
       }
       request.log.info(
         { ip: request.ip, knownDevice, username: result.session.username },
@@ -181,7 +174,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         const actor = actorOf(request);
         const { id } = request.params;
         if ((await deleteMemoryAsAdmin(deps, id, actor)) === 'not-found') {
-          throw new HttpError(404, 'Memory not found');
+          throw notFound('memory');
         }
         request.log.info(
           { ip: actor.ip, admin: actor.username, memoryId: id },
@@ -205,7 +198,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       async (request) => {
         const actor = actorOf(request);
         const memory = await approveMemoryAsAdmin(deps, request.params.id, actor);
-        if (!memory) throw new HttpError(404, 'Memory not found');
+        if (!memory) throw notFound('memory');
         request.log.info(
           { ip: actor.ip, admin: actor.username, memoryId: memory._id },
           'admin approved a memory',
@@ -226,11 +219,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
       }),
       async (request, reply) => {
         if (archivesRunning >= MAX_ARCHIVES_AT_ONCE) {
-          reply.header('retry-after', '30');
-          throw new HttpError(
-            429,
-            'An archive of the memories is being made already; try again when it is done',
-          );
+          throw tooManyRequests('archiveRunning').retryAfter(30);
         }
         archivesRunning += 1;
         let released = false;
@@ -313,7 +302,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
               maxFields: 0,
               fieldBytes: 1024,
             });
-            if (picture.length === 0) throw new HttpError(400, 'Send the logo as the file `logo`');
+            if (picture.length === 0) throw badRequest('logoField');
             await replaceLogo(deps, picture);
             request.log.info({ admin: requireAdmin(request).username }, 'logo changed');
             return deps.settings.withLogo;

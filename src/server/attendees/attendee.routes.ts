@@ -9,20 +9,12 @@ import {
 import { routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { addressKey } from '../http/transport/address-key.ts';
-import { HttpError } from '../http/errors.ts';
+import { badRequest, conflict, proofRequired } from '../http/errors.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import { insertAttendee } from './attendee.repository.ts';
 import type { JoinProofs } from './join-proof.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
-
-export const PROOF_TEXTS = {
-  required:
-    'Joining from this network is busy right now: your device must solve a short puzzle first',
-  expired: 'The puzzle to join has expired; your device will solve a new one',
-  invalid: 'The puzzle to join was not solved; your device will solve a new one',
-  used: 'This puzzle was used to join already; your device will solve a new one',
-} as const;
 
 /**
  * Joining: an attendee gets a signed token naming a new attendee id and the username. Votes
@@ -62,9 +54,9 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
       const { username, proof } = request.body;
       if (proof) {
         const refusal = await proofs.check(proof);
-        if (refusal) throw new HttpError(400, PROOF_TEXTS[refusal], 'PROOF_INVALID');
+        if (refusal) throw badRequest('proof', refusal);
       } else if (!proofs.takeFree(addressKey(request.ip))) {
-        throw new HttpError(428, PROOF_TEXTS.required, 'PROOF_REQUIRED');
+        throw proofRequired('proof');
       }
       const attendee = { id: newId(), username };
       const inserted = await insertAttendee(deps.db, {
@@ -72,7 +64,7 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
         createdAt: deps.clock.now().toISOString(),
         proofNonce: proof?.challenge.parameters.nonce ?? null,
       });
-      if (!inserted) throw new HttpError(409, PROOF_TEXTS.used, 'PROOF_INVALID');
+      if (!inserted) throw conflict('proofUsed');
       const token = await deps.callers.signAttendee(attendee);
       cacheHeaders.noStore(reply);
       return reply.code(201).send({ username: attendee.username, token });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AdminAuth } from '../admin/admin-auth.ts';
 import type { Db } from '../db/database.ts';
+import type { Unauthorized } from '../http/errors.ts';
 import type { Clock } from '../lib/clock.ts';
 import { moderationRoomFor } from './policies.ts';
 import { type AdminSession, type PartyKind, type PartyTokenSigner, bearerToken } from './tokens.ts';
@@ -49,21 +50,12 @@ export const secretVersionOf = (secretHash: string): string => secretHash.slice(
 export const hashSecret = (secret: string): string =>
   createHash('sha256').update(secret, 'utf8').digest('hex');
 
-/** Every 401 of a token, written once. */
-export const UNAUTHORIZED = {
-  invalid: 'Invalid token',
-  expired: 'Your session has expired; sign in again',
-  joinFirst: 'Join first: an attendee token is required',
-  moderatorFirst: 'Sign in as the speaker (or the admin) first',
-  staleSpeaker: 'This sign-in link is no longer valid; ask the admin',
-  adminMissing: 'Admin login required',
-  adminInvalid: 'Invalid admin token',
-  adminExpired: 'Your admin session has expired; log in again',
-} as const;
-
-/** Why a token was refused: a 401 with `message`, and `challenge` as `WWW-Authenticate`. */
+/**
+ * Why a token was refused: a 401 with `message` (its name among the 401s of `http/errors.ts`),
+ * and `challenge` as `WWW-Authenticate`.
+ */
 export interface Refusal {
-  message: string;
+  message: Unauthorized;
   challenge: string | undefined;
   reason: 'missing' | 'malformed' | 'forged' | 'expired' | 'stale';
 }
@@ -74,7 +66,7 @@ const invalidToken = (realm: string) => `Bearer realm="${realm}", error="invalid
 
 const refuse = (
   reason: Refusal['reason'],
-  message: string,
+  message: Unauthorized,
   challenge: string | undefined,
 ): Resolution => ({ ok: false, refusal: { message, challenge, reason } });
 
@@ -121,12 +113,12 @@ export function createCallers(deps: {
   }
 
   async function attendee(header: string | undefined, required: boolean): Promise<Resolution> {
-    if (!header) return required ? refuse('missing', UNAUTHORIZED.joinFirst, undefined) : anyone;
+    if (!header) return required ? refuse('missing', 'joinFirst', undefined) : anyone;
     const token = bearerToken(header);
-    if (!token) return refuse('malformed', UNAUTHORIZED.invalid, invalidToken('attendee'));
+    if (!token) return refuse('malformed', 'invalidToken', invalidToken('attendee'));
     const check = await verify('attendee', token);
     if (!check.ok) {
-      const message = check.reason === 'expired' ? UNAUTHORIZED.expired : UNAUTHORIZED.invalid;
+      const message = check.reason === 'expired' ? 'expired' : 'invalidToken';
       return refuse(check.reason, message, invalidToken('attendee'));
     }
     const { subject: id, name: username = '' } = check.claims;
@@ -136,21 +128,19 @@ export function createCallers(deps: {
   /** A speaker's own token, else the admin's. */
   async function moderator(header: string | undefined, required: boolean): Promise<Resolution> {
     if (!header) {
-      return required
-        ? refuse('missing', UNAUTHORIZED.moderatorFirst, 'Bearer realm="speaker"')
-        : anyone;
+      return required ? refuse('missing', 'moderatorFirst', 'Bearer realm="speaker"') : anyone;
     }
     const token = bearerToken(header);
-    if (!token) return refuse('malformed', UNAUTHORIZED.invalid, invalidToken('speaker'));
+    if (!token) return refuse('malformed', 'invalidToken', invalidToken('speaker'));
     const speaker = await speakerOfToken(token);
     if (speaker === 'stale') {
-      return refuse('stale', UNAUTHORIZED.staleSpeaker, invalidToken('speaker'));
+      return refuse('stale', 'staleSpeakerLink', invalidToken('speaker'));
     }
     if (speaker) return { ok: true, caller: { kind: 'speaker', speakerId: speaker.id } };
     const check = await admin.authenticate(header);
     if (check.ok) return { ok: true, caller: { kind: 'admin', session: check.session } };
     const reason = check.reason === 'missing' ? 'malformed' : check.reason;
-    const message = reason === 'expired' ? UNAUTHORIZED.expired : UNAUTHORIZED.invalid;
+    const message = reason === 'expired' ? 'expired' : 'invalidToken';
     return refuse(reason, message, invalidToken('speaker'));
   }
 
@@ -158,10 +148,9 @@ export function createCallers(deps: {
     const check = await admin.authenticate(header);
     if (check.ok) return { ok: true, caller: { kind: 'admin', session: check.session } };
     if (check.reason === 'missing') {
-      return refuse('missing', UNAUTHORIZED.adminMissing, 'Bearer realm="admin"');
+      return refuse('missing', 'adminMissing', 'Bearer realm="admin"');
     }
-    const message =
-      check.reason === 'expired' ? UNAUTHORIZED.adminExpired : UNAUTHORIZED.adminInvalid;
+    const message = check.reason === 'expired' ? 'adminExpired' : 'adminInvalid';
     return refuse(check.reason, message, invalidToken('admin'));
   }
 

@@ -1,6 +1,6 @@
 import { moderationRoom } from '../../shared/events.ts';
 import { cleanName } from '../../shared/names.ts';
-import { HttpError } from '../http/errors.ts';
+import { type Forbidden, forbidden } from '../http/errors.ts';
 import type { Caller } from './callers.ts';
 
 /** The admin, or the speaker `speakerId` themselves. */
@@ -36,12 +36,13 @@ interface Subjects {
 type Action = keyof Subjects;
 
 /**
- * A rule: whether a caller may do an action to a subject, and the 403's message when not. A rule
- * without one is only asked (`can`): its refusal hides the subject behind the caller's 404.
+ * A rule: whether a caller may do an action to a subject, and the 403 when not (its message by
+ * name in `http/errors.ts`). A rule without one is only asked (`can`): its refusal hides the
+ * subject behind the caller's 404.
  */
 interface Rule<Subject> {
   allow(caller: Caller, subject: Subject): boolean;
-  refusal?: string;
+  refusal?: Forbidden;
 }
 
 /**
@@ -51,18 +52,18 @@ interface Rule<Subject> {
  */
 const RULES = {
   /** Post a memory (or start a resumable upload) under a username. */
-  'post as': { allow: postsAs, refusal: 'You can only upload as yourself' },
+  'post as': { allow: postsAs, refusal: 'uploadAsYourself' },
   /** Ask a question under an asker's name. */
-  'ask as': { allow: postsAs, refusal: 'You can only ask as yourself' },
+  'ask as': { allow: postsAs, refusal: 'askAsYourself' },
   /** Answer, pin, hide or publish a question: its speaker, or the admin. */
   'moderate question': {
     allow: (caller, question) => moderates(caller, question.speakerId),
-    refusal: 'This question was asked to another speaker',
+    refusal: 'otherSpeakersQuestion',
   },
   /** Download a speaker's questions as CSV: that speaker, or the admin. */
   'export questions': {
     allow: (caller, speaker) => moderates(caller, speaker.speakerId),
-    refusal: "Only that speaker's own questions can be exported",
+    refusal: 'otherSpeakersExport',
   },
   /** See a speaker's pending and hidden questions on their dashboard. */
   'see moderated questions': {
@@ -71,7 +72,7 @@ const RULES = {
   /** Delete a memory: the attendee whose token posted it (decision 145). */
   'delete memory': {
     allow: (caller, memory) => isAttendee(caller, memory.ownerId),
-    refusal: 'Only the attendee who posted this memory can delete it',
+    refusal: 'notYourMemory',
   },
   /** See a memory: anyone once published; before, its poster alone. */
   'see memory': {
@@ -104,7 +105,7 @@ export function authorize<A extends Refusable>(
   action: A,
   subject: Subjects[A],
 ): void {
-  if (!rules[action].allow(caller, subject)) throw new HttpError(403, RULES[action].refusal);
+  if (!rules[action].allow(caller, subject)) throw forbidden(RULES[action].refusal);
 }
 
 /**

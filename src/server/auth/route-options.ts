@@ -4,7 +4,7 @@ import type {
   FastifySchema,
   preHandlerAsyncHookHandler,
 } from 'fastify';
-import { HttpError } from '../http/errors.ts';
+import { unauthorized } from '../http/errors.ts';
 import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/api-docs/openapi.ts';
 import { type Accepts, CALLER, type Caller, type Callers } from './callers.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
@@ -32,7 +32,7 @@ function resolveCaller(callers: Callers, accepts: Accepts): Access['check'] {
       if (challenge) reply.header('www-authenticate', challenge);
       if (accepts === 'admin')
         request.log.info({ ip: request.ip, reason }, 'admin request refused');
-      throw new HttpError(401, message);
+      throw unauthorized(message);
     }
     request.setDecorator<Caller | null>(CALLER, resolution.caller);
   };

@@ -1,7 +1,15 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import {
+  ACCEPTED_FORMAT_NAMES,
+  ACCEPTED_IMAGE_FORMAT_NAMES,
+  ADMIN_TEXTS,
+  MEMORY_TEXTS,
+} from '../../shared/constants.ts';
 import type { ErrorCode, ErrorResponse } from '../../shared/errors.ts';
-import { cacheHeaders } from './transport/cache-headers.ts';
+import { QA_TEXTS } from '../../shared/qa-constants.ts';
+import { CACHE_CONTROL, cacheHeaders } from './transport/cache-headers.ts';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -19,9 +27,6 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 const STORAGE_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM', 'ENOTDIR']);
 /** Out of file descriptors: the process is overloaded, not broken. */
 const OVERLOAD_FAULTS = new Set(['EMFILE', 'ENFILE']);
-
-/** Seconds a client waits before trying again while the database cannot answer. */
-const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Socket errors of a database that is down, restarting, unreachable or not answering. */
 const UNREACHABLE = new Set([
@@ -82,29 +87,298 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(cause, depth + 1);
 }
 
-/** An error meant for the caller: its message is shown as it is. */
+/** An error meant for the caller: its message is shown as it is. Made by the factories below. */
 export class HttpError extends Error {
+  /** Sent as `Retry-After` (seconds), for a 413, a 429 or a 503. */
+  retryAfterSeconds: number | undefined;
+
   constructor(
     readonly statusCode: number,
     message: string,
     readonly code: ErrorCode = CODE_BY_STATUS[statusCode] ?? 'BAD_REQUEST',
-    /** Sent as `Retry-After` (seconds), for a 429 or a 503. */
-    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'HttpError';
   }
+
+  /** Tells the caller to try again in `seconds` (`Retry-After`); none when undefined. */
+  retryAfter(seconds: number | undefined): this {
+    this.retryAfterSeconds = seconds;
+    return this;
+  }
 }
 
-/** Answers `{ error, code }` with `status`, never cached: every error body of the app is made here. */
-export function sendError(reply: FastifyReply, status: number, body: ErrorResponse): FastifyReply {
+/** A message: a text, or a text made from what it names. */
+type Message = string | ((...args: never[]) => string);
+/** What a message is made from: nothing for a plain text. */
+type ArgsOf<M> = M extends (...args: infer A) => string ? A : [];
+
+/**
+ * The factory of one status: `reason` names its message in `messages`, and `codes` the reasons
+ * whose `code` is not the status's own.
+ */
+function factory<T extends Record<string, Message>>(
+  status: number,
+  messages: T,
+  codes: Partial<Record<keyof T, ErrorCode>> = {},
+) {
+  return <K extends keyof T & string>(reason: K, ...args: ArgsOf<T[K]>): HttpError => {
+    const message = messages[reason];
+    const text =
+      typeof message === 'string' ? message : (message as (...a: unknown[]) => string)(...args);
+    return new HttpError(status, text, codes[reason]);
+  };
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/**
+ * Every message the API refuses with, by status and reason: each written once, here (or in the
+ * shared texts the client shows too). Tests and the product's specification quote them.
+ */
+const BAD_REQUEST = {
+  nullCharacter: 'The address contains a null character',
+  tooManyFields: 'Too many form fields.',
+  unreadableForm: 'The upload could not be read; send it again.',
+  unexpectedFileField: (field: string, expected: string) =>
+    `Unexpected file field "${field}": send files in ${expected}.`,
+  tooManyMemoryFiles: (max: number) => `A memory can carry at most ${max} files.`,
+  onePicture: (field: string) => `Send one ${field} only`,
+  logoField: 'Send the logo as the file `logo`',
+  empty: (name: string) => `${name} is empty.`,
+  damaged: (name: string, kind: 'image' | 'video') =>
+    `${name} could not be read: the ${kind} is damaged or incomplete.`,
+  tooManyPixels: (name: string, width: number, height: number, cap: string) => {
+    const size =
+      width > 0
+        ? ` (${width}×${height}, ${Math.round((width * height) / 1_000_000)} megapixels)`
+        : '';
+    return `${name} is too large${size}: pictures of up to ${cap} are accepted.`;
+  },
+  unreadableLogo: 'The logo could not be read as an image; the file may be damaged',
+  uploadLength: 'Upload-Length is required',
+  proof: (refusal: 'expired' | 'invalid') =>
+    refusal === 'expired'
+      ? 'The puzzle to join has expired; your device will solve a new one'
+      : 'The puzzle to join was not solved; your device will solve a new one',
+} as const;
+
+/** 400 with the code `VALIDATION`: a field or a form that breaks its rules. */
+const INVALID = {
+  /** A schema's own message (the shared schemas write them), or the subject's when it has none. */
+  schema: (message: string | undefined, subject: 'form' | 'upload' | 'memory' | 'request') =>
+    message ?? `Invalid ${subject}`,
+  fieldTooLong: (label: string) => `${label} is too long`,
+  pictureRequired: 'Picture is required',
+  noFiles: 'Add at least one image or video.',
+} as const;
+
+const UNAUTHORIZED = {
+  invalidToken: 'Invalid token',
+  expired: 'Your session has expired; sign in again',
+  joinFirst: 'Join first: an attendee token is required',
+  signInToUpload: 'Sign in to upload',
+  moderatorFirst: 'Sign in as the speaker (or the admin) first',
+  staleSpeakerLink: 'This sign-in link is no longer valid; ask the admin',
+  adminMissing: 'Admin login required',
+  adminInvalid: 'Invalid admin token',
+  adminExpired: 'Your admin session has expired; log in again',
+  speakerSecret: 'This sign-in secret is not valid for this speaker',
+  adminCredentials: ADMIN_TEXTS.invalidCredentials,
+} as const;
+
+const FORBIDDEN = {
+  crossOrigin: 'Cross-origin requests are not allowed',
+  uploadAsYourself: 'You can only upload as yourself',
+  askAsYourself: 'You can only ask as yourself',
+  notYourMemory: 'Only the attendee who posted this memory can delete it',
+  notYourPost: 'That post is somebody else’s',
+  finishedUpload: 'A finished upload cannot be abandoned',
+  otherSpeakersQuestion: 'This question was asked to another speaker',
+  otherSpeakersExport: "Only that speaker's own questions can be exported",
+} as const;
+
+const NOT_FOUND = {
+  memory: 'Memory not found',
+  question: 'Question not found',
+  speaker: QA_TEXTS.speakerNotFound,
+  upload: 'Upload not found',
+  media: 'Media not found',
+  route: (method: string, pathname: string) => `Not found: ${method} ${pathname}`,
+} as const;
+
+const CONFLICT = {
+  nameTaken: QA_TEXTS.nameTaken,
+  nameBeingTaken: 'Someone with the same name is signing up at this very moment; try again.',
+  duplicateQuestion: QA_TEXTS.duplicateQuestion,
+  postBeingSent: 'This post is being sent already; try again',
+  uploadFinished: 'This upload is finished',
+  proofUsed: 'This puzzle was used to join already; your device will solve a new one',
+} as const;
+
+const TOO_LARGE = {
+  memoryFile: MEMORY_TEXTS.tooLarge,
+  picture: (field: string, maxMb: number) => `The ${field} is larger than ${maxMb} MB`,
+  uploadsFull: (megabytes: string) =>
+    `The server has no room for another ${megabytes} MB upload right now; try again in a few minutes.`,
+} as const;
+
+const UNSUPPORTED = {
+  notMultipart: 'Send the form as multipart/form-data.',
+  memoryFile: (name: string) =>
+    `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
+  picture: `The picture must be an image. Supported formats: ${ACCEPTED_IMAGE_FORMAT_NAMES.join(', ')}.`,
+  noStillImage: (name: string) =>
+    `${name} holds an image sequence without a still picture; post a photo or a video instead.`,
+  logo: (formats: string) => `The logo must be an image (${formats})`,
+} as const;
+
+const TOO_MANY = {
+  loginAttempts: (seconds: number) => {
+    const wait =
+      seconds < 60 ? plural(seconds, 'second') : plural(Math.ceil(seconds / 60), 'minute');
+    return `Too many failed login attempts. Try again in ${wait}.`;
+  },
+  archiveRunning: 'An archive of the memories is being made already; try again when it is done',
+  unfinishedUploads: (held: number) =>
+    `You have ${plural(held, 'unfinished upload')}; finish or cancel one before starting another.`,
+} as const;
+
+const UNAVAILABLE = {
+  database: 'Database unavailable',
+  mediaStore: 'Media store unavailable',
+  databaseUnreachable: 'The database cannot be reached right now; try again in a few seconds',
+  storage: 'Files cannot be stored right now; try again in a moment',
+  busy: 'The server is too busy right now; try again in a few seconds',
+  connections: 'The server has too many connections right now; try again in a few seconds',
+  temporarily: 'Service temporarily unavailable',
+  images: 'Too many pictures are being processed right now; try again in a moment',
+} as const;
+
+/** Seconds a client waits before trying again, by why the server cannot answer now. */
+const UNAVAILABLE_RETRY_AFTER: Partial<Record<keyof typeof UNAVAILABLE, number>> = {
+  databaseUnreachable: 5,
+  storage: 30,
+  busy: 5,
+  connections: 5,
+};
+
+/** A request the server cannot read: the URL, its framing, its headers or its pace. */
+const MALFORMED = {
+  url: [400, 'Malformed URL'],
+  request: [400, 'Malformed HTTP request'],
+  urlTooLong: [414, 'URL too long'],
+  timeout: [408, 'The request took too long to arrive'],
+  headersTooLarge: [431, 'The request headers are too large'],
+} as const;
+
+export const badRequest = factory(400, BAD_REQUEST, { proof: 'PROOF_INVALID' });
+export const invalid = factory(400, INVALID, {
+  schema: 'VALIDATION',
+  fieldTooLong: 'VALIDATION',
+  pictureRequired: 'VALIDATION',
+  noFiles: 'VALIDATION',
+});
+export const unauthorized = factory(401, UNAUTHORIZED);
+export const forbidden = factory(403, FORBIDDEN);
+/** Why a caller is refused with a 401, by its name in the table. */
+export type Unauthorized = keyof typeof UNAUTHORIZED;
+/** Why a caller is refused with a 403, by its name in the table (the policies name theirs). */
+export type Forbidden = keyof typeof FORBIDDEN;
+export const notFound = factory(404, NOT_FOUND);
+export const conflict = factory(409, CONFLICT, { proofUsed: 'PROOF_INVALID' });
+export const tooLarge = factory(413, TOO_LARGE, { uploadsFull: 'UPLOADS_FULL' });
+export const unsupported = factory(415, UNSUPPORTED);
+export const rangeNotSatisfiable = factory(416, {
+  range: 'Requested range not satisfiable',
+});
+export const idempotencyKeyReused = factory(
+  422,
+  {
+    reused:
+      'This Idempotency-Key was sent with another post already; send a new post with a new key.',
+  },
+  { reused: 'IDEMPOTENCY_KEY_REUSED' },
+);
+export const proofRequired = factory(
+  428,
+  {
+    proof:
+      'Joining from this network is busy right now: your device must solve a short puzzle first',
+  },
+  { proof: 'PROOF_REQUIRED' },
+);
+export const tooManyRequests = factory(429, TOO_MANY, { unfinishedUploads: 'TOO_MANY_UPLOADS' });
+
+/** A 429 of a rate limit, with the limit's own message (its rule writes it). */
+export const rateLimited = (message: string, retryAfterSeconds: number): HttpError =>
+  new HttpError(429, message, 'RATE_LIMITED').retryAfter(retryAfterSeconds);
+
+/**
+ * A 503: the server cannot answer now, with the `Retry-After` its reason calls for. The parts
+ * whose failures are told apart (the media store, the image queue) extend it.
+ */
+export class UnavailableError extends HttpError {
+  constructor(reason: keyof typeof UNAVAILABLE) {
+    super(503, UNAVAILABLE[reason]);
+    this.retryAfter(UNAVAILABLE_RETRY_AFTER[reason]);
+  }
+}
+
+export const unavailable = (reason: keyof typeof UNAVAILABLE): HttpError =>
+  new UnavailableError(reason);
+
+/** A request the server cannot read, answered before any route (code `BAD_REQUEST`). */
+export const malformed = (reason: keyof typeof MALFORMED): HttpError =>
+  new HttpError(MALFORMED[reason][0], MALFORMED[reason][1], 'BAD_REQUEST');
+
+/** The refusal of a library the app answers through (Fastify's own 4xx, tus), as it stands. */
+export const passedOn = (status: number, message: string): HttpError =>
+  new HttpError(status, message);
+
+const INTERNAL = new HttpError(500, 'Internal server error', 'INTERNAL');
+
+/** The one body of every error answer: `{ error, code }`. */
+const bodyOf = (error: HttpError): ErrorResponse => ({ error: error.message, code: error.code });
+
+/**
+ * Answers `error` as `{ error, code }` with its status (and its `Retry-After`), never cached:
+ * every error answer of a request goes out here, from the error handler or from a hook that
+ * answers before the route.
+ */
+export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   // Headers a media answer may have set before failing must not describe the error body.
   reply.removeHeader('content-disposition');
   reply.removeHeader('content-length');
-  if (status !== 416) reply.removeHeader('content-range');
+  if (error.statusCode !== 416) reply.removeHeader('content-range');
+  if (error.retryAfterSeconds !== undefined) {
+    reply.header('retry-after', String(error.retryAfterSeconds));
+  }
   return cacheHeaders
-    .noStore(reply.code(status).type('application/json; charset=utf-8'))
-    .send(body);
+    .noStore(reply.code(error.statusCode).type('application/json; charset=utf-8'))
+    .send(bodyOf(error));
+}
+
+/**
+ * The whole HTTP/1.1 answer to `error` on a raw socket, for what is refused before Fastify has a
+ * request (a connection over the cap, bytes Node's parser refuses): the same body as
+ * `sendError`'s, with `headers` first, and the connection closed after it.
+ */
+export function rawErrorAnswer(
+  error: HttpError,
+  headers: Readonly<Record<string, string>>,
+): string {
+  const body = JSON.stringify(bodyOf(error));
+  const all: Record<string, string> = {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': CACHE_CONTROL.noStore,
+  };
+  if (error.retryAfterSeconds !== undefined) all['retry-after'] = String(error.retryAfterSeconds);
+  all.connection = 'close';
+  const lines = Object.entries(all).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${error.statusCode} ${STATUS_CODES[error.statusCode] ?? ''}\r\n${lines.join('')}\r\n${body}`;
 }
 
 /** A browser loading a page (not a call of the API): it is answered with a page, not JSON. */
@@ -137,63 +411,41 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
       if (error.statusCode >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
-      if (error.retryAfterSeconds !== undefined) {
-        reply.header('retry-after', String(error.retryAfterSeconds));
-      }
       if (error.statusCode === 429 && wantsPage(request)) {
         return sendLimitedPage(reply, error.retryAfterSeconds ?? 60);
       }
-      return sendError(reply, error.statusCode, { error: error.message, code: error.code });
+      return sendError(reply, error);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
       const where = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') ?? '';
-      const message = first?.message ?? 'Invalid request';
-      return sendError(reply, 400, {
-        error:
-          where && !message.toLowerCase().includes(where.toLowerCase())
+      const message = first?.message;
+      return sendError(
+        reply,
+        invalid(
+          'schema',
+          where && message !== undefined && !message.toLowerCase().includes(where.toLowerCase())
             ? `${where}: ${message}`
             : message,
-        code: 'VALIDATION',
-      });
+          'request',
+        ),
+      );
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      return sendError(reply, status, {
-        error: error.message,
-        code: CODE_BY_STATUS[status] ?? 'BAD_REQUEST',
-      });
-    }
+    if (status >= 400 && status < 500) return sendError(reply, passedOn(status, error.message));
     if (isDatabaseUnavailable(error)) {
       // Every call fails alike while it lasts: one line each, not a stack each.
       request.log.warn({ err: error }, 'the database cannot answer');
-      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-      return sendError(reply, 503, {
-        error: 'The database cannot be reached right now; try again in a few seconds',
-        code: 'SERVICE_UNAVAILABLE',
-      });
+      return sendError(reply, unavailable('databaseUnreachable'));
     }
     request.log.error({ err: error }, 'request failed');
     if (STORAGE_FAULTS.has(String((error as { code?: unknown }).code))) {
-      reply.header('retry-after', '30');
-      return sendError(reply, 503, {
-        error: 'Files cannot be stored right now; try again in a moment',
-        code: 'SERVICE_UNAVAILABLE',
-      });
+      return sendError(reply, unavailable('storage'));
     }
     if (OVERLOAD_FAULTS.has(String((error as { code?: unknown }).code))) {
-      reply.header('retry-after', '5');
-      return sendError(reply, 503, {
-        error: 'The server is too busy right now; try again in a few seconds',
-        code: 'SERVICE_UNAVAILABLE',
-      });
+      return sendError(reply, unavailable('busy'));
     }
-    if (status === 503) {
-      return sendError(reply, 503, {
-        error: 'Service temporarily unavailable',
-        code: 'SERVICE_UNAVAILABLE',
-      });
-    }
-    return sendError(reply, 500, { error: 'Internal server error', code: 'INTERNAL' });
+    if (status === 503) return sendError(reply, unavailable('temporarily'));
+    return sendError(reply, INTERNAL);
   });
 }

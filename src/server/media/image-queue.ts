@@ -1,4 +1,4 @@
-import { HttpError } from '../http/errors.ts';
+import { UnavailableError } from '../http/errors.ts';
 
 /** What a picture costs to render: a still photo, or an animation (many frames). */
 export type ImageLane = 'still' | 'animated';
@@ -7,14 +7,10 @@ export type ImageLane = 'still' | 'animated';
  * Thrown when a picture would wait longer than allowed: a 503 whose `Retry-After` is the wait
  * the queue estimates, so clients come back when it has drained.
  */
-export class ImageQueueFullError extends HttpError {
+export class ImageQueueFullError extends UnavailableError {
   constructor(waitMs: number) {
-    super(
-      503,
-      'Too many pictures are being processed right now; try again in a moment',
-      'SERVICE_UNAVAILABLE',
-      Math.max(1, Math.ceil(waitMs / 1000)),
-    );
+    super('images');
+    this.retryAfter(Math.max(1, Math.ceil(waitMs / 1000)));
     this.name = 'ImageQueueFullError';
   }
 }

@@ -1,18 +1,13 @@
 import type { Readable } from 'node:stream';
-import { HttpError } from '../http/errors.ts';
+import { UnavailableError } from '../http/errors.ts';
 
 /**
  * The store itself failed (unreachable, refusing, full): a 503 the client may retry, never a
  * 500. The cause is logged; the client reads only that files cannot be stored right now.
  */
-export class MediaStoreUnavailableError extends HttpError {
+export class MediaStoreUnavailableError extends UnavailableError {
   constructor(cause: unknown) {
-    super(
-      503,
-      'Files cannot be stored right now; try again in a moment',
-      'SERVICE_UNAVAILABLE',
-      30,
-    );
+    super('storage');
     this.name = 'MediaStoreUnavailableError';
     this.cause = cause;
   }

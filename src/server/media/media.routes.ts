@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { DOWNLOAD_NAMES } from '../../shared/constants.ts';
 import { API_PATHS } from '../../shared/routes.ts';
 import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
-import { HttpError } from '../http/errors.ts';
+import { notFound, rangeNotSatisfiable } from '../http/errors.ts';
 import type { ByteRange, MediaStore } from './media-store.ts';
 import { isValidMediaKey } from './media-store.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
@@ -63,9 +63,9 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app
       const key = request.params['*'];
       const ext = key.slice(key.lastIndexOf('.') + 1);
       const contentType = CONTENT_TYPES[ext];
-      if (!isValidMediaKey(key) || !contentType) throw new HttpError(404, 'Media not found');
+      if (!isValidMediaKey(key) || !contentType) throw notFound('media');
       const stored = await media.stat(key);
-      if (!stored) throw new HttpError(404, 'Media not found');
+      if (!stored) throw notFound('media');
 
       const tag = mediaTag(key, stored.size);
       cacheHeaders
@@ -84,7 +84,7 @@ export const mediaRoutes: FastifyPluginAsync<{ media: MediaStore }> = async (app
       const range = parseRange(request.headers.range, stored.size);
       if (range === 'invalid') {
         reply.header('Content-Range', `bytes */${stored.size}`);
-        throw new HttpError(416, 'Requested range not satisfiable');
+        throw rangeNotSatisfiable('range');
       }
       if (range) {
         reply

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { badRequest, tooLarge } from '../http/errors.ts';
 import { type MultipartForm, readMultipart } from '../http/transport/multipart.ts';
 
 /**
@@ -22,9 +23,9 @@ export async function readPictureForm(
       fileFields: [field],
       maxFiles: 1,
       ...text,
-      messages: {
-        tooLarge: () => `The ${field} is larger than ${maxMb} MB`,
-        tooManyFiles: `Send one ${field} only`,
+      refusals: {
+        tooLarge: () => tooLarge('picture', field, maxMb),
+        tooManyFiles: () => badRequest('onePicture', field),
       },
     },
     async (file) => {

@@ -3,9 +3,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
 import type { MemoryPostFields, RefusedFile } from '../../shared/schemas/memory.ts';
-import { HttpError } from '../http/errors.ts';
+import { badRequest, HttpError, invalid, unsupported } from '../http/errors.ts';
 import type { UploadedFile } from '../http/transport/multipart.ts';
 import { newId } from '../lib/ids.ts';
 import { type SniffedType, sniffType } from '../media/images.ts';
@@ -61,12 +60,6 @@ const MEMORY_IMAGE: ImagePlan = {
   keepAnimation: true,
   master: { quality: 92 },
 };
-
-const unsupported = (name: string) =>
-  new HttpError(
-    415,
-    `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
-  );
 
 /** One uploaded file, staged on disk while it is processed. */
 interface Staged {
@@ -167,9 +160,9 @@ export async function storeMemoryFile(
   context: UploadContext,
   stored: string[],
 ): Promise<StoredFile> {
-  if (file.head.length === 0) throw new HttpError(400, `${file.name} is empty.`);
+  if (file.head.length === 0) throw badRequest('empty', file.name);
   const type = await sniffType(file.head);
-  if (!type) throw unsupported(file.name);
+  if (!type) throw unsupported('memoryFile', file.name);
   // Staged on disk (never whole in memory) while it is processed, then removed.
   const staged = path.join(context.stagingDir, `${newId()}.${type.ext}`);
   try {
@@ -218,9 +211,7 @@ export async function receiveMemoryPost(
       }
     });
     if (files.length === 0) {
-      throw (
-        refused[0]?.error ?? new HttpError(400, 'Add at least one image or video.', 'VALIDATION')
-      );
+      throw refused[0]?.error ?? invalid('noFiles');
     }
     return {
       fields,

@@ -24,14 +24,21 @@ import {
   IDEMPOTENT_REPLAY_HEADER,
   idempotencyHeadersSchema,
 } from '../../shared/schemas/upload.ts';
-import { MAX_FILES_PER_POST, MEMORY_TEXTS } from '../../shared/constants.ts';
+import { MAX_FILES_PER_POST } from '../../shared/constants.ts';
 import { type Caller, attendeeOf, callerOf, requireAttendee } from '../auth/callers.ts';
 import { authorize, can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import type { PageHead } from '../http/pages/client-app.ts';
-import { HttpError } from '../http/errors.ts';
+import {
+  badRequest,
+  conflict,
+  idempotencyKeyReused,
+  invalid,
+  notFound,
+  tooLarge,
+} from '../http/errors.ts';
 import { formRoutes, readMultipart } from '../http/transport/multipart.ts';
 import { requesterKeyOf, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
@@ -72,7 +79,7 @@ const galleryView = (page: { limit: number; before?: string | undefined }) =>
 function parseFields(values: Record<string, string>, caller: Caller): MemoryPostFields {
   const parsed = memoryPostFieldsSchema.safeParse(values);
   if (!parsed.success) {
-    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid memory', 'VALIDATION');
+    throw invalid('schema', parsed.error.issues[0]?.message, 'memory');
   }
   authorize(caller, 'post as', parsed.data.username);
   return parsed.data;
@@ -130,9 +137,9 @@ function readMemoryForm(
         maxFields: 10,
         // A 2,000-character caption in any script fits.
         fieldBytes: 16 * 1024,
-        messages: {
-          tooLarge: (name) => MEMORY_TEXTS.tooLarge(name, config.maxUploadMb),
-          tooManyFiles: `A memory can carry at most ${MAX_FILES_PER_POST} files.`,
+        refusals: {
+          tooLarge: (name) => tooLarge('memoryFile', name, config.maxUploadMb),
+          tooManyFiles: () => badRequest('tooManyMemoryFiles', MAX_FILES_PER_POST),
         },
         ...(fingerprint ? { onFileBytes: fingerprint.onFileBytes } : {}),
       },
@@ -224,11 +231,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
               fields &&
               first.fingerprint !== fingerprint.digest(fields)
             ) {
-              throw new HttpError(
-                422,
-                'This Idempotency-Key was sent with another post already; send a new post with a new key.',
-                'IDEMPOTENCY_KEY_REUSED',
-              );
+              throw idempotencyKeyReused('reused');
             }
             return reply
               .header(IDEMPOTENT_REPLAY_HEADER, 'true')
@@ -263,8 +266,7 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
             // The same post sent twice at once: the one that committed first is the answer.
             if (!(error instanceof AlreadyPostedError)) throw error;
             const winner = await findIdempotentEntry(deps.db, client, key);
-            if (!winner)
-              throw new HttpError(409, 'This post is being sent already; try again', 'CONFLICT');
+            if (!winner) throw conflict('postBeingSent');
             return replay(winner);
           }
         },
@@ -331,12 +333,12 @@ export const memoryRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     }),
     async (request, reply) => {
       const found = await findMemory(deps.db, request.params.id);
-      if (!found) throw new HttpError(404, 'Memory not found');
+      if (!found) throw notFound('memory');
       if (found.memory.status !== 'published') {
         // A memory awaiting approval is nobody's business but the admin's and its poster's.
         const memory = { status: found.memory.status, ownerId: found.ownerId };
         if (!can(callerOf(request), 'see memory', memory)) {
-          throw new HttpError(404, 'Memory not found');
+          throw notFound('memory');
         }
         cacheHeaders.privateNoStore(reply);
         return found.memory;

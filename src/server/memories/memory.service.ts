@@ -1,7 +1,7 @@
 import type { Memory, RefusedFile } from '../../shared/schemas/memory.ts';
 import type { Attendee, Caller } from '../auth/callers.ts';
 import { authorize } from '../auth/policies.ts';
-import { HttpError } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { randomInt } from 'node:crypto';
 import { idJustBefore, newId } from '../lib/ids.ts';
@@ -202,11 +202,11 @@ export async function deleteOwnMemory(
   caller: Caller,
 ): Promise<void> {
   const found = await findMemory(deps.db, id);
-  if (!found) throw new HttpError(404, 'Memory not found');
+  if (!found) throw notFound('memory');
   authorize(caller, 'delete memory', found);
   // The row is deleted only while it is still theirs; a deletion racing this one finds it gone.
   const deleted = await deleteMemory(deps, id, async (_trx, removed) => {
     authorize(caller, 'delete memory', removed);
   });
-  if (!deleted) throw new HttpError(404, 'Memory not found');
+  if (!deleted) throw notFound('memory');
 }

@@ -21,7 +21,7 @@ import { callerOf, requireAttendee, requireModerator } from '../auth/callers.ts'
 import { authorize } from '../auth/policies.ts';
 import { accessRules, adminPolled, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { notFound } from '../http/errors.ts';
 import { askRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
@@ -151,7 +151,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     }),
     async (request) => {
       if (!(await removeQuestion(deps, request.params.id))) {
-        throw new HttpError(404, 'Question not found');
+        throw notFound('question');
       }
       return { message: 'Question deleted' };
     },

@@ -1,4 +1,4 @@
-import { DUPLICATE_QUESTION_WINDOW_MS, QA_TEXTS } from '../../shared/qa-constants.ts';
+import { DUPLICATE_QUESTION_WINDOW_MS } from '../../shared/qa-constants.ts';
 import type {
   Question,
   QuestionCreateRequest,
@@ -7,7 +7,7 @@ import type {
 import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
 import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { conflict, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { scopesChangedBy } from '../lists/question-scopes.ts';
 import { findSpeakerById } from '../speakers/speaker.repository.ts';
@@ -57,7 +57,7 @@ export async function askQuestion(
   authorize(caller, 'ask as', input.askerUsername);
   const attendee = caller.kind === 'attendee' ? caller : null;
   const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
-  if (!speaker) throw new HttpError(404, 'Speaker not found');
+  if (!speaker) throw notFound('speaker');
   const now = deps.clock.now();
   const windowStart = idAfter(new Date(now.getTime() - DUPLICATE_QUESTION_WINDOW_MS).toISOString());
   const recent = await recentTextsOf(
@@ -68,7 +68,7 @@ export async function askQuestion(
   );
   const text = sameText(input.question);
   if (recent.some((earlier) => sameText(earlier) === text)) {
-    throw new HttpError(409, QA_TEXTS.duplicateQuestion);
+    throw conflict('duplicateQuestion');
   }
   const question = await insertQuestion(
     deps.db,
@@ -95,7 +95,7 @@ export async function askQuestion(
 /** A published question, or a 404 (pending and hidden ones cannot be voted on). */
 async function publishedQuestion(deps: Pick<AppDeps, 'db'>, id: string): Promise<Question> {
   const found = await findQuestion(deps.db, id.toLowerCase());
-  if (found?.question.status !== 'published') throw new HttpError(404, 'Question not found');
+  if (found?.question.status !== 'published') throw notFound('question');
   return found.question;
 }
 
@@ -111,7 +111,7 @@ export async function vote(
 ): Promise<Question> {
   const id = (await publishedQuestion(deps, questionId))._id;
   const result = await setVote(deps.db, id, attendee.id, on, deps.clock.now().toISOString());
-  if (!result) throw new HttpError(404, 'Question not found');
+  if (!result) throw notFound('question');
   if (result.changed) {
     await announce(deps, [result.stored], { coalesce: true });
   }
@@ -141,11 +141,11 @@ export async function changeQuestion(
   by: Moderator,
 ): Promise<Question> {
   const found = await findQuestion(deps.db, questionId.toLowerCase());
-  if (!found) throw new HttpError(404, 'Question not found');
+  if (!found) throw notFound('question');
   authorize(by, 'moderate question', found.question);
   const changed = await patchQuestion(deps.db, found.question._id, patch);
   const [first] = changed;
-  if (!first) throw new HttpError(404, 'Question not found');
+  if (!first) throw notFound('question');
   await announce(deps, changed);
   return first.question;
 }

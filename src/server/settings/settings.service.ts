@@ -9,7 +9,7 @@ import {
   settingsSchema,
 } from '../../shared/schemas/settings.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { badRequest, HttpError, unsupported } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ImagePlan } from '../media/image-pipeline.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
@@ -200,18 +200,14 @@ export async function replaceLogo(
 ): Promise<PublicBranding> {
   const type = await sniffType(picture.subarray(0, 4100));
   if (type?.kind !== 'image') {
-    throw new HttpError(
-      415,
-      `The logo must be an image (${LOGO_FORMATS})`,
-      'UNSUPPORTED_MEDIA_TYPE',
-    );
+    throw unsupported('logo', LOGO_FORMATS);
   }
   let rendition: Rendition;
   try {
     rendition = (await deps.images.render(picture, type, LOGO_PLAN)).large;
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    throw new HttpError(400, 'The logo could not be read as an image; the file may be damaged');
+    throw badRequest('unreadableLogo');
   }
   const key = `settings/logo-${newId()}.${rendition.ext}`;
   await deps.media.put(key, rendition.data, rendition.contentType);

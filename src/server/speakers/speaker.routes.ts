@@ -20,7 +20,7 @@ import { callerOf } from '../auth/callers.ts';
 import { can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { invalid } from '../http/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
@@ -54,9 +54,9 @@ async function readSpeakerForm(
   });
   const parsed = speakerFieldsSchema.safeParse(fields);
   if (!parsed.success) {
-    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid form', 'VALIDATION');
+    throw invalid('schema', parsed.error.issues[0]?.message, 'form');
   }
-  if (picture.length === 0) throw new HttpError(400, 'Picture is required', 'VALIDATION');
+  if (picture.length === 0) throw invalid('pictureRequired');
   return { fields: parsed.data, picture };
 }
 

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { DASHBOARD_QUESTIONS_MAX, QA_TEXTS } from '../../shared/qa-constants.ts';
+import { DASHBOARD_QUESTIONS_MAX } from '../../shared/qa-constants.ts';
 import type { Speaker, SpeakerDashboard, SpeakerFields } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { conflict, notFound, unauthorized } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ImagePlan } from '../media/image-pipeline.ts';
 import { imageRefusal, unsupportedPicture } from '../media/image-refusal.ts';
@@ -82,7 +82,7 @@ export async function createSpeaker(
   // A name already taken is refused before the picture is worked on; the unique index
   // decides for sign-ups that race each other.
   if (await nameKeyTaken(deps.db, nameKey)) {
-    throw new HttpError(409, QA_TEXTS.nameTaken(fields.name));
+    throw conflict('nameTaken', fields.name);
   }
   const { display, avatar } = await renderPicture(deps, picture);
   const secret = newSecret();
@@ -118,17 +118,12 @@ export async function createSpeaker(
         return { speaker, secret };
       } catch (error) {
         const violation = uniqueViolation(error);
-        if (violation === 'name') throw new HttpError(409, QA_TEXTS.nameTaken(fields.name));
+        if (violation === 'name') throw conflict('nameTaken', fields.name);
         // Someone took the same username a moment ago: look again (after a short random
         // pause, so racing sign-ups spread out) and take the next one.
         if (violation !== 'other') throw error;
         if (attempt >= USERNAME_ATTEMPTS) {
-          throw new HttpError(
-            409,
-            'Someone with the same name is signing up at this very moment; try again.',
-            'CONFLICT',
-            1,
-          );
+          throw conflict('nameBeingTaken').retryAfter(1);
         }
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
@@ -156,7 +151,7 @@ export async function loginSpeaker(
     !stored?.secretHash ||
     !timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(stored.secretHash, 'hex'))
   ) {
-    throw new HttpError(401, 'This sign-in secret is not valid for this speaker');
+    throw unauthorized('speakerSecret');
   }
   return { speaker, token: await deps.callers.signSpeaker(speaker._id, stored.secretHash) };
 }
@@ -168,7 +163,7 @@ export async function renewSecret(
 ): Promise<string> {
   const secret = newSecret();
   if (!(await setSecretHash(deps.db, id.toLowerCase(), hashSecret(secret)))) {
-    throw new HttpError(404, 'Speaker not found');
+    throw notFound('speaker');
   }
   // Screens that watch the pending questions with an old token stop getting them.
   deps.realtime.endModeration(id.toLowerCase());
@@ -181,7 +176,7 @@ export async function removeSpeaker(
   id: string,
 ): Promise<void> {
   const removed = await deleteSpeaker(deps.db, id.toLowerCase());
-  if (!removed) throw new HttpError(404, 'Speaker not found');
+  if (!removed) throw notFound('speaker');
   await deps.lists.changed('speakers');
   await deps.lists.changed('questions');
   deps.realtime.speakerDeleted(id.toLowerCase());
@@ -197,7 +192,7 @@ export async function speakerByUsername(
   username: string,
 ): Promise<Speaker> {
   const speaker = await findSpeakerByUsername(deps.db, username);
-  if (!speaker) throw new HttpError(404, 'Speaker not found');
+  if (!speaker) throw notFound('speaker');
   return speaker;
 }
 

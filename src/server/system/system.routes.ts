@@ -16,7 +16,7 @@ import {
 } from '../../shared/schemas/config.ts';
 import type { AppDeps } from '../deps.ts';
 import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
-import { HttpError } from '../http/errors.ts';
+import { unavailable } from '../http/errors.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** Health and public configuration. */
@@ -50,13 +50,13 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
         await deps.database.check();
       } catch (error) {
         request.log.error({ err: error }, 'health: database check failed');
-        throw new HttpError(503, 'Database unavailable');
+        throw unavailable('database');
       }
       try {
         await deps.media.check();
       } catch (error) {
         request.log.error({ err: error }, 'health: media store check failed');
-        throw new HttpError(503, 'Media store unavailable');
+        throw unavailable('mediaStore');
       }
       return { status: 'ok' as const, checks: { database: 'ok' as const, media: 'ok' as const } };
     },

@@ -4,13 +4,20 @@ import { type DataStore, EVENTS, Server } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ACCEPTED_FORMAT_NAMES } from '../../shared/constants.ts';
 import { UPLOADS_PATH } from '../../shared/schemas/upload.ts';
 import { type Caller, requireAttendee } from '../auth/callers.ts';
 import { authorize, can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  passedOn,
+  unauthorized,
+  unsupported,
+} from '../http/errors.ts';
 import { pageRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { newId } from '../lib/ids.ts';
 import type { UploadContext } from '../memories/memory-upload.ts';
@@ -82,18 +89,15 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     namingFunction: () => newId(),
     onUploadCreate: async (request, upload) => {
       const attendee = owners.get(request);
-      if (attendee?.kind !== 'attendee') throw new HttpError(401, 'Sign in to upload');
+      if (attendee?.kind !== 'attendee') throw unauthorized('signInToUpload');
       const fields = parseUploadMetadata(upload.metadata);
       authorize(attendee, 'post as', fields.username);
       if (fields.filetype && !/^(image|video)\//i.test(fields.filetype)) {
-        throw new HttpError(
-          415,
-          `${fields.filename} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
-        );
+        throw unsupported('memoryFile', fields.filename);
       }
-      if (upload.size === 0) throw new HttpError(400, `${fields.filename} is empty.`);
+      if (upload.size === 0) throw badRequest('empty', fields.filename);
       if (fields.postId && (await postOfAnother(deps.db, fields.postId, fields.username))) {
-        throw new HttpError(403, 'That post is somebody else’s');
+        throw forbidden('notYourPost');
       }
       // Its row, if there is room for it (else a 429 or 413, and nothing is written).
       await room.reserve({ id: upload.id, attendeeId: attendee.id, sizeBytes: upload.size ?? 0 });
@@ -155,7 +159,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     cacheHeaders.noStore(reply);
     const text = await response.text();
     if (response.status >= 400) {
-      throw new HttpError(response.status, text.trim() || 'The upload was refused');
+      throw passedOn(response.status, text.trim() || 'The upload was refused');
     }
     return { status: response.status, headers: response.headers, text };
   }
@@ -180,7 +184,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
     }),
     async (request, reply) => {
       if (request.headers['upload-length'] === undefined) {
-        throw new HttpError(400, 'Upload-Length is required');
+        throw badRequest('uploadLength');
       }
       const answer = await forward(request, reply, requireAttendee(request));
       return reply.code(answer.status).send(answer.text || undefined);
@@ -214,7 +218,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
         const row = await findResumableUpload(deps.db, id);
         // Somebody else's upload is as unknown as a missing one.
         if (!row || !can(caller, 'continue upload', row)) {
-          throw new HttpError(404, 'Upload not found');
+          throw notFound('upload');
         }
         cacheHeaders.noStore(reply.header('tus-resumable', '1.0.0'));
         if (row.memoryId) {
@@ -227,9 +231,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; store: DataSto
           if (method === 'PATCH' && request.headers['upload-offset'] === size) {
             return reply.code(204).send();
           }
-          if (method === 'DELETE')
-            throw new HttpError(403, 'A finished upload cannot be abandoned');
-          throw new HttpError(409, 'This upload is finished');
+          if (method === 'DELETE') throw forbidden('finishedUpload');
+          throw conflict('uploadFinished');
         }
         if (method === 'PATCH') await touchResumableUpload(deps.db, id, now());
         let answer;

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type UploadMetadata, uploadMetadataSchema } from '../../shared/schemas/upload.ts';
 import { type Config, longestUploadMs } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, invalid, notFound, tooLarge, tooManyRequests } from '../http/errors.ts';
 import { type PeriodicSweep, startPeriodicSweep } from '../lib/periodic-sweep.ts';
 import { type UploadedFile, displayName, readHead } from '../http/transport/multipart.ts';
 import { deleteIdempotencyKeysBefore } from '../memories/idempotency.repository.ts';
@@ -64,7 +64,7 @@ export function parseUploadMetadata(metadata: Record<string, string | null> | un
   }
   const parsed = uploadMetadataSchema.safeParse(values);
   if (!parsed.success) {
-    throw new HttpError(400, parsed.error.issues[0]?.message ?? 'Invalid upload', 'VALIDATION');
+    throw invalid('schema', parsed.error.issues[0]?.message, 'upload');
   }
   return parsed.data;
 }
@@ -133,7 +133,7 @@ export function createFinisher(
   const finishOnce = async (upload: Upload): Promise<FinishResult> => {
     const known = await findResumableUpload(deps.db, upload.id);
     if (known?.memoryId) return { memoryId: known.memoryId };
-    if (!known) throw new HttpError(404, 'Upload not found');
+    if (!known) throw notFound('upload');
     let fields: UploadMetadata;
     try {
       fields = parseUploadMetadata(upload.metadata);
@@ -258,19 +258,11 @@ export function createUploadRoom(
   let queue: Promise<unknown> = Promise.resolve();
 
   const tooMany = (held: number, oldestTouch: string | null, now: number) =>
-    new HttpError(
-      429,
-      `You have ${held} unfinished upload${held === 1 ? '' : 's'}; finish or cancel one before starting another.`,
-      'TOO_MANY_UPLOADS',
+    tooManyRequests('unfinishedUploads', held).retryAfter(
       secondsUntilIdle(oldestTouch, idleMs, now),
     );
   const full = (size: number, oldestTouch: string | null, now: number) =>
-    new HttpError(
-      413,
-      `The server has no room for another ${megabytes(size)} MB upload right now; try again in a few minutes.`,
-      'UPLOADS_FULL',
-      secondsUntilIdle(oldestTouch, idleMs, now),
-    );
+    tooLarge('uploadsFull', megabytes(size)).retryAfter(secondsUntilIdle(oldestTouch, idleMs, now));
 
   /** Removes idle uploads, least recently touched first, until `enough` says so. */
   async function reclaim(

@@ -20,7 +20,7 @@ import type { AnswerMemo } from '../transport/answer-memo.ts';
 import { CompressedText } from '../transport/compression.ts';
 import { CriticalStyles } from './critical-css.ts';
 import { matchesIfNoneMatch } from '../transport/conditional-get.ts';
-import { HttpError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { escapeHtml } from './html.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -265,7 +265,7 @@ export async function registerClientApp(
   // logo follows the event's colour. Each address always answers the same picture.
   app.get<{ Params: { file: string } }>(LOGO_ROUTE, async (request, reply) => {
     const color = LOGO_FILE.exec(request.params.file)?.[1];
-    if (!color) throw new HttpError(404, `Not found: GET ${request.url.split('?', 1)[0] ?? ''}`);
+    if (!color) throw notFound('route', 'GET', request.url.split('?', 1)[0] ?? '');
     const svg = logoSvg(`#${color}`);
     const etag = answers.versionTag([svg]);
     cacheHeaders.immutable(reply).header('etag', etag);
@@ -483,9 +483,9 @@ export async function registerClientApp(
       const isClientRoute = clientRouteAt(pathname) !== undefined;
       const isRead = request.method === 'GET' || request.method === 'HEAD';
       if (!isPage && !(hasClient && isClientRoute && isRead)) {
-        throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+        throw notFound('route', request.method, pathname);
       }
-      if (!pagesFor) throw new HttpError(404, `Not found: ${request.method} ${pathname}`);
+      if (!pagesFor) throw notFound('route', request.method, pathname);
       const branding = options.branding?.();
       const pages = pagesFor(
         branding ?? { eventName: '', primaryColor: '', logoUrl: null, version: '' },

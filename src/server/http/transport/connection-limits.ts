@@ -2,11 +2,8 @@ import fs from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { rawErrorAnswer, unavailable } from '../errors.ts';
 import { BASELINE_SECURITY_HEADERS } from './security-headers.ts';
-import { CACHE_CONTROL } from './cache-headers.ts';
-
-/** Seconds a client turned away at the connection cap is told to wait. */
-const FULL_RETRY_AFTER_SECONDS = 5;
 
 /** The process's open-file limit (soft), from /proc; undefined where it cannot be read. */
 function openFileLimit(): number | undefined {
@@ -34,23 +31,7 @@ export function defaultMaxConnections(limit = openFileLimit()): number {
   return limit - 2048;
 }
 
-const FULL_BODY = JSON.stringify({
-  error: 'The server has too many connections right now; try again in a few seconds',
-  code: 'SERVICE_UNAVAILABLE',
-});
-const FULL_ANSWER =
-  'HTTP/1.1 503 Service Unavailable\r\n' +
-  Object.entries({
-    ...BASELINE_SECURITY_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(FULL_BODY)),
-    'cache-control': CACHE_CONTROL.noStore,
-    'retry-after': String(FULL_RETRY_AFTER_SECONDS),
-    connection: 'close',
-  })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('') +
-  `\r\n${FULL_BODY}`;
+const FULL_ANSWER = rawErrorAnswer(unavailable('connections'), BASELINE_SECURITY_HEADERS);
 
 /**
  * Caps the open connections of `server` at `max`: one more is answered 503 with `Retry-After`

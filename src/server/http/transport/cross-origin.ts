@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CLIENT_ID_HEADER } from '../../../shared/constants.ts';
-import { sendError } from '../errors.ts';
+import { forbidden, sendError } from '../errors.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
@@ -58,9 +58,6 @@ export function registerCrossOriginGuard(app: FastifyInstance, allowedOrigins: s
       done();
       return;
     }
-    void sendError(reply, 403, {
-      error: 'Cross-origin requests are not allowed',
-      code: 'FORBIDDEN',
-    });
+    void sendError(reply, forbidden('crossOrigin'));
   });
 }

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendError } from '../errors.ts';
+import { sendError, unavailable } from '../errors.ts';
 
 /** How often the event-loop lag is read: the length of one window. */
 const SAMPLE_INTERVAL_MS = 250;
@@ -102,10 +102,6 @@ export function registerLoadShedding(app: FastifyInstance, maxEventLoopDelayMs: 
       done();
       return;
     }
-    reply.header('retry-after', String(retryAfterSeconds(detector.lagMs)));
-    void sendError(reply, 503, {
-      error: 'The server is too busy right now; try again in a few seconds',
-      code: 'SERVICE_UNAVAILABLE',
-    });
+    void sendError(reply, unavailable('busy').retryAfter(retryAfterSeconds(detector.lagMs)));
   });
 }

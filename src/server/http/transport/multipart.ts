@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HttpError } from '../errors.ts';
+import { badRequest, HttpError, invalid, unsupported } from '../errors.ts';
 
 /** Bytes read before a file's type is decided from them (file-type needs at most 4100). */
 export const HEAD_BYTES = 4100;
@@ -68,9 +68,10 @@ export interface MultipartForm {
   fieldBytes: number;
   /** A field's name as the person knows it, for "… is too long". */
   labels?: Readonly<Record<string, string>>;
-  messages: {
-    tooLarge(name: string): string;
-    tooManyFiles: string;
+  /** The form's own refusals: a file over the size limit (413), more files than it takes. */
+  refusals: {
+    tooLarge(name: string): HttpError;
+    tooManyFiles(): HttpError;
   };
   /**
    * Sees every byte of each file as the form reads it, whatever reads it (the file's store, a
@@ -98,13 +99,13 @@ function formError(error: unknown, tooLarge: () => HttpError): Error {
       return tooLarge();
     case 'FST_FIELDS_LIMIT':
     case 'FST_PARTS_LIMIT':
-      return new HttpError(400, 'Too many form fields.');
+      return badRequest('tooManyFields');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new HttpError(415, 'Send the form as multipart/form-data.');
+      return unsupported('notMultipart');
   }
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
   if (error instanceof Error && typeof status === 'number' && status < 500) return error;
-  return new HttpError(400, 'The upload could not be read; send it again.');
+  return badRequest('unreadableForm');
 }
 
 /**
@@ -173,7 +174,7 @@ async function openFile(
     file[Symbol.asyncIterator]() as AsyncIterator<Buffer>,
     form.onFileBytes && ((chunk) => form.onFileBytes?.(index, chunk)),
   );
-  const tooLarge = () => new HttpError(413, form.messages.tooLarge(name));
+  const tooLarge = () => form.refusals.tooLarge(name);
   const first = await readHead(iterator);
   const { head } = first;
   let { ended } = first;
@@ -217,7 +218,7 @@ export async function readMultipart(
   onFile: (file: UploadedFile) => Promise<void>,
   beforeFile?: (fields: Readonly<Record<string, string>>) => void,
 ): Promise<Record<string, string>> {
-  if (!request.isMultipart()) throw new HttpError(415, 'Send the form as multipart/form-data.');
+  if (!request.isMultipart()) throw unsupported('notMultipart');
   const fields: Record<string, string> = {};
   // Errors of the request's own bytes (a cut-off or malformed body) are the sender's. A file
   // stream may have failed before its listener was attached: its `errored` tells.
@@ -228,8 +229,7 @@ export async function readMultipart(
     (requestErrors.has(error) || fileStreams.some((stream) => stream.errored === error));
   let files = 0;
   let fileName = 'file';
-  const mapped = (error: unknown) =>
-    formError(error, () => new HttpError(413, form.messages.tooLarge(fileName)));
+  const mapped = (error: unknown) => formError(error, () => form.refusals.tooLarge(fileName));
   try {
     const parts = request.parts({
       limits: {
@@ -254,7 +254,7 @@ export async function readMultipart(
       if (part.type === 'field') {
         if (part.valueTruncated) {
           const label = form.labels?.[part.fieldname] ?? part.fieldname;
-          throw new HttpError(400, `${label} is too long`, 'VALIDATION');
+          throw invalid('fieldTooLong', label);
         }
         // Browsers send line breaks in form fields as CRLF; keep them as the person typed them.
         if (typeof part.value === 'string') {
@@ -264,13 +264,10 @@ export async function readMultipart(
       }
       if (!form.fileFields.includes(part.fieldname)) {
         const expected = form.fileFields.map((field) => `"${field}"`).join(' or ');
-        throw new HttpError(
-          400,
-          `Unexpected file field "${displayName(part.fieldname)}": send files in ${expected}.`,
-        );
+        throw badRequest('unexpectedFileField', displayName(part.fieldname), expected);
       }
       files += 1;
-      if (files > form.maxFiles) throw new HttpError(400, form.messages.tooManyFiles);
+      if (files > form.maxFiles) throw form.refusals.tooManyFiles();
       beforeFile?.(fields);
       fileName = displayName(part.filename);
       fileStreams.push(part.file);

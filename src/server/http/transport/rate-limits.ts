@@ -4,7 +4,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { attendeeOf } from '../../auth/callers.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addressKey } from './address-key.ts';
-import { HttpError } from '../errors.ts';
+import { rateLimited } from '../errors.ts';
 
 /** A pre-handler that counts a request against a limit and refuses it past the limit. */
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -146,7 +146,7 @@ export class RateLimits {
         }
       });
       if (refused) {
-        throw new HttpError(429, refused.message, 'RATE_LIMITED', refused.seconds);
+        throw rateLimited(refused.message, refused.seconds);
       }
     };
   }

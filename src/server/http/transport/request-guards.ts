@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { sendError } from '../errors.ts';
+import { badRequest, sendError } from '../errors.ts';
 
 /**
  * Refuses a URL carrying a NUL character (`%00`) in its path or query with a 400: no route has
@@ -13,9 +13,6 @@ export function registerRequestGuards(app: FastifyInstance): void {
       done();
       return;
     }
-    void sendError(reply, 400, {
-      error: 'The address contains a null character',
-      code: 'BAD_REQUEST',
-    });
+    void sendError(reply, badRequest('nullCharacter'));
   });
 }

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import { CACHE_CONTROL } from './cache-headers.ts';
+import { malformed, rawErrorAnswer, sendError } from '../errors.ts';
 
 /** Helmet's settings for Confab: a CSP that needs no inline script, no framing, no sniffing. */
 export const HELMET_OPTIONS: HelmetOptions = {
@@ -88,32 +88,21 @@ export const BASELINE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot decode (`/api/%zz`) or a too-long path
- * parameter is answered before any hook runs, so it gets the usual `{ error, code }` shape and
- * the security headers here.
+ * parameter is answered before any hook runs, so it gets the security headers here.
  */
 export function answerFrameworkError(
   error: FastifyError,
   _request: FastifyRequest,
   reply: FastifyReply,
 ): void {
-  const status = error.statusCode === 414 ? 414 : 400;
-  void reply
-    .code(status)
-    .headers({ ...BASELINE_SECURITY_HEADERS, 'cache-control': CACHE_CONTROL.noStore })
-    .type('application/json; charset=utf-8')
-    .send({
-      error: status === 414 ? 'URL too long' : 'Malformed URL',
-      code: 'BAD_REQUEST',
-    });
+  reply.headers(BASELINE_SECURITY_HEADERS);
+  void sendError(reply, malformed(error.statusCode === 414 ? 'urlTooLong' : 'url'));
 }
 
-const CLIENT_ERRORS: Record<string, [number, string, string]> = {
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive'],
-  HPE_HEADER_OVERFLOW: [
-    431,
-    'Request Header Fields Too Large',
-    'The request headers are too large',
-  ],
+/** Node's parser's refusals, by its error code; anything else is a malformed request. */
+const CLIENT_ERRORS: Record<string, 'timeout' | 'headersTooLarge'> = {
+  ERR_HTTP_REQUEST_TIMEOUT: 'timeout',
+  HPE_HEADER_OVERFLOW: 'headersTooLarge',
 };
 
 /**
@@ -122,22 +111,9 @@ const CLIENT_ERRORS: Record<string, [number, string, string]> = {
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, reason, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
-    400,
-    'Bad Request',
-    'Malformed HTTP request',
-  ];
-  const body = JSON.stringify({ error: message, code: 'BAD_REQUEST' });
-  const headers = {
-    ...BASELINE_SECURITY_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': CACHE_CONTROL.noStore,
-    connection: 'close',
-  };
   if (socket.writable) {
-    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`);
+    const refusal = malformed(CLIENT_ERRORS[error.code ?? ''] ?? 'request');
+    socket.write(rawErrorAnswer(refusal, BASELINE_SECURITY_HEADERS));
   }
   socket.destroy(error);
 }
