@@ -6,6 +6,7 @@ import type { Clock } from './lib/clock.ts';
 import type { ImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import type { VideoPipeline } from './media/video-pipeline.ts';
+import type { Events } from './events/events.ts';
 import type { VideoRenditions } from './memories/video-renditions.ts';
 import type { ListCache } from './lists/list-cache.ts';
 import type { Realtime } from './realtime/realtime.ts';
@@ -23,9 +24,12 @@ export interface AppDeps {
   videos: VideoPipeline;
   /** Makes every stored video's playable rendition in the background, once across instances. */
   renditions: VideoRenditions;
+  /** What changed: services publish one domain event per change, after it committed. */
+  events: Events;
+  /** This instance's sockets, a subscriber of the events. */
   realtime: Realtime;
   clock: Clock;
-  /** Every polled list's version and answers; write paths tell it what they changed. */
+  /** Every polled list's version and answers, kept fresh by the events. */
   lists: ListCache;
   /** The admin's settings, in memory. */
   settings: SettingsStore;

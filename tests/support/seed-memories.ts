@@ -85,10 +85,10 @@ async function storeImage(media: MediaStore, id: string, color = '#5c7cfa') {
  * Stores memories as an upload would leave them: real files in the media store (an image with
  * its WebP thumbnail, or an MP4) and one row each, through the app's repository. Seeds are
  * stored in order, so the last one is the newest. Given a running app's list cache, tells it
- * the gallery changed, as the upload path does.
+ * the gallery changed, as the upload path's event does.
  */
 export async function seedMemories(
-  deps: { db: Db; media: MediaStore; lists?: Pick<ListCache, 'changed'> },
+  deps: { db: Db; media: MediaStore; lists?: Pick<ListCache, 'forget'> },
   seeds: MemorySeed[],
 ): Promise<Memory[]> {
   const stored: Memory[] = [];
@@ -128,6 +128,6 @@ export async function seedMemories(
       .where('id', 'in', held)
       .execute();
   }
-  await deps.lists?.changed('memories');
+  deps.lists?.forget('memories');
   return stored;
 }

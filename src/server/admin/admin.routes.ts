@@ -38,7 +38,7 @@ import {
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
-import { LOGO_MAX_MB, publicPart, removeLogo, replaceLogo } from '../settings/settings.service.ts';
+import { LOGO_MAX_MB, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesView } from '../memories/memory.service.ts';
 import { memoriesArchive } from './memories-archive.ts';
@@ -279,8 +279,6 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
           { admin: requireAdmin(request).username, change: request.body },
           'settings changed',
         );
-        // Every open page takes the new name, colour and the wall's pace at once.
-        deps.realtime.settingsUpdated(publicPart(deps.settings.publicBranding()));
         return deps.settings.withLogo;
       },
     );

@@ -62,7 +62,7 @@ const auditedMemory = ({ username, text, contentType, createdAt }: Memory) => ({
  * harmless and logs nothing.
  */
 export async function approveMemoryAsAdmin(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'events' | 'clock'>,
   id: string,
   actor: Actor,
 ): Promise<Memory | undefined> {
@@ -81,7 +81,7 @@ export async function approveMemoryAsAdmin(
  * nothing leaves no log row.
  */
 export async function deleteMemoryAsAdmin(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'clock' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'events' | 'clock'>,
   id: string,
   actor: Actor,
 ): Promise<'deleted' | 'not-found'> {

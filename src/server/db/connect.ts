@@ -202,13 +202,6 @@ export async function migrateToLatest({
     await sql`select pg_advisory_lock(hashtext(${lockName}))`.execute(connection);
     try {
       await runMigrations(connection, schema);
-      // The socket.io PostgreSQL adapter's table for large packets: infrastructure of the
-      // PostgreSQL deployment only, so it is made here rather than in the portable migrations.
-      await sql`create table if not exists socket_io_attachments (
-        id bigserial unique,
-        created_at timestamptz default now(),
-        payload bytea
-      )`.execute(connection);
     } finally {
       await sql`select pg_advisory_unlock(hashtext(${lockName}))`.execute(connection);
     }

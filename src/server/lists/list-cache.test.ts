@@ -1,31 +1,32 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
 import { AnswerMemo } from '../http/transport/answer-memo.ts';
+import type { DomainEvent } from '../events/domain-events.ts';
+import { type BusReceiver, Events } from '../events/events.ts';
 import { ListCache, WHOLE_LIST } from './list-cache.ts';
+import { forgetChangedLists } from './list-events.ts';
 import { questionsScope, scopesChangedBy } from './question-scopes.ts';
 
-/** A change feed between instances in one process: what one publishes, the others receive. */
-function sharedFeed() {
-  const handlers: { topic: ChangeTopic; handler: (detail: string | undefined) => void }[] = [];
-  const feed = (): ChangeFeed => {
-    const own: typeof handlers = [];
-    return {
-      publish: (topic, detail) => {
-        for (const entry of handlers) {
-          if (entry.topic === topic && !own.includes(entry)) entry.handler(detail);
-        }
-        return Promise.resolve();
-      },
-      subscribe: (topic, handler) => {
-        const entry = { topic, handler };
-        own.push(entry);
-        handlers.push(entry);
-      },
-      close: () => Promise.resolve(),
-    };
+/** Instances in one process: what one publishes, the others receive, as through the bus. */
+function sharedBus() {
+  const receivers: BusReceiver[] = [];
+  const instance = async () => {
+    const events = new Events((error) => {
+      throw error;
+    });
+    await events.connect((receiver) => {
+      receivers.push(receiver);
+      return Promise.resolve({
+        send: (event: DomainEvent) => {
+          for (const other of receivers) if (other !== receiver) other.received(event);
+          return Promise.resolve();
+        },
+        close: () => Promise.resolve(),
+      });
+    });
+    return events;
   };
-  return { feed };
+  return { instance };
 }
 
 /** A table of rows per scope, read by the cache as the repositories would read it. */
@@ -43,11 +44,8 @@ function fakeDatabase() {
   return { reader, add, reads };
 }
 
-const cacheOn = (
-  feed: ChangeFeed,
-  reader: (scope: string) => Promise<{ newestId: string | null; count: number }>,
-) =>
-  new ListCache(feed, { memories: reader, speakers: reader, questions: reader }, new AnswerMemo());
+const cacheOn = (reader: (scope: string) => Promise<{ newestId: string | null; count: number }>) =>
+  new ListCache({ memories: reader, speakers: reader, questions: reader }, new AnswerMemo());
 
 describe('ListCache', () => {
   it('keeps a read in flight when another scope changes, and drops it when its own does', async () => {
@@ -56,17 +54,17 @@ describe('ListCache', () => {
       new Promise<{ newestId: string | null; count: number }>((resolve) => {
         release = () => resolve({ newestId: `id-${scope}`, count: 1 });
       });
-    const lists = cacheOn(sharedFeed().feed(), reader);
+    const lists = cacheOn(reader);
     const ada = questionsScope('speaker-ada');
     const grace = questionsScope('speaker-grace');
     const reading = lists.version('questions', ada);
     // A vote on Grace's question while Ada's version is being read.
-    await lists.changed('questions', [grace]);
+    lists.forget('questions', [grace]);
     release?.();
     const version = await reading;
     expect(lists.peek('questions', ada)).toBe(version);
     const again = lists.version('questions', grace);
-    await lists.changed('questions', [grace]);
+    lists.forget('questions', [grace]);
     release?.();
     await again;
     expect(lists.peek('questions', grace)).toBeUndefined();
@@ -74,7 +72,7 @@ describe('ListCache', () => {
 
   it('reads a version once, and again only after a change names its scope', async () => {
     const db = fakeDatabase();
-    const lists = cacheOn(sharedFeed().feed(), db.reader);
+    const lists = cacheOn(db.reader);
     const ada = questionsScope('speaker-ada');
     const grace = questionsScope('speaker-grace');
     expect(lists.peek('questions', ada)).toBeUndefined();
@@ -86,22 +84,19 @@ describe('ListCache', () => {
 
     // A question to Ada changes her scopes and everybody's, not Grace's.
     db.add(ada, questionsScope());
-    await lists.changed(
-      'questions',
-      scopesChangedBy({ speakerId: 'speaker-ada', askerUsername: 'x' }),
-    );
+    lists.forget('questions', scopesChangedBy({ speakerId: 'speaker-ada', askerUsername: 'x' }));
     expect(lists.peek('questions', ada)).toBeUndefined();
     expect(lists.peek('questions', grace)).toBeDefined();
     expect(await lists.version('questions', ada)).not.toBe(first);
 
     // A change that names no scope forgets the whole list.
-    await lists.changed('questions');
+    lists.forget('questions');
     expect(lists.peek('questions', grace)).toBeUndefined();
   });
 
   it('answers the polls that miss together with one read, and a poll after a change with a new one', async () => {
     const db = fakeDatabase();
-    const lists = cacheOn(sharedFeed().feed(), db.reader);
+    const lists = cacheOn(db.reader);
     const versions = await Promise.all(
       Array.from({ length: 50 }, () => lists.version('memories', WHOLE_LIST)),
     );
@@ -110,7 +105,7 @@ describe('ListCache', () => {
 
     const during = lists.version('memories', WHOLE_LIST);
     db.add(WHOLE_LIST);
-    await lists.changed('memories');
+    lists.forget('memories');
     const after = await Promise.all([
       lists.version('memories', WHOLE_LIST),
       lists.version('memories', WHOLE_LIST),
@@ -127,28 +122,29 @@ describe('ListCache', () => {
       new Promise<{ newestId: string | null; count: number }>((resolve) => {
         release = () => resolve({ newestId: 'old', count: 1 });
       });
-    const lists = cacheOn(sharedFeed().feed(), slow);
+    const lists = cacheOn(slow);
     const reading = lists.version('memories', WHOLE_LIST);
-    await lists.changed('memories');
+    lists.forget('memories');
     release();
     expect(await reading).toBe('1.old');
     expect(lists.peek('memories', WHOLE_LIST)).toBeUndefined();
   });
 
-  it("forgets what another instance's write changed, through the change feed", async () => {
+  it("forgets what another instance's write changed, through the events", async () => {
     const db = fakeDatabase();
-    const { feed } = sharedFeed();
-    const here = cacheOn(feed(), db.reader);
-    const there = cacheOn(feed(), db.reader);
+    const { instance } = sharedBus();
+    const [hereEvents, thereEvents] = [await instance(), await instance()];
+    const here = cacheOn(db.reader);
+    hereEvents.subscribe('caches', forgetChangedLists(here));
     const before = await here.version('memories', WHOLE_LIST);
     db.add(WHOLE_LIST);
-    await there.changed('memories');
+    await thereEvents.publish({ type: 'memoryDeleted', id: 'memory-1' });
     expect(here.peek('memories', WHOLE_LIST)).toBeUndefined();
     expect(await here.version('memories', WHOLE_LIST)).not.toBe(before);
   });
 
   it('makes a view’s JSON once per tag and each encoding once, and retries a failed read', async () => {
-    const lists = cacheOn(sharedFeed().feed(), fakeDatabase().reader);
+    const lists = cacheOn(fakeDatabase().reader);
     const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: 'hello' })));
     let loads = 0;
     const load = () => {
@@ -181,7 +177,7 @@ describe('ListCache', () => {
   });
 
   it('hands out a body made already at once, and only that tag’s in that encoding', async () => {
-    const lists = cacheOn(sharedFeed().feed(), fakeDatabase().reader);
+    const lists = cacheOn(fakeDatabase().reader);
     const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, text: 'hello' })));
     const small = JSON.stringify([{ id: 1 }]);
     const first = lists.tag('gallery', '1.a');

@@ -1,10 +1,12 @@
-import type { ChangeFeed, ChangeTopic } from '../realtime/change-feed.ts';
 import {
   COMPRESSION_THRESHOLD,
   type Encoding,
   compressTextAsync,
 } from '../http/transport/compression.ts';
 import type { AnswerMemo } from '../http/transport/answer-memo.ts';
+
+/** The polled lists. */
+export type ListName = 'memories' | 'speakers' | 'questions';
 
 /**
  * What decides whether one scope of a list changed: its newest id and its row count, and for a
@@ -41,23 +43,22 @@ type Made = { body: Buffer; encoding: Encoding | undefined };
  * from the database (newest id and row count) kept in memory; per view (a page, a query), the
  * JSON answer for the current version, made once and compressed once per encoding.
  *
- * Write paths call `changed(topic, scopes)` after they commit: the scopes are forgotten here at
- * once and on every other instance through the change feed, and are read again from the
- * database the next time they are asked for. A poll that finds its version in memory costs
- * no database query and no serialisation.
+ * It hears of writes through the domain events (`forgetChangedLists`), this instance's and every
+ * other's: the scopes an event changed are forgotten at once and read again from the database
+ * the next time they are asked for. A poll that finds its version in memory costs no database
+ * query and no serialisation.
  */
 export class ListCache {
-  readonly #feed: ChangeFeed;
-  readonly #readers: ReadonlyMap<ChangeTopic, ScopeVersionReader>;
-  readonly #versions = new Map<ChangeTopic, Map<string, string>>();
+  readonly #readers: ReadonlyMap<ListName, ScopeVersionReader>;
+  readonly #versions = new Map<ListName, Map<string, string>>();
   /**
    * Bumped when every scope of a list changes, and per scope when that scope changes: a read
    * that started before a change of its scope must not be kept, but a change of another scope
    * (a vote on another speaker's question) leaves it alone, so reads keep landing while votes
    * arrive several a second.
    */
-  readonly #generations = new Map<ChangeTopic, number>();
-  readonly #scopeGenerations = new Map<ChangeTopic, Map<string, number>>();
+  readonly #generations = new Map<ListName, number>();
+  readonly #scopeGenerations = new Map<ListName, Map<string, number>>();
   readonly #answers = new Map<string, Answer>();
   /** Per view, the tag of the version last asked for: every poll of a version asks for it. */
   readonly #tags = new Map<string, { version: string; tag: string }>();
@@ -67,23 +68,17 @@ export class ListCache {
   /** The app's memo of tags and encodings, which its list routes read requests with too. */
   readonly answers: AnswerMemo;
 
-  constructor(
-    feed: ChangeFeed,
-    readers: Record<Exclude<ChangeTopic, 'settings'>, ScopeVersionReader>,
-    answers: AnswerMemo,
-  ) {
-    this.#feed = feed;
+  constructor(readers: Record<ListName, ScopeVersionReader>, answers: AnswerMemo) {
     this.answers = answers;
-    this.#readers = new Map(Object.entries(readers) as [ChangeTopic, ScopeVersionReader][]);
+    this.#readers = new Map(Object.entries(readers) as [ListName, ScopeVersionReader][]);
     for (const topic of this.#readers.keys()) {
       this.#versions.set(topic, new Map());
       this.#generations.set(topic, 0);
-      feed.subscribe(topic, (detail) => this.#forget(topic, parseScopes(detail)));
     }
   }
 
   /** The version of a scope when it is known in memory, else undefined. */
-  peek(topic: ChangeTopic, scope: string): string | undefined {
+  peek(topic: ListName, scope: string): string | undefined {
     return this.#versions.get(topic)?.get(scope);
   }
 
@@ -91,7 +86,7 @@ export class ListCache {
    * The version of a scope, read from the database when it is not known. The polls that miss
    * together (the first ones after a change) share one read.
    */
-  version(topic: ChangeTopic, scope: string): Promise<string> {
+  version(topic: ListName, scope: string): Promise<string> {
     const known = this.#scopes(topic).get(scope);
     if (known !== undefined) return Promise.resolve(known);
     const generation = this.#generations.get(topic);
@@ -108,7 +103,7 @@ export class ListCache {
   }
 
   async #read(
-    topic: ChangeTopic,
+    topic: ListName,
     scope: string,
     generation: number | undefined,
     scopeGeneration: number,
@@ -129,15 +124,6 @@ export class ListCache {
       versions.set(scope, version);
     }
     return version;
-  }
-
-  /**
-   * After a write here has committed: forget the scopes it changed (all of the list's when none
-   * are named), then tell the other instances.
-   */
-  async changed(topic: ChangeTopic, scopes?: readonly string[]): Promise<void> {
-    this.#forget(topic, scopes);
-    await this.#feed.publish(topic, scopes ? JSON.stringify(scopes) : undefined);
   }
 
   /** The ETag of one view at one version of its scope: weak, the same on every instance. */
@@ -209,13 +195,17 @@ export class ListCache {
     this.#answers.set(view, answer);
   }
 
-  #scopes(topic: ChangeTopic): Map<string, string> {
+  #scopes(topic: ListName): Map<string, string> {
     const versions = this.#versions.get(topic);
     if (!versions) throw new Error(`No list named ${topic}`);
     return versions;
   }
 
-  #forget(topic: ChangeTopic, scopes: readonly string[] | undefined): void {
+  /**
+   * After a write (here or on another instance) committed: forgets the scopes it changed, all of
+   * the list's when none are named.
+   */
+  forget(topic: ListName, scopes?: readonly string[]): void {
     const versions = this.#versions.get(topic);
     if (!versions) return;
     const scopeGenerations = this.#scopeGenerations.get(topic) ?? new Map<string, number>();
@@ -233,18 +223,4 @@ export class ListCache {
       versions.delete(scope);
     }
   }
-}
-
-/** The scopes a change names; a detail that names none (or cannot be read) means all of them. */
-function parseScopes(detail: string | undefined): string[] | undefined {
-  if (detail === undefined) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(detail);
-    if (Array.isArray(parsed) && parsed.every((scope) => typeof scope === 'string')) {
-      return parsed;
-    }
-  } catch {
-    // Falls through: forget everything, which is always correct.
-  }
-  return undefined;
 }

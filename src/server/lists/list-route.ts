@@ -3,14 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import type { Access } from '../auth/route-options.ts';
-import type { ChangeTopic } from '../realtime/change-feed.ts';
 import { type Encoding, varyOnAcceptEncoding } from '../http/transport/compression.ts';
 import { answerNotModified } from '../http/transport/conditional-get.ts';
-import type { ListCache } from './list-cache.ts';
+import type { ListCache, ListName } from './list-cache.ts';
 
 /** One view of a list that a request asks for. */
 export interface ListView {
-  topic: ChangeTopic;
+  topic: ListName;
   /** Which version decides the view (see `ListCache`). */
   scope: string;
   /** Names the answer: every request with this key gets the same body for the same version. */

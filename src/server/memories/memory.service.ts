@@ -69,7 +69,7 @@ export interface PostedMemories {
  * When the rows cannot be written, the files just stored go too.
  */
 export async function createMemories(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
+  deps: Pick<AppDeps, 'db' | 'events' | 'clock' | 'settings' | 'renditions'>,
   post: ReceivedPost,
   options: PostOptions = {},
 ): Promise<Memory[]> {
@@ -101,8 +101,10 @@ export async function createMemories(
     await post.discard();
     throw error;
   }
-  await deps.lists.changed('memories');
-  for (const memory of [...memories].reverse()) deps.realtime.memoryCreated(memory);
+  // Oldest first, so that screens which put each new one on top show them in the post's order.
+  for (const memory of [...memories].reverse()) {
+    await deps.events.publish({ type: 'memoryCreated', memory });
+  }
   // Videos get their playable rendition in the background (decision 154).
   for (const memory of memories) {
     if (memory.processing) deps.renditions.enqueue(memory._id, memory.username);
@@ -136,7 +138,7 @@ async function postIds(
  * without its metadata, then the memories are inserted (with `options.alongside`) and announced.
  */
 export async function postMemory(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
+  deps: Pick<AppDeps, 'db' | 'events' | 'clock' | 'settings' | 'renditions'>,
   context: UploadContext,
   read: (storeFile: StoreFile) => Promise<MemoryPostFields>,
   options: PostOptions = {},
@@ -151,7 +153,7 @@ export async function postMemory(
  * status changed. Approving a published memory changes nothing. Undefined: no such memory.
  */
 export async function approveMemory(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'events'>,
   id: string,
   alongside?: (trx: Transaction<Database>, memory: Memory) => Promise<void>,
 ): Promise<Memory | undefined> {
@@ -162,8 +164,7 @@ export async function approveMemory(
   });
   if (!result) return undefined;
   if (result.changed) {
-    await deps.lists.changed('memories');
-    deps.realtime.memoryUpdated(result.memory);
+    await deps.events.publish({ type: 'memoryUpdated', memory: result.memory });
   }
   return result.memory;
 }
@@ -175,7 +176,7 @@ export async function approveMemory(
  * there was no such memory (deleting twice is harmless).
  */
 export async function deleteMemory(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'events'>,
   id: string,
   alongside?: (trx: Transaction<Database>, removed: StoredMemory) => Promise<void>,
 ): Promise<boolean> {
@@ -185,8 +186,7 @@ export async function deleteMemory(
     return row;
   });
   if (!removed) return false;
-  await deps.lists.changed('memories');
-  deps.realtime.memoryDeleted(id);
+  await deps.events.publish({ type: 'memoryDeleted', id });
   await Promise.all(removed.mediaKeys.map((key) => deps.media.delete(key)));
   return true;
 }
@@ -197,7 +197,7 @@ export async function deleteMemory(
  * admin's deletion: the row, every open gallery and viewer, the files.
  */
 export async function deleteOwnMemory(
-  deps: Pick<AppDeps, 'db' | 'media' | 'realtime' | 'lists'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'events'>,
   id: string,
   caller: Caller,
 ): Promise<void> {

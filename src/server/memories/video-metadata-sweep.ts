@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../db/database.ts';
+import type { Events } from '../events/events.ts';
 import { newId } from '../lib/ids.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { MalformedVideoError, stripVideoMetadata } from '../media/video-metadata.ts';
@@ -89,8 +90,19 @@ async function stripOne(
  * Blanks the location and camera metadata of the videos stored before uploads did it (decision
  * 095), one video at a time, and marks each row so that the next start does not read it again.
  * A video that cannot be cleaned is left as it is and reported; the sweep goes on with the next.
+ * When any row changed, `storedVideosCleaned` is published once, at the end.
  */
 export async function stripStoredVideos(
+  deps: { db: Db; media: MediaStore; events: Events },
+  options: { stagingDir: string },
+): Promise<VideoSweepResult> {
+  const result = await stripEach(deps, options);
+  const count = result.cleaned.length + result.unchanged.length;
+  if (count > 0) await deps.events.publish({ type: 'storedVideosCleaned', count });
+  return result;
+}
+
+async function stripEach(
   deps: { db: Db; media: MediaStore },
   options: { stagingDir: string },
 ): Promise<VideoSweepResult> {

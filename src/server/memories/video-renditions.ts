@@ -30,7 +30,7 @@ export interface VideoRenditions {
   stop(): Promise<void>;
 }
 
-type Deps = Pick<AppDeps, 'db' | 'media' | 'realtime' | 'lists' | 'clock' | 'videos'>;
+type Deps = Pick<AppDeps, 'db' | 'media' | 'events' | 'clock' | 'videos'>;
 
 /**
  * Makes the playable rendition of every stored video (decision 154), in the background: the
@@ -152,8 +152,7 @@ export function startVideoRenditions(
       const memory = await finishRendition(deps.db, { id, owner, rendition, poster });
       if (!memory) return;
       stored.length = 0;
-      await deps.lists.changed('memories');
-      deps.realtime.memoryUpdated(memory);
+      await deps.events.publish({ type: 'memoryUpdated', memory });
     } finally {
       // Stored for a row that went (deleted, or taken over): not needed.
       await Promise.all(stored.map((key) => deps.media.delete(key).catch(() => undefined)));

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { ListCache } from '../lists/list-cache.ts';
+import { forgetChangedLists } from '../lists/list-events.ts';
 import { questionsFilterOf } from '../lists/question-scopes.ts';
 import { memoriesVersion } from '../memories/memory.repository.ts';
 import { questionsVersion } from '../questions/question.repository.ts';
@@ -7,30 +8,28 @@ import { speakersVersion } from '../speakers/speaker.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every polled list's version and answers; write paths tell it what they changed. */
+    /** Every polled list's version and answers, kept fresh by the events. */
     lists: ListCache;
   }
 }
 
 /**
- * Every polled list's version and answers, refreshed by the write paths here and by the
- * change feed from other instances (decision 101).
+ * Every polled list's version and answers, refreshed by the events of every instance (decisions
+ * 101 and 203).
  */
 export const listsPlugin = fp(
   async (app) => {
     const { db } = app.database;
-    app.decorate(
-      'lists',
-      new ListCache(
-        app.changes,
-        {
-          memories: () => memoriesVersion(db),
-          speakers: () => speakersVersion(db),
-          questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
-        },
-        app.answers,
-      ),
+    const lists = new ListCache(
+      {
+        memories: () => memoriesVersion(db),
+        speakers: () => speakersVersion(db),
+        questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
+      },
+      app.answers,
     );
+    app.events.subscribe('caches', forgetChangedLists(lists));
+    app.decorate('lists', lists);
   },
-  { name: 'lists', dependencies: ['database', 'change-feed', 'answer-memo'] },
+  { name: 'lists', dependencies: ['database', 'events', 'answer-memo'] },
 );

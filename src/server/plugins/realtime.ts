@@ -8,19 +8,18 @@ declare module 'fastify' {
   }
 }
 
-/** socket.io on the app's HTTP server; closed before the server waits for its connections. */
+/**
+ * socket.io on the app's HTTP server, a subscriber of the events; closed before the server waits
+ * for its connections.
+ */
 export const realtimePlugin = fp(
   async (app) => {
-    const realtime = await createRealtime(
-      app.server,
-      app.log,
-      app.fanOut,
-      moderationRoomOf(app.callers),
-    );
+    const realtime = createRealtime(app.server, app.log, moderationRoomOf(app.callers));
+    app.events.subscribe('clients', realtime);
     app.decorate('realtime', realtime);
     app.addHook('preClose', async () => {
       await realtime.close();
     });
   },
-  { name: 'realtime', dependencies: ['fan-out', 'callers'] },
+  { name: 'realtime', dependencies: ['events', 'callers'] },
 );

@@ -8,10 +8,10 @@ declare module 'fastify' {
   }
 }
 
-/** The admin's settings, read once and refreshed by the change feed. */
+/** The admin's settings, read once and refreshed by the other instances' events. */
 export const settingsPlugin = fp(
   async (app) => {
-    app.decorate('settings', await SettingsStore.open(app.database.db, app.changes, app.config));
+    app.decorate('settings', await SettingsStore.open(app.database.db, app.events, app.config));
   },
-  { name: 'settings', dependencies: ['config', 'database', 'change-feed'] },
+  { name: 'settings', dependencies: ['config', 'database', 'events'] },
 );

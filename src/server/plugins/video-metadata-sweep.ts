@@ -10,7 +10,7 @@ export const videoMetadataSweepPlugin = fp(
   async (app) => {
     try {
       const videos = await stripStoredVideos(
-        { db: app.database.db, media: app.media },
+        { db: app.database.db, media: app.media, events: app.events },
         { stagingDir: app.stagingDir },
       );
       if (videos.cleaned.length + videos.unchanged.length > 0) {
@@ -18,7 +18,6 @@ export const videoMetadataSweepPlugin = fp(
           { cleaned: videos.cleaned.length, unchanged: videos.unchanged.length },
           'stored videos cleaned of their metadata',
         );
-        await app.lists.changed('memories');
       }
       if (videos.skipped.length > 0) {
         app.log.warn(
@@ -36,5 +35,5 @@ export const videoMetadataSweepPlugin = fp(
       app.log.warn({ err: error }, 'stored videos could not be cleaned of their metadata');
     }
   },
-  { name: 'video-metadata-sweep', dependencies: ['database', 'media-store', 'data-dir', 'lists'] },
+  { name: 'video-metadata-sweep', dependencies: ['database', 'media-store', 'data-dir', 'events'] },
 );

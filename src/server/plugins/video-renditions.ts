@@ -11,9 +11,9 @@ declare module 'fastify' {
 /** Every video still processing (here or on an instance that stopped) is rendered, once. */
 export const videoRenditionsPlugin = fp(
   async (app) => {
-    const { database, media, realtime, lists, clock, videos } = app;
+    const { database, media, events, clock, videos } = app;
     const renditions = startVideoRenditions(
-      { db: database.db, media, realtime, lists, clock, videos },
+      { db: database.db, media, events, clock, videos },
       { stagingDir: app.stagingDir, log: app.log },
     );
     app.decorate('renditions', renditions);
@@ -25,14 +25,6 @@ export const videoRenditionsPlugin = fp(
   },
   {
     name: 'video-renditions',
-    dependencies: [
-      'config',
-      'database',
-      'media-store',
-      'data-dir',
-      'realtime',
-      'lists',
-      'media-pipelines',
-    ],
+    dependencies: ['config', 'database', 'media-store', 'data-dir', 'events', 'media-pipelines'],
   },
 );

@@ -9,10 +9,8 @@ import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
-import { scopesChangedBy } from '../lists/question-scopes.ts';
 import { findSpeakerById } from '../speakers/speaker.repository.ts';
 import {
-  type StoredQuestion,
   allQuestions,
   deleteQuestion,
   findQuestion,
@@ -40,7 +38,7 @@ export function idAfter(since: string): string {
 /** Two texts are the same question when they differ only in case and spacing. */
 const sameText = (text: string) => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 
-type QuestionDeps = Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings'>;
+type QuestionDeps = Pick<AppDeps, 'db' | 'events' | 'clock' | 'settings'>;
 
 /**
  * Stores a question for an existing speaker and pushes it at once to everyone watching that
@@ -87,8 +85,7 @@ export async function askQuestion(
     attendee?.id,
   );
   // Before the answer, so the asker's next poll already finds it.
-  await deps.lists.changed('questions', scopesChangedBy(question));
-  deps.realtime.newQuestion(question);
+  await deps.events.publish({ type: 'questionCreated', question });
   return question;
 }
 
@@ -113,21 +110,10 @@ export async function vote(
   const result = await setVote(deps.db, id, attendee.id, on, deps.clock.now().toISOString());
   if (!result) throw notFound('question');
   if (result.changed) {
-    await announce(deps, [result.stored], { coalesce: true });
+    const { question, revision } = result.stored;
+    await deps.events.publish({ type: 'questionVoted', question, revision });
   }
   return result.stored.question;
-}
-
-async function announce(
-  deps: QuestionDeps,
-  changed: StoredQuestion[],
-  options: { coalesce?: boolean } = {},
-): Promise<void> {
-  const scopes = new Set(changed.flatMap(({ question }) => scopesChangedBy(question)));
-  await deps.lists.changed('questions', [...scopes]);
-  for (const { question, revision } of changed) {
-    deps.realtime.questionUpdated(question, revision, options);
-  }
 }
 
 /**
@@ -146,7 +132,10 @@ export async function changeQuestion(
   const changed = await patchQuestion(deps.db, found.question._id, patch);
   const [first] = changed;
   if (!first) throw notFound('question');
-  await announce(deps, changed);
+  // Pinning one question unpins the speaker's other: one event for each question changed.
+  for (const { question, revision } of changed) {
+    await deps.events.publish({ type: 'questionUpdated', question, revision });
+  }
   return first.question;
 }
 
@@ -154,8 +143,11 @@ export async function changeQuestion(
 export async function removeQuestion(deps: QuestionDeps, questionId: string): Promise<boolean> {
   const removed = await deleteQuestion(deps.db, questionId.toLowerCase());
   if (!removed) return false;
-  await deps.lists.changed('questions', scopesChangedBy(removed));
-  deps.realtime.questionDeleted(removed);
+  const { _id, speakerId, askerUsername } = removed;
+  await deps.events.publish({
+    type: 'questionDeleted',
+    question: { _id, speakerId, askerUsername },
+  });
   return true;
 }
 

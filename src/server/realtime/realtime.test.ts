@@ -96,8 +96,14 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     const gotA = collect(watcherA, 'newQuestion', 400);
     const gotAll = collect(watcherAll, 'newQuestion', 400);
     const gotNone = collect(bystander, 'newQuestion', 400);
-    t.app.deps.realtime.newQuestion(question(speakerA, 'for A'));
-    t.app.deps.realtime.newQuestion(question(speakerB, 'for B'));
+    await t.app.deps.events.publish({
+      type: 'questionCreated',
+      question: question(speakerA, 'for A'),
+    });
+    await t.app.deps.events.publish({
+      type: 'questionCreated',
+      question: question(speakerB, 'for B'),
+    });
 
     expect((await gotA).map((p) => p.question.question)).toEqual(['for A']);
     expect((await gotAll).map((p) => p.question.question).sort()).toEqual(['for A', 'for B']);
@@ -128,7 +134,10 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     expect(await socket.emitWithAck('unwatch', { room: 'speaker', speakerId })).toBe(true);
     expect(await members(`speaker:${speakerId}`)).toEqual([]);
     const got = collect(socket, 'newQuestion', 300);
-    t.app.deps.realtime.newQuestion(question(speakerId, 'after unwatch'));
+    await t.app.deps.events.publish({
+      type: 'questionCreated',
+      question: question(speakerId, 'after unwatch'),
+    });
     expect(await got).toEqual([]);
     expect((await fetch(`${t.url}/api/health`)).status).toBe(200);
   });
@@ -158,7 +167,10 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     expect(rooms()?.size).toBe(MAX_WATCHED_ROOMS + 2);
     expect(rooms()?.has(`speaker:${extra}`)).toBe(false);
     const refused = collect(socket, 'newQuestion', 300);
-    t.app.deps.realtime.newQuestion(question(extra, 'to a room it was refused'));
+    await t.app.deps.events.publish({
+      type: 'questionCreated',
+      question: question(extra, 'to a room it was refused'),
+    });
     expect(await refused).toEqual([]);
 
     expect(
@@ -167,7 +179,10 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     expect(await watch(extra)).toBe(true);
     expect(await watch(newId())).toBe(false);
     const admitted = collect(socket, 'newQuestion', 5_000, 1);
-    t.app.deps.realtime.newQuestion(question(extra, 'to a room it watches now'));
+    await t.app.deps.events.publish({
+      type: 'questionCreated',
+      question: question(extra, 'to a room it watches now'),
+    });
     expect((await admitted).map((event) => event.question.question)).toEqual([
       'to a room it watches now',
     ]);
@@ -182,7 +197,7 @@ describe.each(testDatabases)('realtime on %s', (database) => {
     // Waits for all three (a busy machine can be slow), then a moment more for any duplicate.
     const received = clients.map((client) => collect(client, 'memoryDeleted', 10_000, 3));
     const ids = [newId(), newId(), newId()];
-    for (const id of ids) t.app.deps.realtime.memoryDeleted(id);
+    for (const id of ids) await t.app.deps.events.publish({ type: 'memoryDeleted', id });
 
     const events = await Promise.all(received);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -219,9 +234,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('realtime across instances on Post
     const questions = collect(onSecond, 'newQuestion', 1000);
     const deletions = collect(onSecond, 'memoryDeleted', 1000);
     const othersDeletions = othersOnSecond.map((other) => collect(other, 'memoryDeleted', 1000));
-    first.app.deps.realtime.newQuestion(question(speakerId, 'from the first instance'));
+    await first.app.deps.events.publish({
+      type: 'questionCreated',
+      question: question(speakerId, 'from the first instance'),
+    });
     const deletedId = newId();
-    first.app.deps.realtime.memoryDeleted(deletedId);
+    await first.app.deps.events.publish({ type: 'memoryDeleted', id: deletedId });
 
     expect((await questions).map((p) => p.question.question)).toEqual(['from the first instance']);
     expect(await deletions).toEqual([{ id: deletedId }]);

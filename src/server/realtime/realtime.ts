@@ -1,7 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { createAdapter } from '@socket.io/postgres-adapter';
 import type { FastifyBaseLogger } from 'fastify';
-import type pg from 'pg';
 import { Server } from 'socket.io';
 import {
   type ClientToServerEvents,
@@ -14,12 +12,11 @@ import {
 } from '../../shared/events.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Question } from '../../shared/schemas/question.ts';
-import type { PublicSettings } from '../../shared/schemas/settings.ts';
-import type { Speaker } from '../../shared/schemas/speaker.ts';
-import type { ListenConnections } from '../db/connect.ts';
+import type { DomainEvent } from '../events/domain-events.ts';
+import type { EventSubscriber } from '../events/events.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/transport/security-headers.ts';
 
-/** The events every client of every instance gets. */
+/** The events every client gets. */
 type EveryoneEvent =
   | 'memoryCreated'
   | 'memoryUpdated'
@@ -28,16 +25,12 @@ type EveryoneEvent =
   | 'speakerDeleted'
   | 'settingsUpdated';
 
-/** An event for every client, as it travels from the instance that sends it to the others. */
+/** An event for every client, with its payload. */
 type ForEveryone = {
   [E in EveryoneEvent]: { event: E; payload: Parameters<ServerToClientEvents[E]>[0] };
 }[EveryoneEvent];
 
-interface InterServerEvents {
-  everyone: (message: ForEveryone) => void;
-}
-
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents>;
+type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents>;
 type Broadcast = ReturnType<RealtimeServer['to']>;
 
 function emit<E extends EveryoneEvent>(
@@ -87,33 +80,12 @@ function everyoneInSlices(io: RealtimeServer) {
   };
 }
 
-/** Typed emit helpers: the only way the services talk to connected clients. */
-export interface Realtime {
+/**
+ * This instance's sockets: one subscriber of the domain events (this instance's and every other
+ * one's), which it sends to the rooms that may see them. Services never call it.
+ */
+export interface Realtime extends EventSubscriber {
   io: RealtimeServer;
-  /** A new question: to the public rooms when published, to the moderation rooms always. */
-  newQuestion(question: Question): void;
-  /**
-   * A question changed: `questionUpdated` to whoever may see it now, `questionDeleted` to the
-   * public rooms when it stopped being published. With `coalesce` (votes), the changes of one
-   * question within a short window go out once, carrying the latest state (`revision`).
-   */
-  questionUpdated(question: Question, revision: number, options?: { coalesce?: boolean }): void;
-  questionDeleted(question: Pick<Question, '_id' | 'speakerId'>): void;
-  speakerDeleted(id: string): void;
-  /**
-   * The speaker's tokens stopped being valid (a new secret, or the speaker deleted): every
-   * socket of every instance leaves the speaker's moderation room, which only those tokens
-   * opened; they must watch again with a valid token.
-   */
-  endModeration(speakerId: string): void;
-  /** A new memory: to everyone when published; when pending, to the admin's moderation room. */
-  memoryCreated(memory: Memory): void;
-  /** A published memory changed (approved, or a video's rendition is ready): to everyone. */
-  memoryUpdated(memory: Memory): void;
-  memoryDeleted(id: string): void;
-  speakerCreated(speaker: Speaker): void;
-  /** The event's public settings changed: every open page takes the new name, colour, logo. */
-  settingsUpdated(settings: PublicSettings): void;
   close(): Promise<void>;
 }
 
@@ -122,15 +94,6 @@ export const VOTE_COALESCE_MS = 100;
 
 /** Names the moderation room a token may join (the admin's, or a speaker's own), or null. */
 export type ModerationRoomOf = (token: string) => Promise<string | null>;
-
-export interface FanOut {
-  /** The PostgreSQL pool whose NOTIFY carries events to every instance. */
-  pool: pg.Pool;
-  /** Where the adapter's LISTEN connection comes from, again after the database dropped it. */
-  connections: ListenConnections;
-  /** Keeps apps that share one database but not one schema apart. */
-  channelPrefix: string;
-}
 
 /**
  * Answers a `watch` or `unwatch` once the socket is in (or out of) the room, so the client knows
@@ -152,15 +115,15 @@ function originHost(origin: string): string | undefined {
 }
 
 /**
- * Attaches socket.io (same origin, path /socket.io) to the app's HTTP server. With `fanOut`,
- * events reach the clients of every instance on the same PostgreSQL database.
+ * Attaches socket.io (same origin, path /socket.io) to the app's HTTP server. Its sockets are
+ * this instance's only: every instance hears every event through the domain events' bus
+ * (decision 203) and sends it to its own sockets.
  */
-export async function createRealtime(
+export function createRealtime(
   httpServer: HttpServer,
   log: FastifyBaseLogger,
-  fanOut?: FanOut,
   moderationRoomOf: ModerationRoomOf = () => Promise.resolve(null),
-): Promise<Realtime> {
+): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     serveClient: false,
     // Same origin only: no CORS headers are sent, so other sites cannot connect from a browser.
@@ -179,33 +142,11 @@ export async function createRealtime(
     }
   });
 
-  if (fanOut) {
-    // Large packets travel through `socket_io_attachments` (made with the migrations). The
-    // adapter holds one connection for LISTEN and opens another when that one ends: it gets a
-    // connection of its own for it (with an error handler, and backoff between attempts), and
-    // the pool for everything else.
-    const { pool, connections } = fanOut;
-    const adapterPool = {
-      connect: () => connections.connect(),
-      query: (text: string, values?: unknown[]) => pool.query(text, values),
-    } as unknown as pg.Pool;
-    io.adapter(
-      createAdapter(adapterPool, {
-        channelPrefix: fanOut.channelPrefix,
-        errorHandler: (error) => log.warn({ err: error }, 'socket.io fan-out error'),
-      }),
-    );
-  }
-
+  // Each instance paces its own sockets.
   const everyone = everyoneInSlices(io);
-  // Each instance paces its own sockets; the others hear of the event once.
-  io.on('everyone', (message) => everyone.deliver(message));
+  const toEveryone = (message: ForEveryone) => everyone.deliver(message);
   // The moderation room a token may join; a token that does not check out is refused.
   const roomOfToken = (token: string) => moderationRoomOf(token).catch(() => null);
-  const toEveryone = (message: ForEveryone) => {
-    if (fanOut) io.serverSideEmit('everyone', message);
-    everyone.deliver(message);
-  };
   io.on('connection', (socket) => {
     everyone.join(socket);
     /** The rooms the socket asked to watch: all of its rooms but its own and its slice. */
@@ -308,43 +249,93 @@ export async function createRealtime(
     else io.to(moderationRoom()).emit(event, { memory });
   };
 
+  /** A new question: to the public rooms when published, to the moderation rooms always. */
+  const newQuestion = (question: Question) => {
+    const rooms = moderationRooms(question.speakerId);
+    if (question.status === 'published') rooms.push(...publicRooms(question.speakerId));
+    io.to(rooms).emit('newQuestion', { speakerId: question.speakerId, question });
+  };
+  /**
+   * A question changed: `questionUpdated` to whoever may see it now, `questionDeleted` to the
+   * public rooms when it stopped being published. With `coalesce` (votes), the changes of one
+   * question within a short window go out once, carrying the latest state (`revision`).
+   */
+  const questionUpdated = (question: Question, revision: number, coalesce: boolean) => {
+    const waiting = pending.get(question._id) ?? sending.get(question._id);
+    if (waiting && waiting.revision > revision) return;
+    // A window being sent carries this state now, not an older one.
+    if (sending.has(question._id)) sending.set(question._id, { question, revision });
+    if (coalesce) {
+      pending.set(question._id, { question, revision });
+      flushTimer ??= setTimeout(flush, VOTE_COALESCE_MS);
+      return;
+    }
+    pending.delete(question._id);
+    sendUpdated(question);
+  };
+  const questionDeleted = ({ _id, speakerId }: Pick<Question, '_id' | 'speakerId'>) => {
+    pending.delete(_id);
+    sending.delete(_id);
+    io.to([...publicRooms(speakerId), ...moderationRooms(speakerId)]).emit('questionDeleted', {
+      id: _id,
+      speakerId,
+    });
+  };
+  /**
+   * The speaker's tokens stopped being valid (a new secret, or the speaker deleted): every
+   * socket here leaves the speaker's moderation room, which only those tokens opened; they must
+   * watch again with a valid token. Every other instance does the same with the same event.
+   */
+  const endModeration = (speakerId: string) =>
+    io.in(moderationRoom(speakerId)).socketsLeave(moderationRoom(speakerId));
+
+  const on = (event: DomainEvent) => {
+    switch (event.type) {
+      case 'memoryCreated':
+      case 'memoryUpdated':
+        sendMemory(event.type, event.memory);
+        return;
+      case 'memoryDeleted':
+        toEveryone({ event: 'memoryDeleted', payload: { id: event.id } });
+        return;
+      case 'questionCreated':
+        newQuestion(event.question);
+        return;
+      case 'questionVoted':
+        questionUpdated(event.question, event.revision, true);
+        return;
+      case 'questionUpdated':
+        questionUpdated(event.question, event.revision, false);
+        return;
+      case 'questionDeleted':
+        questionDeleted(event.question);
+        return;
+      case 'speakerCreated':
+        toEveryone({ event: 'speakerCreated', payload: { speaker: event.speaker } });
+        return;
+      case 'speakerDeleted':
+        toEveryone({ event: 'speakerDeleted', payload: { id: event.speakerId } });
+        endModeration(event.speakerId);
+        return;
+      case 'speakerSecretRenewed':
+        endModeration(event.speakerId);
+        return;
+      case 'settingsUpdated':
+        // Every open page takes the new name, colour, logo and the wall's pace at once.
+        toEveryone({ event: 'settingsUpdated', payload: { settings: event.settings } });
+        return;
+      case 'storedVideosCleaned':
+        // Screens see the cleaned files at their next read of the gallery.
+        return;
+      default:
+        // An event of a newer instance (a rolling deploy) that this one does not know.
+        event satisfies never;
+    }
+  };
+
   return {
     io,
-    newQuestion: (question) => {
-      const rooms = moderationRooms(question.speakerId);
-      if (question.status === 'published') rooms.push(...publicRooms(question.speakerId));
-      io.to(rooms).emit('newQuestion', { speakerId: question.speakerId, question });
-    },
-    questionUpdated: (question, revision, options = {}) => {
-      const waiting = pending.get(question._id) ?? sending.get(question._id);
-      if (waiting && waiting.revision > revision) return;
-      // A window being sent carries this state now, not an older one.
-      if (sending.has(question._id)) sending.set(question._id, { question, revision });
-      if (options.coalesce) {
-        pending.set(question._id, { question, revision });
-        flushTimer ??= setTimeout(flush, VOTE_COALESCE_MS);
-        return;
-      }
-      pending.delete(question._id);
-      sendUpdated(question);
-    },
-    questionDeleted: ({ _id, speakerId }) => {
-      pending.delete(_id);
-      sending.delete(_id);
-      io.to([...publicRooms(speakerId), ...moderationRooms(speakerId)]).emit('questionDeleted', {
-        id: _id,
-        speakerId,
-      });
-    },
-    speakerDeleted: (id) => toEveryone({ event: 'speakerDeleted', payload: { id } }),
-    // Through the adapter: with PostgreSQL, the other instances' sockets leave too.
-    endModeration: (speakerId) =>
-      io.in(moderationRoom(speakerId)).socketsLeave(moderationRoom(speakerId)),
-    memoryCreated: (memory) => sendMemory('memoryCreated', memory),
-    memoryUpdated: (memory) => sendMemory('memoryUpdated', memory),
-    memoryDeleted: (id) => toEveryone({ event: 'memoryDeleted', payload: { id } }),
-    speakerCreated: (speaker) => toEveryone({ event: 'speakerCreated', payload: { speaker } }),
-    settingsUpdated: (settings) => toEveryone({ event: 'settingsUpdated', payload: { settings } }),
+    on,
     close: () =>
       new Promise<void>((resolve) => {
         everyone.stop();

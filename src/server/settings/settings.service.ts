@@ -16,7 +16,7 @@ import { type Rendition, sniffType } from '../media/images.ts';
 import { mediaUrl } from '../media/media-url.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import type { ChangeFeed } from '../realtime/change-feed.ts';
+import type { Events } from '../events/events.ts';
 import { readSetting, settingOnce, writeSetting } from './settings.repository.ts';
 
 const SETTINGS_KEY = 'app';
@@ -61,20 +61,20 @@ function storedOver(defaults: Settings, saved: unknown): Settings {
 
 /**
  * The admin's settings, kept in memory (every question asked reads them) and stored as one
- * JSON row. A change here is told to the other instances through the change feed, which read
- * them again.
+ * JSON row. A change here is published (`settingsUpdated`); the other instances read them again
+ * when they hear of it.
  */
 export class SettingsStore {
   #current: Settings;
   #logoKey: string | null = null;
   #public!: PublicBranding;
   readonly #db: Db;
-  readonly #feed: ChangeFeed;
+  readonly #events: Events;
   readonly #defaults: Settings;
 
-  private constructor(db: Db, feed: ChangeFeed, defaults: Settings) {
+  private constructor(db: Db, events: Events, defaults: Settings) {
     this.#db = db;
-    this.#feed = feed;
+    this.#events = events;
     this.#defaults = defaults;
     this.#current = defaults;
     this.#refreshPublic();
@@ -95,10 +95,17 @@ export class SettingsStore {
     this.#public = { ...settings, version };
   }
 
-  static async open(db: Db, feed: ChangeFeed, config: Config): Promise<SettingsStore> {
-    const store = new SettingsStore(db, feed, defaultSettings(config));
+  static async open(db: Db, events: Events, config: Config): Promise<SettingsStore> {
+    const store = new SettingsStore(db, events, defaultSettings(config));
     await store.reload();
-    feed.subscribe('settings', () => void store.reload().catch(() => undefined));
+    const reload = () => void store.reload().catch(() => undefined);
+    // This instance's own changes are in memory already.
+    events.subscribe('caches', {
+      on: (event, origin) => {
+        if (event.type === 'settingsUpdated' && origin === 'elsewhere') reload();
+      },
+      missed: reload,
+    });
     return store;
   }
 
@@ -155,7 +162,7 @@ export class SettingsStore {
     await writeSetting(this.#db, LOGO_KEY, JSON.stringify(key ? { key } : null));
     this.#logoKey = key;
     this.#refreshPublic();
-    await this.#feed.publish('settings');
+    await this.#published();
     return previous;
   }
 
@@ -165,8 +172,13 @@ export class SettingsStore {
     await writeSetting(this.#db, SETTINGS_KEY, JSON.stringify(next));
     this.#current = next;
     this.#refreshPublic();
-    await this.#feed.publish('settings');
+    await this.#published();
     return next;
+  }
+
+  /** Every open page, here and on every instance, takes the new name, colour, logo and pace. */
+  #published(): Promise<void> {
+    return this.#events.publish({ type: 'settingsUpdated', settings: publicPart(this.#public) });
   }
 }
 
@@ -195,7 +207,7 @@ const LOGO_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
  * logo it replaces is deleted. All or nothing: a failure leaves the old logo and no new file.
  */
 export async function replaceLogo(
-  deps: Pick<AppDeps, 'images' | 'media' | 'settings' | 'realtime'>,
+  deps: Pick<AppDeps, 'images' | 'media' | 'settings'>,
   picture: Buffer,
 ): Promise<PublicBranding> {
   const type = await sniffType(picture.subarray(0, 4100));
@@ -219,19 +231,14 @@ export async function replaceLogo(
     throw error;
   }
   if (previous) await deps.media.delete(previous).catch(() => undefined);
-  const branding = deps.settings.publicBranding();
-  deps.realtime.settingsUpdated(publicPart(branding));
-  return branding;
+  return deps.settings.publicBranding();
 }
 
 /** Removes the event's logo (the app's own shows again); answers whether there was one. */
-export async function removeLogo(
-  deps: Pick<AppDeps, 'media' | 'settings' | 'realtime'>,
-): Promise<boolean> {
+export async function removeLogo(deps: Pick<AppDeps, 'media' | 'settings'>): Promise<boolean> {
   if (!deps.settings.logoKey) return false;
   const previous = await deps.settings.setLogo(null);
   if (previous) await deps.media.delete(previous).catch(() => undefined);
-  deps.realtime.settingsUpdated(publicPart(deps.settings.publicBranding()));
   return true;
 }
 

@@ -71,10 +71,7 @@ async function renderPicture(
  * from the name. All or nothing: on any failure the stored files are removed again.
  */
 export async function createSpeaker(
-  deps: Pick<
-    AppDeps,
-    'db' | 'media' | 'images' | 'realtime' | 'clock' | 'config' | 'lists' | 'settings'
-  >,
+  deps: Pick<AppDeps, 'db' | 'media' | 'images' | 'events' | 'clock' | 'config' | 'settings'>,
   fields: SpeakerFields,
   picture: Buffer,
 ): Promise<{ speaker: Speaker; secret: string }> {
@@ -113,8 +110,7 @@ export async function createSpeaker(
           nameKey,
           secretHash: hashSecret(secret),
         });
-        await deps.lists.changed('speakers');
-        deps.realtime.speakerCreated(speaker);
+        await deps.events.publish({ type: 'speakerCreated', speaker });
         return { speaker, secret };
       } catch (error) {
         const violation = uniqueViolation(error);
@@ -158,7 +154,7 @@ export async function loginSpeaker(
 
 /** The admin issues a speaker a new secret: the old one, and tokens made with it, stop working. */
 export async function renewSecret(
-  deps: Pick<AppDeps, 'db' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'events'>,
   id: string,
 ): Promise<string> {
   const secret = newSecret();
@@ -166,21 +162,18 @@ export async function renewSecret(
     throw notFound('speaker');
   }
   // Screens that watch the pending questions with an old token stop getting them.
-  deps.realtime.endModeration(id.toLowerCase());
+  await deps.events.publish({ type: 'speakerSecretRenewed', speakerId: id.toLowerCase() });
   return secret;
 }
 
 /** The admin deletes a speaker, their questions and pictures; every screen sees them go. */
 export async function removeSpeaker(
-  deps: Pick<AppDeps, 'db' | 'media' | 'lists' | 'realtime'>,
+  deps: Pick<AppDeps, 'db' | 'media' | 'events'>,
   id: string,
 ): Promise<void> {
   const removed = await deleteSpeaker(deps.db, id.toLowerCase());
   if (!removed) throw notFound('speaker');
-  await deps.lists.changed('speakers');
-  await deps.lists.changed('questions');
-  deps.realtime.speakerDeleted(id.toLowerCase());
-  deps.realtime.endModeration(id.toLowerCase());
+  await deps.events.publish({ type: 'speakerDeleted', speakerId: id.toLowerCase() });
   for (const key of [removed.pictureKey, removed.avatarKey]) {
     if (key) await deps.media.delete(key).catch(() => undefined);
   }

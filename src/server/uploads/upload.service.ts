@@ -115,7 +115,7 @@ export type FinishResult = { memoryId: string } | { refused: HttpError };
  * upload finish makes no second one. Refused files leave nothing: no memory, no upload.
  */
 export function createFinisher(
-  deps: Pick<AppDeps, 'db' | 'realtime' | 'clock' | 'lists' | 'settings' | 'renditions'>,
+  deps: Pick<AppDeps, 'db' | 'events' | 'clock' | 'settings' | 'renditions'>,
   context: UploadContext,
   store: DataStore,
   log: Pick<FastifyBaseLogger, 'warn'>,

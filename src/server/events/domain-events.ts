@@ -1,0 +1,35 @@
+import type { Memory } from '../../shared/schemas/memory.ts';
+import type { Question } from '../../shared/schemas/question.ts';
+import type { PublicSettings } from '../../shared/schemas/settings.ts';
+import type { Speaker } from '../../shared/schemas/speaker.ts';
+
+/**
+ * What happened, once per change, published by the service that made it after its transaction
+ * committed (CONVENTIONS 16). The list cache, the settings and the sockets of every instance
+ * subscribe; nothing else tells them. Each carries what its subscribers need without reading the
+ * database again, and travels between instances as JSON.
+ */
+export type DomainEvent =
+  /** A memory was posted (one per file of a post), published or waiting for approval. */
+  | { type: 'memoryCreated'; memory: Memory }
+  /** A memory changed: approved, or its video's playable rendition is ready. */
+  | { type: 'memoryUpdated'; memory: Memory }
+  | { type: 'memoryDeleted'; id: string }
+  /** Stored videos were cleaned of their metadata at start (decision 095): their files moved. */
+  | { type: 'storedVideosCleaned'; count: number }
+  | { type: 'questionCreated'; question: Question }
+  /**
+   * An attendee's vote moved a question's count. `revision` orders the states of one question:
+   * sockets send a question's votes of a short window once, with the latest (decision 113).
+   */
+  | { type: 'questionVoted'; question: Question; revision: number }
+  /** A moderator changed a question: answered, pinned (or unpinned by another's pin), status. */
+  | { type: 'questionUpdated'; question: Question; revision: number }
+  | { type: 'questionDeleted'; question: Pick<Question, '_id' | 'speakerId' | 'askerUsername'> }
+  | { type: 'speakerCreated'; speaker: Speaker }
+  /** A speaker was deleted, with their questions; their tokens stopped being valid. */
+  | { type: 'speakerDeleted'; speakerId: string }
+  /** A speaker got a new secret: the tokens made with the old one stopped being valid. */
+  | { type: 'speakerSecretRenewed'; speakerId: string }
+  /** The admin changed the settings; `settings` is their public part, as every screen shows it. */
+  | { type: 'settingsUpdated'; settings: PublicSettings };

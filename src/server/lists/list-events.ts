@@ -1,0 +1,55 @@
+import type { DomainEvent } from '../events/domain-events.ts';
+import type { EventSubscriber } from '../events/events.ts';
+import type { ListCache } from './list-cache.ts';
+import { scopesChangedBy } from './question-scopes.ts';
+
+/**
+ * The list cache as a subscriber of the domain events: each event forgets the lists, and the
+ * scopes of them, it changed (a question only its speaker's, its asker's, both and everybody's),
+ * whichever instance published it.
+ */
+export function forgetChangedLists(lists: ListCache): EventSubscriber {
+  const forgetAll = () => {
+    lists.forget('memories');
+    lists.forget('speakers');
+    lists.forget('questions');
+  };
+  const on = (event: DomainEvent) => {
+    switch (event.type) {
+      case 'memoryCreated':
+      case 'memoryUpdated':
+      case 'memoryDeleted':
+      case 'storedVideosCleaned':
+        // Any post, approval or deletion can change any page of the gallery.
+        lists.forget('memories');
+        return;
+      case 'questionCreated':
+      case 'questionVoted':
+      case 'questionUpdated':
+      case 'questionDeleted':
+        lists.forget('questions', scopesChangedBy(event.question));
+        return;
+      case 'speakerCreated':
+        lists.forget('speakers');
+        return;
+      case 'speakerDeleted':
+        // Their questions went with them.
+        lists.forget('speakers');
+        lists.forget('questions');
+        return;
+      case 'speakerSecretRenewed':
+      case 'settingsUpdated':
+        return;
+      default:
+        // An event of a newer instance (a rolling deploy) that this one does not know: it may
+        // have changed anything.
+        event satisfies never;
+        forgetAll();
+    }
+  };
+  return {
+    on,
+    // Whatever changed meanwhile elsewhere is unknown: every list is read again.
+    missed: forgetAll,
+  };
+}
