@@ -193,7 +193,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a PostgreSQL outage', () => {
         },
         { timeout: 10_000, interval: 1_000 },
       );
-      // The other instance's list is fresh again too (its change feed listens again).
+      // The other instance's list is fresh again too (its events' bus listens again).
       await vi.waitFor(
         async () => {
           const fresh = await fetch(poll, { headers: { 'if-none-match': tag } });

@@ -94,7 +94,7 @@ describe.each(testDatabases)('cleaning the videos stored before uploads did (%s)
 
     // A gallery that polls with the version it had gets the new addresses: from the server
     // that started after the sweep, and (PostgreSQL) from one that was running, through the
-    // change feed.
+    // events' bus.
     const polled = await buildApp(t.config);
     try {
       const address = await polled.listen({ host: '127.0.0.1', port: 0 });
