@@ -7,10 +7,25 @@ import type { ImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import type { VideoPipeline } from './media/video-pipeline.ts';
 import type { Events } from './events/events.ts';
-import type { VideoRenditions } from './memories/video-renditions.ts';
 import type { ListCache } from './lists/list-cache.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { SettingsStore } from './settings/settings.service.ts';
+
+/**
+ * The background maker of stored videos' playable renditions, made by `startVideoRenditions`
+ * (`memories/video-renditions.ts`). Declared here: the memories' modules import this file, so
+ * this file imports nothing of theirs (no circle, not even of types).
+ */
+export interface VideoRenditions {
+  /** Queues the rendition of a video just stored by this instance. */
+  enqueue(id: string, owner: string): void;
+  /** Queues every video still processing that no instance holds (at start, then now and then). */
+  scan(): Promise<void>;
+  /** Resolves once nothing is queued or running here (tests, the benchmark). */
+  idle(): Promise<void>;
+  /** Stops: running ffmpeg processes are killed, and their videos let go for the next start. */
+  stop(): Promise<void>;
+}
 
 /** What every domain's routes and services receive from `buildApp`. */
 export interface AppDeps {

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AdminAuth } from '../admin/admin-auth.ts';
 import type { Db } from '../db/database.ts';
 import type { Unauthorized } from '../http/errors.ts';
+import { CALLER } from '../http/transport/rate-limits.ts';
 import type { Clock } from '../lib/clock.ts';
 import { moderationRoomFor } from './policies.ts';
 import { type AdminSession, type PartyKind, type PartyTokenSigner, bearerToken } from './tokens.ts';
@@ -39,9 +40,6 @@ export type Accepts = 'anyoneOrAttendee' | 'attendee' | 'anyoneOrModerator' | 'm
 /** Attendee tokens last the conference and then some; speaker tokens as long. */
 export const ATTENDEE_TOKEN_TTL_MS = 30 * 86_400_000;
 export const SPEAKER_TOKEN_TTL_MS = 30 * 86_400_000;
-
-/** The request decorator holding the request's caller, once its route's access resolved it. */
-export const CALLER = 'caller';
 
 /** Which secret a speaker token was issued under: the start of the secret's hash. */
 export const secretVersionOf = (secretHash: string): string => secretHash.slice(0, 16);

@@ -6,7 +6,8 @@ import type {
 } from 'fastify';
 import { unauthorized } from '../http/errors.ts';
 import { ADMIN_TOKEN, ATTENDEE_TOKEN, SPEAKER_TOKEN } from '../http/api-docs/openapi.ts';
-import { type Accepts, CALLER, type Caller, type Callers } from './callers.ts';
+import { CALLER } from '../http/transport/rate-limits.ts';
+import { type Accepts, type Caller, type Callers } from './callers.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /**

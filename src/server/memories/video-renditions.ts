@@ -3,7 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../deps.ts';
+import type { AppDeps, VideoRenditions } from '../deps.ts';
 import { newId } from '../lib/ids.ts';
 import { stripVideoMetadata } from '../media/video-metadata.ts';
 import {
@@ -13,22 +13,11 @@ import {
   listPendingRenditions,
   releaseRenditions,
   renewRenditionLeases,
-} from './memory.repository.ts';
+} from './rendition-jobs.repository.ts';
 
 /** How long a claim on a rendition holds without being renewed; renewed every third of it. */
 const LEASE_MS = 60_000;
 const BATCH = 100;
-
-export interface VideoRenditions {
-  /** Queues the rendition of a video just stored by this instance. */
-  enqueue(id: string, owner: string): void;
-  /** Queues every video still processing that no instance holds (at start, then now and then). */
-  scan(): Promise<void>;
-  /** Resolves once nothing is queued or running here (tests, the benchmark). */
-  idle(): Promise<void>;
-  /** Stops: running ffmpeg processes are killed, and their videos let go for the next start. */
-  stop(): Promise<void>;
-}
 
 type Deps = Pick<AppDeps, 'db' | 'media' | 'events' | 'clock' | 'videos'>;
 

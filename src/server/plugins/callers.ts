@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
 import { createAdminAuth } from '../admin/admin-auth.ts';
 import { JoinProofs } from '../attendees/join-proof.ts';
-import { CALLER, type Callers, createCallers } from '../auth/callers.ts';
+import { type Callers, createCallers } from '../auth/callers.ts';
 import { PartyTokenSigner } from '../auth/tokens.ts';
+import { CALLER } from '../http/transport/rate-limits.ts';
 import { tokenSecret } from '../settings/settings.service.ts';
 
 declare module 'fastify' {

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { type VideoRenditions, startVideoRenditions } from '../memories/video-renditions.ts';
+import type { VideoRenditions } from '../deps.ts';
+import { startVideoRenditions } from '../memories/video-renditions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

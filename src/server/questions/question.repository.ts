@@ -119,6 +119,14 @@ export async function questionsVersion(
   return { newestId: row.newest, count: Number(row.count), revision: Number(row.revision ?? 0) };
 }
 
+/** The speaker a question is asked of, by id: what the question stores of them. */
+export function findAskedSpeaker(
+  db: Executor,
+  speakerId: string,
+): Promise<{ _id: string; name: string } | undefined> {
+  return findById(db, 'speakers', speakerId, (row) => ({ _id: row.id, name: row.name }));
+}
+
 export function findQuestion(db: Executor, id: string): Promise<StoredQuestion | undefined> {
   return findById(db, 'questions', id, toStored);
 }

@@ -9,10 +9,10 @@ import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
-import { findSpeakerById } from '../speakers/speaker.repository.ts';
 import {
   allQuestions,
   deleteQuestion,
+  findAskedSpeaker,
   findQuestion,
   insertQuestion,
   patchQuestion,
@@ -54,7 +54,7 @@ export async function askQuestion(
 ): Promise<Question> {
   authorize(caller, 'ask as', input.askerUsername);
   const attendee = caller.kind === 'attendee' ? caller : null;
-  const speaker = await findSpeakerById(deps.db, input.speakerId.toLowerCase());
+  const speaker = await findAskedSpeaker(deps.db, input.speakerId.toLowerCase());
   if (!speaker) throw notFound('speaker');
   const now = deps.clock.now();
   const windowStart = idAfter(new Date(now.getTime() - DUPLICATE_QUESTION_WINDOW_MS).toISOString());

@@ -8,11 +8,11 @@ import {
   type SettingsUpdate,
   settingsSchema,
 } from '../../shared/schemas/settings.ts';
-import type { AppDeps } from '../deps.ts';
 import { badRequest, HttpError, unsupported } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
-import type { ImagePlan } from '../media/image-pipeline.ts';
+import type { ImagePipeline, ImagePlan } from '../media/image-pipeline.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
+import type { MediaStore } from '../media/media-store.ts';
 import { mediaUrl } from '../media/media-url.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -201,13 +201,19 @@ const LOGO_PLAN: ImagePlan = {
 export const LOGO_MAX_MB = 5;
 const LOGO_FORMATS = 'JPEG, PNG, WebP, GIF or HEIC';
 
+/** What changing the logo touches: named here, not taken from `AppDeps`, which names this store. */
+interface LogoDeps {
+  media: MediaStore;
+  settings: SettingsStore;
+}
+
 /**
  * Makes `picture` the event's logo: checked by its bytes (not an image: 415), decoded whole
  * through the image pipeline (damaged: 400), stored without metadata, then put in place; the
  * logo it replaces is deleted. All or nothing: a failure leaves the old logo and no new file.
  */
 export async function replaceLogo(
-  deps: Pick<AppDeps, 'images' | 'media' | 'settings'>,
+  deps: LogoDeps & { images: ImagePipeline },
   picture: Buffer,
 ): Promise<PublicBranding> {
   const type = await sniffType(picture.subarray(0, 4100));
@@ -235,7 +241,7 @@ export async function replaceLogo(
 }
 
 /** Removes the event's logo (the app's own shows again); answers whether there was one. */
-export async function removeLogo(deps: Pick<AppDeps, 'media' | 'settings'>): Promise<boolean> {
+export async function removeLogo(deps: LogoDeps): Promise<boolean> {
   if (!deps.settings.logoKey) return false;
   const previous = await deps.settings.setLogo(null);
   if (previous) await deps.media.delete(previous).catch(() => undefined);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
 import type { Db, SpeakersTable } from '../db/database.ts';
-import { type Executor, countRows, exists, findById, wroteAny } from '../db/queries.ts';
+import { type Executor, countRows, exists, wroteAny } from '../db/queries.ts';
 import { mediaUrl } from '../media/media-url.ts';
 
 /** What the service stores for one speaker. */
@@ -88,10 +88,6 @@ export async function speakersVersion(
     ])
     .executeTakeFirstOrThrow();
   return { newestId: row.newest, count: Number(row.count) };
-}
-
-export function findSpeakerById(db: Executor, id: string): Promise<Speaker | undefined> {
-  return findById(db, 'speakers', id, toSpeaker);
 }
 
 /** Usernames are stored in lower case, so a lower-cased lookup is case-insensitive. */

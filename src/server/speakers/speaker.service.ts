@@ -18,7 +18,7 @@ import {
   setSecretHash,
   usernamesStartingWith,
 } from './speaker.repository.ts';
-import { speakerNameKey } from './speaker-name.ts';
+import { speakerNameKey } from '../lib/speaker-name.ts';
 import { firstFreeUsername, usernameBase } from './speaker-username.ts';
 
 /** Display rendition: sharp on a phone and a laptop; avatar: a square for small circles. */

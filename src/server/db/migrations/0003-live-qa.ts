@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { speakerNameKey } from '../../speakers/speaker-name.ts';
+import { speakerNameKey } from '../../lib/speaker-name.ts';
 import { createIndex, newColumns, requiredText, zeroByDefault } from '../migration-helpers.ts';
 
 const questionColumns = newColumns('questions', [

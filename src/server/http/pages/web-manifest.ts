@@ -1,9 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../../shared/pwa.ts';
-import type { PublicBranding } from '../../settings/branding.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
 import { cacheHeaders } from '../transport/cache-headers.ts';
+
+/** What the manifest shows of the event: its name and colour, as the admin set them. */
+interface ManifestBranding {
+  eventName: string;
+  primaryColor: string;
+}
 
 /** The most characters a home screen shows under an icon without cutting the name. */
 const SHORT_NAME_MAX = 12;
@@ -30,7 +35,7 @@ const shortName = (name: string): string => {
  * a maskable one), and a share target, so photos and videos shared from the phone's gallery open
  * the memory form with them attached (decision 171).
  */
-export function webManifest(branding: PublicBranding) {
+export function webManifest(branding: ManifestBranding) {
   return {
     id: '/',
     name: branding.eventName,
@@ -65,7 +70,7 @@ export function webManifest(branding: PublicBranding) {
  * worker runs yet (the first visit), and opens the form empty rather than failing.
  */
 export const webManifestRoutes: FastifyPluginAsync<{
-  branding: () => PublicBranding;
+  branding: () => ManifestBranding;
   pageRateLimit: number;
 }> = async (app, options) => {
   const limit = pageRateLimit(app, options.pageRateLimit);

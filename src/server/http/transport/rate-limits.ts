@@ -1,10 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import { attendeeOf } from '../../auth/callers.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addressKey } from './address-key.ts';
 import { rateLimited } from '../errors.ts';
+
+/**
+ * The request decorator holding the request's caller, once its route's access resolved it
+ * (`auth/` sets it): per-person limits key on an attendee's id. Named here, where it is read, so
+ * that the transport imports nothing of `auth/`.
+ */
+export const CALLER = 'caller';
+
+/** The id of the attendee calling, when the caller is one. */
+function attendeeIdOf(request: FastifyRequest): string | undefined {
+  const caller = request.getDecorator<{ kind: string; id?: string } | null>(CALLER);
+  return caller?.kind === 'attendee' ? caller.id : undefined;
+}
 
 /** A pre-handler that counts a request against a limit and refuses it past the limit. */
 export type LimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -94,8 +106,8 @@ export class RateLimits {
    * cannot be told from another, so they share `anonymousPerAddress`, a venue's allowance.
    */
   requesterKey(request: FastifyRequest): string {
-    const attendee = attendeeOf(request);
-    if (attendee) return `attendee:${attendee.id}`;
+    const attendee = attendeeIdOf(request);
+    if (attendee !== undefined) return `attendee:${attendee}`;
     const address = addressKey(request.ip);
     const claimed = request.headers[CLIENT_ID_HEADER];
     if (typeof claimed === 'string' && claimed !== '') {
@@ -199,7 +211,8 @@ export function writeRateLimit(app: FastifyInstance, limits: WriteLimits): Limit
       { max: limits.perClient, keyOf: (request) => rateLimits.requesterKey(request) },
       {
         max: limits.perAddress,
-        keyOf: (request) => (attendeeOf(request) ? undefined : rateLimits.addressOf(request)),
+        keyOf: (request) =>
+          attendeeIdOf(request) === undefined ? rateLimits.addressOf(request) : undefined,
       },
     ]),
   ];
@@ -229,8 +242,8 @@ export function askRateLimit(app: FastifyInstance, max: () => number): LimitHook
       // Runs once the body is parsed: without a token, the address and the asker's name
       // (decision 112: a venue's whole Wi-Fi can share one address).
       keyOf: (request) => {
-        const attendee = attendeeOf(request);
-        if (attendee) return `ask:${attendee.id}`;
+        const attendee = attendeeIdOf(request);
+        if (attendee !== undefined) return `ask:${attendee}`;
         const body = request.body as { askerUsername?: unknown } | undefined;
         const asker = typeof body?.askerUsername === 'string' ? body.askerUsername : '';
         return `ask:${rateLimits.addressOf(request)}|${asker.toLowerCase().slice(0, 64)}`;
