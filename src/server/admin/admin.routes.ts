@@ -39,7 +39,6 @@ import { errorResponseSchema } from '../../shared/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { LOGO_MAX_MB, removeLogo, replaceLogo } from '../settings/settings.service.ts';
-import { archiveSize } from '../memories/memory.repository.ts';
 import { memoriesView } from '../memories/memory.service.ts';
 import { memoriesArchive } from './memories-archive.ts';
 import {
@@ -231,8 +230,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app,
         let archive: Readable;
         let size: { files: number; bytes: number };
         try {
-          size = await archiveSize(deps.db);
-          archive = await memoriesArchive(deps, request.log);
+          ({ archive, size } = await memoriesArchive(deps, request.log));
         } catch (error) {
           release();
           throw error;

@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import {
   type ArchiveEntry,
   type ArchivePage,
+  archiveSize,
   listArchiveEntries,
 } from '../memories/memory.repository.ts';
 
@@ -57,11 +58,15 @@ export function archiveEntryName(entry: ArchiveEntry, taken: Map<string, number>
  * A file that cannot be read when its turn comes (the memory was deleted meanwhile) is an empty
  * entry, logged; a database failure after the answer started cuts the answer off, which the
  * client sees as a failed download.
+ *
+ * Answers it with how many files it holds and their bytes, counted first, for the download's
+ * progress.
  */
 export async function memoriesArchive(
   deps: Pick<AppDeps, 'db' | 'media'>,
   log: FastifyBaseLogger,
-): Promise<Readable> {
+): Promise<{ archive: Readable; size: { files: number; bytes: number } }> {
+  const size = await archiveSize(deps.db);
   const zip = new yazl.ZipFile();
   const output = new PassThrough();
   zip.outputStream.pipe(output);
@@ -112,5 +117,5 @@ export async function memoriesArchive(
   };
   // The first page is read before the answer starts: a database that is down is a 503 then.
   addPage(await listArchiveEntries(deps.db, { after: undefined, limit: PAGE_SIZE }));
-  return output;
+  return { archive: output, size };
 }

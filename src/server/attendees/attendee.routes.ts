@@ -9,10 +9,8 @@ import {
 import { routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { addressKey } from '../http/transport/address-key.ts';
-import { badRequest, conflict, proofRequired } from '../http/errors.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
-import { newId } from '../lib/ids.ts';
-import { insertAttendee } from './attendee.repository.ts';
+import { joinAttendee } from './attendee.service.ts';
 import type { JoinProofs } from './join-proof.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
@@ -51,23 +49,9 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; proofs: Join
       response: { 201: attendeeResponseSchema, '4xx': errorResponseSchema },
     }),
     async (request, reply) => {
-      const { username, proof } = request.body;
-      if (proof) {
-        const refusal = await proofs.check(proof);
-        if (refusal) throw badRequest('proof', refusal);
-      } else if (!proofs.takeFree(addressKey(request.ip))) {
-        throw proofRequired('proof');
-      }
-      const attendee = { id: newId(), username };
-      const inserted = await insertAttendee(deps.db, {
-        ...attendee,
-        createdAt: deps.clock.now().toISOString(),
-        proofNonce: proof?.challenge.parameters.nonce ?? null,
-      });
-      if (!inserted) throw conflict('proofUsed');
-      const token = await deps.callers.signAttendee(attendee);
+      const joined = await joinAttendee(deps, proofs, addressKey(request.ip), request.body);
       cacheHeaders.noStore(reply);
-      return reply.code(201).send({ username: attendee.username, token });
+      return reply.code(201).send(joined);
     },
   );
 };

@@ -1,6 +1,6 @@
 import type { Memory, RefusedFile } from '../../shared/schemas/memory.ts';
 import type { Attendee, Caller } from '../auth/callers.ts';
-import { authorize } from '../auth/policies.ts';
+import { authorize, can } from '../auth/policies.ts';
 import { notFound } from '../http/errors.ts';
 import type { AppDeps } from '../deps.ts';
 import { randomInt } from 'node:crypto';
@@ -14,6 +14,8 @@ import {
   deleteMemoryRow,
   findMemory,
   insertMemories,
+  listGalleryPage,
+  listOwnMemoryIds,
   oldestIdOfPost,
   setMemoryStatus,
 } from './memory.repository.ts';
@@ -35,6 +37,47 @@ export const memoriesView = (key: string, rows: ListView['rows']): ListView => (
   key,
   rows,
 });
+
+/** A page of the gallery: its length, and the id it starts before. */
+interface GalleryPage {
+  limit: number;
+  before?: string | undefined;
+}
+
+/** The name of one gallery page's answer: every spelling of the same page shares it. */
+const galleryKey = (page: GalleryPage) =>
+  JSON.stringify(['gallery', page.limit, page.before ?? null]);
+
+/** One page of the gallery, as every attendee polls it (decision 101). */
+export const galleryView = (deps: Pick<AppDeps, 'db'>, page: GalleryPage): ListView =>
+  memoriesView(galleryKey(page), () => listGalleryPage(deps.db, page));
+
+/** The most own-memory ids `GET /api/memories/mine` answers (an attendee's recent posts). */
+const OWN_MEMORIES_MAX = 500;
+
+/** The ids of the memories `attendee` posted, newest first (their recent posts). */
+export const ownMemoryIds = (deps: Pick<AppDeps, 'db'>, attendee: Attendee): Promise<string[]> =>
+  listOwnMemoryIds(deps.db, attendee.id, OWN_MEMORIES_MAX);
+
+/**
+ * One memory as `caller` may see it (`see memory`): a published one, to anybody; one awaiting
+ * approval only to the attendee who posted it, and to anybody else it is as missing as an
+ * unknown id (404).
+ */
+export async function visibleMemory(
+  deps: Pick<AppDeps, 'db'>,
+  id: string,
+  caller: Caller,
+): Promise<Memory> {
+  const found = await findMemory(deps.db, id);
+  if (!found) throw notFound('memory');
+  if (found.memory.status !== 'published') {
+    // A memory awaiting approval is nobody's business but the admin's and its poster's.
+    const memory = { status: found.memory.status, ownerId: found.ownerId };
+    if (!can(caller, 'see memory', memory)) throw notFound('memory');
+  }
+  return found.memory;
+}
 
 /** Thrown by a post's `alongside` claim when the same post was already made: nothing is kept. */
 export class AlreadyPostedError extends Error {

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { registerClientApp } from '../http/pages/client-app.ts';
 import { readListAnswer } from '../lists/list-route.ts';
-import { galleryPageImages, memoryPageHead } from '../memories/memory.routes.ts';
+import { galleryPageImages, memoryPageHead } from '../memories/memory-pages.ts';
 
 /** The client's pages, with the event's branding, link previews and the lists they preload. */
 export const clientAppPlugin = fp(

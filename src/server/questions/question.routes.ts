@@ -12,7 +12,6 @@ import {
   questionParamsSchema,
   questionPatchSchema,
   questionResponseSchema,
-  type QuestionsQuery,
   questionSchema,
   questionsQuerySchema,
 } from '../../shared/schemas/question.ts';
@@ -24,12 +23,11 @@ import type { AppDeps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { askRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
-import { questionsScope } from '../lists/question-scopes.ts';
-import { type QuestionFilter, listForAdmin, listQuestions } from './question.repository.ts';
 import {
   askQuestion,
+  adminQuestionsView,
   changeQuestion,
-  idAfter,
+  publishedQuestionsView,
   questionsCsv,
   removeQuestion,
   vote,
@@ -38,32 +36,6 @@ import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** JSON bodies of the live room are small: a flag or two, a question of 1,000 characters. */
 const SMALL_BODY = 8 * 1024;
-
-/** The questions a query asks for, and the view's name (the same query, however it is spelt). */
-function questionsView(query: QuestionsQuery): {
-  filter: QuestionFilter;
-  limit: number;
-  key: string;
-} {
-  const { speakerId, since, before, askerUsername, limit, sort } = query;
-  const filter: QuestionFilter = {
-    speakerId: speakerId?.toLowerCase(),
-    askerUsername,
-    after: since === undefined ? undefined : idAfter(since),
-    before: before?.toLowerCase(),
-    statuses: ['published'],
-  };
-  const key = JSON.stringify([
-    'questions',
-    filter.speakerId,
-    filter.after,
-    filter.before,
-    filter.askerUsername,
-    limit,
-    sort,
-  ]);
-  return { filter, limit, key };
-}
 
 /** Sends CSV lines as they are read, as a download. */
 function sendCsv(reply: FastifyReply, lines: AsyncIterable<string>, filename: string) {
@@ -165,15 +137,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       summary: 'The published questions, by speaker or asker, recent or top',
       querystring: questionsQuerySchema,
       response: questionListSchema,
-      view: ({ query }) => {
-        const { filter, limit, key } = questionsView(query);
-        return {
-          topic: 'questions',
-          scope: questionsScope(filter.speakerId, filter.askerUsername),
-          key,
-          rows: () => listQuestions(deps.db, filter, limit, query.sort),
-        };
-      },
+      view: ({ query }) => publishedQuestionsView(deps, query),
     }),
   );
 
@@ -187,19 +151,7 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       access: adminPoll,
       querystring: adminQuestionsQuerySchema,
       response: questionListSchema,
-      view: ({ query }) => ({
-        topic: 'questions',
-        scope: questionsScope(),
-        key: JSON.stringify([
-          'admin-questions',
-          query.search?.toLowerCase(),
-          query.status,
-          query.flag,
-          query.limit,
-          query.before?.toLowerCase(),
-        ]),
-        rows: () => listForAdmin(deps.db, query),
-      }),
+      view: ({ query }) => adminQuestionsView(deps, query),
     }),
   );
   app.get(

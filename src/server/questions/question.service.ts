@@ -1,20 +1,27 @@
 import { DUPLICATE_QUESTION_WINDOW_MS } from '../../shared/qa-constants.ts';
 import type {
+  AdminQuestionsQuery,
   Question,
   QuestionCreateRequest,
   QuestionPatch,
+  QuestionsQuery,
 } from '../../shared/schemas/question.ts';
 import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
 import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
+import type { ListView } from '../lists/list-route.ts';
+import { questionsScope } from '../lists/question-scopes.ts';
 import {
+  type QuestionFilter,
   allQuestions,
   deleteQuestion,
   findAskedSpeaker,
   findQuestion,
   insertQuestion,
+  listForAdmin,
+  listQuestions,
   patchQuestion,
   recentTextsOf,
   setVote,
@@ -165,6 +172,54 @@ const looksLikeFormula = (text: string): boolean =>
   INVISIBLE_START.test(text) ||
   // NFKC makes the full-width and small forms (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫) the ASCII ones.
   FORMULA_START.test(text.slice(0, 2).normalize('NFKC'));
+
+/**
+ * The published questions a poll asks for (by speaker or asker, recent or top), named by what it
+ * asks: the same query, however it is spelt, shares one answer (decision 101).
+ */
+export function publishedQuestionsView(deps: Pick<AppDeps, 'db'>, query: QuestionsQuery): ListView {
+  const { speakerId, since, before, askerUsername, limit, sort } = query;
+  const filter: QuestionFilter = {
+    speakerId: speakerId?.toLowerCase(),
+    askerUsername,
+    after: since === undefined ? undefined : idAfter(since),
+    before: before?.toLowerCase(),
+    statuses: ['published'],
+  };
+  const key = JSON.stringify([
+    'questions',
+    filter.speakerId,
+    filter.after,
+    filter.before,
+    filter.askerUsername,
+    limit,
+    sort,
+  ]);
+  return {
+    topic: 'questions',
+    scope: questionsScope(filter.speakerId, filter.askerUsername),
+    key,
+    rows: () => listQuestions(deps.db, filter, limit, sort),
+  };
+}
+
+/** Every question, of every status, as the admin's moderation screen polls them. */
+export const adminQuestionsView = (
+  deps: Pick<AppDeps, 'db'>,
+  query: AdminQuestionsQuery,
+): ListView => ({
+  topic: 'questions',
+  scope: questionsScope(),
+  key: JSON.stringify([
+    'admin-questions',
+    query.search?.toLowerCase(),
+    query.status,
+    query.flag,
+    query.limit,
+    query.before?.toLowerCase(),
+  ]),
+  rows: () => listForAdmin(deps.db, query),
+});
 
 /**
  * One CSV cell: a formula-looking text (an ASCII, full-width or small `=`, `+`, `-`, `@`, a tab

@@ -24,10 +24,8 @@ import { invalid } from '../http/errors.ts';
 import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
-import { WHOLE_LIST } from '../lists/list-cache.ts';
 import { listRoute } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
-import { listSpeakers } from './speaker.repository.ts';
 import {
   createSpeaker,
   loginSpeaker,
@@ -35,6 +33,7 @@ import {
   renewSecret,
   speakerByUsername,
   speakerDashboard,
+  speakersView,
 } from './speaker.service.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
@@ -78,12 +77,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         tags: ['Speakers'],
         summary,
         response: speakerListSchema,
-        view: () => ({
-          topic: 'speakers',
-          scope: WHOLE_LIST,
-          key: 'speakers',
-          rows: () => listSpeakers(deps.db),
-        }),
+        view: () => speakersView(deps),
       }),
     );
   }

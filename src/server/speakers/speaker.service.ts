@@ -7,12 +7,15 @@ import { newId } from '../lib/ids.ts';
 import type { ImagePlan } from '../media/image-pipeline.ts';
 import { imageRefusal, unsupportedPicture } from '../media/image-refusal.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
+import { WHOLE_LIST } from '../lists/list-cache.ts';
+import type { ListView } from '../lists/list-route.ts';
 import { listQuestions } from '../questions/question.repository.ts';
 import { hashSecret } from '../auth/callers.ts';
 import {
   deleteSpeaker,
   findSpeakerByUsername,
   insertSpeaker,
+  listSpeakers,
   nameKeyTaken,
   secretHashOf,
   setSecretHash,
@@ -178,6 +181,14 @@ export async function removeSpeaker(
     if (key) await deps.media.delete(key).catch(() => undefined);
   }
 }
+
+/** The speakers, as the dropdown and the Q&A room poll them: one list, one answer. */
+export const speakersView = (deps: Pick<AppDeps, 'db'>): ListView => ({
+  topic: 'speakers',
+  scope: WHOLE_LIST,
+  key: 'speakers',
+  rows: () => listSpeakers(deps.db),
+});
 
 /** A speaker by username (any case), or a 404. */
 export async function speakerByUsername(
