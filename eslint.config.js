@@ -14,11 +14,20 @@ const NO_BARRELS = {
 
 const CLIENT = ['client', 'app', 'feature', 'feature-api', 'components', 'lib'];
 
+/** The server's infrastructure: what every domain builds on, knowing none of them. */
+const SERVER_INFRA = 'src/server/{http,db,lib,media,realtime,lists}';
+/** The server's domains: each with its routes, services and repositories. */
+const SERVER_DOMAINS =
+  'src/server/{memories,questions,speakers,admin,attendees,uploads,settings,system}';
+const SERVER = ['server', 'server-auth', 'server-infra', 'server-domain'];
+
 /**
  * Imports flow one way: shared imports nothing of ours; server and client import shared but
  * not each other. In the client, app/ composes features, features use components/ and lib/,
  * components/ use lib/, and lib/ uses only itself: nothing imports upwards. A feature imports
  * nothing of another feature but its `api/` (the endpoints it owns) (decisions 104 and 209).
+ * Inside the server, routes call services, services call repositories, repositories call the
+ * database, and the infrastructure imports no domain and nothing of auth/ (decision 204).
  */
 const boundariesConfig = {
   files: ['src/**/*.{ts,tsx}'],
@@ -33,8 +42,18 @@ const boundariesConfig = {
       { type: 'components', pattern: 'src/client/components' },
       { type: 'lib', pattern: 'src/client/lib' },
       { type: 'client', pattern: 'src/client' },
+      { type: 'server-infra', pattern: SERVER_INFRA },
+      { type: 'server-domain', pattern: SERVER_DOMAINS },
+      { type: 'server-auth', pattern: 'src/server/auth' },
       { type: 'server', pattern: 'src/server' },
       { type: 'shared', pattern: 'src/shared' },
+    ],
+    // A server file's layer by its name: the routes, the repositories (all SQL), and the tests.
+    'boundaries/files': [
+      { category: 'test', pattern: 'src/**/*.test.{ts,tsx}' },
+      { category: 'routes', pattern: 'src/server/**/*.routes.ts' },
+      { category: 'repository', pattern: 'src/server/**/*.repository.ts' },
+      { category: 'config', pattern: 'src/server/config.ts' },
     ],
   },
   rules: {
@@ -42,20 +61,58 @@ const boundariesConfig = {
       'error',
       {
         default: 'allow',
+        // Files of one folder too: a service there must not import its routes.
+        checkInternals: true,
         policies: [
           {
             from: { element: { type: 'shared' } },
-            disallow: { to: { element: { types: { anyOf: ['server', ...CLIENT] } } } },
+            disallow: { to: { element: { types: { anyOf: [...SERVER, ...CLIENT] } } } },
             message: 'src/shared imports nothing outside src/shared.',
           },
           {
-            from: { element: { type: 'server' } },
+            from: { element: { types: { anyOf: SERVER } } },
             disallow: { to: { element: { types: { anyOf: CLIENT } } } },
             message: 'The server does not import client code.',
           },
           {
+            from: { file: { categories: 'routes' } },
+            disallow: { to: { file: { categories: 'repository' } } },
+            message: 'A route calls a service, never a repository: the service holds the rules.',
+          },
+          {
+            from: { element: { types: { anyOf: ['server-infra', 'server-domain'] } } },
+            disallow: { to: { file: { categories: 'routes' } } },
+            message: 'Only app.ts registers routes: nothing else imports a routes file.',
+          },
+          {
+            from: { file: { categories: 'repository' } },
+            disallow: { to: { element: { types: { anyOf: ['server-domain', 'server-auth'] } } } },
+            message: 'A repository imports the database layer and other repositories only.',
+          },
+          {
+            from: { file: { categories: 'repository' } },
+            allow: { to: { file: { categories: 'repository' } } },
+          },
+          {
+            from: { element: { type: 'server-infra' } },
+            disallow: {
+              to: { element: { types: { anyOf: ['server-domain', 'server-auth', 'server'] } } },
+            },
+            message:
+              'http/, db/, lib/, media/, realtime/ and lists/ import no domain, no auth/ and nothing above them but config.ts.',
+          },
+          {
+            from: { element: { type: 'server-infra' } },
+            allow: { to: { file: { categories: 'config' } } },
+          },
+          // Tests seed and inspect through the repositories and build what they test directly.
+          {
+            from: { file: { categories: 'test' } },
+            allow: { to: { element: { types: { anyOf: SERVER } } } },
+          },
+          {
             from: { element: { types: { anyOf: CLIENT } } },
-            disallow: { to: { element: { type: 'server' } } },
+            disallow: { to: { element: { types: { anyOf: SERVER } } } },
             message: 'The client does not import server code.',
           },
           {

@@ -86,6 +86,8 @@ export default defineConfig({
           include: [
             'src/client/**/*.test.{ts,tsx}',
             'src/shared/**/*.test.ts',
+            // The import graph of all of src.
+            'src/*.test.ts',
             ...serverTests(SERVER_UNIT),
           ],
           exclude: ['node_modules', 'dist', BUILD_CHECK],
