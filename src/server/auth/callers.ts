@@ -5,7 +5,6 @@ import type { Db } from '../db/database.ts';
 import type { Unauthorized } from '../http/errors.ts';
 import { CALLER } from '../http/transport/rate-limits.ts';
 import type { Clock } from '../lib/clock.ts';
-import { moderationRoomFor } from './policies.ts';
 import { type AdminSession, type PartyKind, type PartyTokenSigner, bearerToken } from './tokens.ts';
 
 /** An attendee named by a valid attendee token. */
@@ -74,7 +73,7 @@ const anyone: Resolution = { ok: true, caller: ANONYMOUS };
  * Who calls, from an `Authorization` header: the admin, a speaker or an attendee, each with a
  * token of its own kind. A token of the wrong kind, forged or expired is refused (a 401 before
  * anything else happens, for a route). Routes resolve their caller through their access
- * (`auth/route-options.ts`), sockets through `moderationRoomOf`.
+ * (`auth/route-options.ts`), sockets through `moderationRoomOf` (`policies.ts`).
  */
 export interface Callers {
   admin: AdminAuth;
@@ -220,14 +219,3 @@ export function requireAdmin(request: FastifyRequest): AdminSession {
   if (caller.kind !== 'admin') throw notTaken('the admin', caller);
   return caller.session;
 }
-
-/**
- * The moderation room a socket's token may watch (the policy's), from the same resolver as a
- * moderator's request: the admin's (every question) or a speaker's own; null for anything else.
- */
-export const moderationRoomOf =
-  (callers: Callers) =>
-  async (token: string): Promise<string | null> => {
-    const resolution = await callers.resolve(`Bearer ${token}`, 'moderator');
-    return resolution.ok ? moderationRoomFor(resolution.caller) : null;
-  };

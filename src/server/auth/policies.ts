@@ -1,7 +1,7 @@
 import { moderationRoom } from '../../shared/events.ts';
 import { cleanName } from '../../shared/names.ts';
 import { type Forbidden, forbidden } from '../http/errors.ts';
-import type { Caller } from './callers.ts';
+import type { Caller, Callers } from './callers.ts';
 
 /** The admin, or the speaker `speakerId` themselves. */
 const moderates = (caller: Caller, speakerId: string): boolean =>
@@ -117,3 +117,14 @@ export function moderationRoomFor(caller: Caller): string | null {
   if (caller.kind === 'speaker') return moderationRoom(caller.speakerId);
   return null;
 }
+
+/**
+ * The moderation room a socket's token may watch (the policy's), from the same resolver as a
+ * moderator's request: the admin's (every question) or a speaker's own; null for anything else.
+ */
+export const moderationRoomOf =
+  (callers: Callers) =>
+  async (token: string): Promise<string | null> => {
+    const resolution = await callers.resolve(`Bearer ${token}`, 'moderator');
+    return resolution.ok ? moderationRoomFor(resolution.caller) : null;
+  };

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { moderationRoomOf } from '../auth/callers.ts';
+import { moderationRoomOf } from '../auth/policies.ts';
 import { type Realtime, createRealtime } from '../realtime/realtime.ts';
 
 declare module 'fastify' {
