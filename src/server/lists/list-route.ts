@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
-import type { Access } from '../auth/route-options.ts';
 import { type Encoding, varyOnAcceptEncoding } from '../http/transport/compression.ts';
 import { answerNotModified } from '../http/transport/conditional-get.ts';
 import type { ListCache, ListName } from './list-cache.ts';
@@ -20,13 +19,22 @@ export interface ListView {
 
 type ZodObjectLike = z.ZodType<Record<string, unknown>>;
 
+/**
+ * Who may read a list, as `auth/route-options.ts` makes it: the check that resolves the caller,
+ * and how the OpenAPI document says so. Named here, so that lists/ imports nothing of auth/.
+ */
+interface ListAccess {
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  security?: readonly Record<string, readonly string[]>[];
+}
+
 interface ListRouteBase<Query extends ZodObjectLike, Params extends ZodObjectLike> {
   url: string;
   /** For the OpenAPI document (`/api/openapi.json`). */
   tags?: string[];
   summary?: string;
   /** Who may read it (anyone when not given): resolved before a poll is answered. */
-  access?: Access;
+  access?: ListAccess;
   querystring?: Query;
   params?: Params;
   /** The schema of one answer (the list). */
