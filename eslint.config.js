@@ -15,7 +15,7 @@ const NO_BARRELS = {
 const CLIENT = ['client', 'app', 'feature', 'feature-api', 'components', 'lib'];
 
 /** The server's infrastructure: what every domain builds on, knowing none of them. */
-const SERVER_INFRA = 'src/server/{http,db,lib,media,realtime,lists}';
+const SERVER_INFRA = 'src/server/{http,db,lib,media,events,realtime,lists}';
 /** The server's domains: each with its routes, services and repositories. */
 const SERVER_DOMAINS =
   'src/server/{memories,questions,speakers,admin,attendees,uploads,settings,system}';
@@ -99,7 +99,7 @@ const boundariesConfig = {
               to: { element: { types: { anyOf: ['server-domain', 'server-auth', 'server'] } } },
             },
             message:
-              'http/, db/, lib/, media/, realtime/ and lists/ import no domain, no auth/ and nothing above them but config.ts.',
+              'http/, db/, lib/, media/, events/, realtime/ and lists/ import no domain, no auth/ and nothing above them but config.ts.',
           },
           {
             from: { element: { type: 'server-infra' } },
