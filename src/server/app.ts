@@ -120,7 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const { deps } = app;
   await app.register(systemRoutes, { deps });
-  await app.register(adminRoutes, { deps });
+  await app.register(adminRoutes, { deps, auth: app.adminAuth });
   await app.register(attendeeRoutes, { deps, proofs: app.joinProofs });
   await app.register(mediaRoutes, { media: deps.media });
   await app.register(memoryRoutes, { deps });

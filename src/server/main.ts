@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     },
     `Confab is ready on Node.js ${process.version}`,
   );
-  const { generatedPassword, username } = app.deps.callers.admin.firstRun;
+  const { generatedPassword, username } = app.adminAuth.firstRun;
   if (generatedPassword) {
     // One plain line for the person at the terminal, whatever the log's format (decision 163).
     const origin =

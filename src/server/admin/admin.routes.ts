@@ -19,6 +19,7 @@ import {
   memoryUpdateResponseSchema,
 } from '../../shared/schemas/memory.ts';
 import type { AppDeps } from '../deps.ts';
+import type { AdminAuth } from './admin-auth.ts';
 import { badRequest, notFound, tooManyRequests, unauthorized } from '../http/errors.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
@@ -60,8 +61,10 @@ const MAX_ARCHIVES_AT_ONCE = 2;
  * Admin login, the token check, moderation of memories and the moderation log. Every route
  * but the login answers 401 before doing anything else when the Bearer token is not valid.
  */
-export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const auth = deps.callers.admin;
+export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; auth: AdminAuth }> = async (
+  app,
+  { deps, auth },
+) => {
   const route = routeOptions('Admin');
 
   app.post(

@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AdminAuth } from '../admin/admin-auth.ts';
 import type { Db } from '../db/database.ts';
 import type { Unauthorized } from '../http/errors.ts';
 import { CALLER } from '../http/transport/rate-limits.ts';
 import type { Clock } from '../lib/clock.ts';
-import { type AdminSession, type PartyKind, type PartyTokenSigner, bearerToken } from './tokens.ts';
+import {
+  type AdminSession,
+  type PartyKind,
+  type PartyTokenSigner,
+  type TokenCheck,
+  bearerToken,
+} from './tokens.ts';
 
 /** An attendee named by a valid attendee token. */
 export interface Attendee {
@@ -75,8 +80,15 @@ const anyone: Resolution = { ok: true, caller: ANONYMOUS };
  * anything else happens, for a route). Routes resolve their caller through their access
  * (`auth/route-options.ts`), sockets through `moderationRoomOf` (`policies.ts`).
  */
+/**
+ * What resolving a caller needs of the admin's login (`admin/admin-auth.ts` is one): an
+ * `Authorization` header checked against the admin's tokens.
+ */
+export interface AdminTokenCheck {
+  authenticate(header: string | undefined): Promise<TokenCheck | { ok: false; reason: 'missing' }>;
+}
+
 export interface Callers {
-  admin: AdminAuth;
   tokens: PartyTokenSigner;
   signAttendee(attendee: Attendee): Promise<string>;
   signSpeaker(speakerId: string, secretHash: string): Promise<string>;
@@ -87,7 +99,7 @@ export interface Callers {
 export function createCallers(deps: {
   db: Db;
   clock: Clock;
-  admin: AdminAuth;
+  admin: AdminTokenCheck;
   tokens: PartyTokenSigner;
 }): Callers {
   const { db, clock, admin, tokens } = deps;
@@ -152,7 +164,6 @@ export function createCallers(deps: {
   }
 
   return {
-    admin,
     tokens,
     signAttendee: (who) =>
       tokens.sign(

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createAdminAuth } from '../admin/admin-auth.ts';
+import { type AdminAuth, createAdminAuth } from '../admin/admin-auth.ts';
 import { JoinProofs } from '../attendees/join-proof.ts';
 import { type Callers, createCallers } from '../auth/callers.ts';
 import { PartyTokenSigner } from '../auth/tokens.ts';
@@ -8,6 +8,8 @@ import { tokenSecret } from '../settings/settings.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The admin's login: credentials, failed-login limits, tokens. */
+    adminAuth: AdminAuth;
     /** Who a request comes from: admin, speaker or attendee tokens. */
     callers: Callers;
     /** The proofs of work that joins past an address's free ones cost. */
@@ -20,14 +22,11 @@ export const callersPlugin = fp(
   async (app) => {
     const { config, clock, database } = app;
     const secret = await tokenSecret(database.db, config);
+    const admin = createAdminAuth({ config, clock }, app.log);
+    app.decorate('adminAuth', admin);
     app.decorate(
       'callers',
-      createCallers({
-        db: database.db,
-        clock,
-        admin: createAdminAuth({ config, clock }, app.log),
-        tokens: new PartyTokenSigner(secret),
-      }),
+      createCallers({ db: database.db, clock, admin, tokens: new PartyTokenSigner(secret) }),
     );
     // Joins past the free ones of an address cost a proof of work (decision 198).
     app.decorate('joinProofs', new JoinProofs(config.joinProof, clock, secret));
