@@ -1,46 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Question } from '../../shared/schemas/question.ts';
 import { newId } from '../lib/ids.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
 import { addSpeaker, askQuestion, watchingSocket } from '../../../tests/support/speakers.ts';
+import { questionFixture } from '../../../tests/support/question-fixture.ts';
+import { sharedBus } from '../../../tests/support/shared-bus.ts';
 import { useTestApp } from '../../../tests/support/test-app.ts';
 import type { DomainEvent } from './domain-events.ts';
 import { type BusReceiver, type EventOrigin, Events } from './events.ts';
 import { partsOf } from './postgres-bus.ts';
-
-const question = (text: string): Question => ({
-  _id: newId(),
-  speakerId: newId(),
-  speakerName: 'Ada',
-  askerUsername: 'grace',
-  question: text,
-  createdAt: new Date().toISOString(),
-  votes: 0,
-  answered: false,
-  pinned: false,
-  status: 'published',
-});
-
-/** Instances in one process, joined as the bus joins them: what one sends, the others hear. */
-function sharedBus() {
-  const receivers: BusReceiver[] = [];
-  return async () => {
-    const events = new Events((error) => {
-      throw error;
-    });
-    await events.connect((receiver) => {
-      receivers.push(receiver);
-      return Promise.resolve({
-        send: (event: DomainEvent) => {
-          for (const other of receivers) if (other !== receiver) other.received(event);
-          return Promise.resolve();
-        },
-        close: () => Promise.resolve(),
-      });
-    });
-    return { events, missed: () => receivers.at(-1)?.missed() };
-  };
-}
 
 /** A subscriber that writes down what it hears, with a name, in one log shared by several. */
 function recorder(log: string[], name: string) {
@@ -57,13 +24,13 @@ describe('Events', () => {
     const [here, there] = [await instance(), await instance()];
     const log: string[] = [];
     // Subscribed in the reverse order of their stages: the stage decides, not the order.
-    here.events.subscribe('clients', recorder(log, 'here:sockets'));
-    here.events.subscribe('caches', recorder(log, 'here:lists'));
+    here.subscribe('clients', recorder(log, 'here:sockets'));
+    here.subscribe('caches', recorder(log, 'here:lists'));
     const elsewhere: string[] = [];
-    there.events.subscribe('clients', recorder(elsewhere, 'there:sockets'));
-    there.events.subscribe('caches', recorder(elsewhere, 'there:lists'));
+    there.subscribe('clients', recorder(elsewhere, 'there:sockets'));
+    there.subscribe('caches', recorder(elsewhere, 'there:lists'));
 
-    for (const id of ['1', '2', '3']) await here.events.publish({ type: 'memoryDeleted', id });
+    for (const id of ['1', '2', '3']) await here.publish({ type: 'memoryDeleted', id });
 
     expect(log).toEqual(
       ['1', '2', '3'].flatMap((id) => [
@@ -106,12 +73,15 @@ describe('an event in NOTIFY payloads', () => {
     Math.max(...partsOf(json).map((part) => Buffer.byteLength(part)));
 
   it('is one payload when it fits, and parts that each fit when it does not', () => {
-    const small = JSON.stringify({ type: 'questionCreated', question: question('Why?') });
+    const small = JSON.stringify({
+      type: 'questionCreated',
+      question: questionFixture(1, { question: 'Why?' }),
+    });
     expect(partsOf(small)).toEqual([small]);
     // Characters of 1, 2, 3 and 4 bytes (a surrogate pair), far beyond one payload.
     const large = JSON.stringify({
       type: 'questionCreated',
-      question: question('a é 日本語 😀 '.repeat(2_000)),
+      question: questionFixture(1, { question: 'a é 日本語 😀 '.repeat(2_000) }),
     });
     expect(Buffer.byteLength(large)).toBeGreaterThan(8_000 * 4);
     const parts = partsOf(large);
@@ -160,7 +130,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('events between instances on Postg
     const onB = heard(b);
     const large: DomainEvent = {
       type: 'questionCreated',
-      question: question('日本語の質問 😀 "quoted" \\ '.repeat(1_500)),
+      question: questionFixture(1, { question: '日本語の質問 😀 "quoted" \\ '.repeat(1_500) }),
     };
     expect(Buffer.byteLength(JSON.stringify(large))).toBeGreaterThan(8_000 * 4);
     const before: DomainEvent = { type: 'memoryDeleted', id: newId() };

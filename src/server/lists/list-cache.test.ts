@@ -1,33 +1,10 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AnswerMemo } from '../http/transport/answer-memo.ts';
-import type { DomainEvent } from '../events/domain-events.ts';
-import { type BusReceiver, Events } from '../events/events.ts';
+import { sharedBus } from '../../../tests/support/shared-bus.ts';
 import { ListCache, WHOLE_LIST } from './list-cache.ts';
 import { forgetChangedLists } from './list-events.ts';
 import { questionsScope, scopesChangedBy } from './question-scopes.ts';
-
-/** Instances in one process: what one publishes, the others receive, as through the bus. */
-function sharedBus() {
-  const receivers: BusReceiver[] = [];
-  const instance = async () => {
-    const events = new Events((error) => {
-      throw error;
-    });
-    await events.connect((receiver) => {
-      receivers.push(receiver);
-      return Promise.resolve({
-        send: (event: DomainEvent) => {
-          for (const other of receivers) if (other !== receiver) other.received(event);
-          return Promise.resolve();
-        },
-        close: () => Promise.resolve(),
-      });
-    });
-    return events;
-  };
-  return { instance };
-}
 
 /** A table of rows per scope, read by the cache as the repositories would read it. */
 function fakeDatabase() {
@@ -132,7 +109,7 @@ describe('ListCache', () => {
 
   it("forgets what another instance's write changed, through the events", async () => {
     const db = fakeDatabase();
-    const { instance } = sharedBus();
+    const instance = sharedBus();
     const [hereEvents, thereEvents] = [await instance(), await instance()];
     const here = cacheOn(db.reader);
     hereEvents.subscribe('caches', forgetChangedLists(here));
