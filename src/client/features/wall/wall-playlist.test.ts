@@ -88,6 +88,32 @@ describe('the wall playlist', () => {
     expect(reduce(empty, { type: 'arrive', memory: memory(3) }).current?.username).toBe('u3');
   });
 
+  it('lets a late timer of a slide no longer up do nothing: an arrival is not skipped', () => {
+    // The order a projector's page met: a memory arrives by socket, the list that the socket
+    // merged into comes next, and the timers the screen set after each render both fire, the
+    // second before the screen could clear it (each carries the slide up when it was set).
+    let clock = 0;
+    const reduce = wallReducer(60, () => clock);
+    const before = list(1, 2);
+    let state = reduce(emptyWall(), { type: 'sync', list: before });
+    clock = 5000;
+    state = reduce(state, { type: 'arrive', memory: memory(3) });
+    const after = list(1, 2, 3);
+    state = reduce(state, { type: 'sync', list: after });
+    const due = { type: 'advance', list: after, shownAt: state.shownAt } as const;
+    state = reduce(state, due);
+    expect(state.current?.username).toBe('u3');
+    clock = 5009;
+    state = reduce(state, due);
+    expect(state.current?.username).toBe('u3');
+    // Deleted: it leaves the screen, which the next timer then turns on from.
+    state = reduce(state, { type: 'remove', id: memory(3)._id, list: list(1, 2) });
+    expect(state.current?.username).toBe('u2');
+    clock = 13_009;
+    state = reduce(state, { type: 'advance', list: list(1, 2), shownAt: state.shownAt });
+    expect(state.current?.username).toBe('u1');
+  });
+
   it('stays bounded: what it knows is the list and what waits', () => {
     let state = advance(sync(emptyWall(), list(1), 3), list(1), 0);
     for (let n = 2; n < 500; n += 1) {

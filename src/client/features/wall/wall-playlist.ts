@@ -158,7 +158,8 @@ export type WallEvent =
   | { type: 'arrive'; memory: Memory }
   | { type: 'update'; memory: Memory }
   | { type: 'remove'; id: string; list: Memory[] }
-  | { type: 'advance'; list: Memory[] };
+  /** The time of the slide that went up at `shownAt` is up. */
+  | { type: 'advance'; list: Memory[]; shownAt: number };
 
 /**
  * The wall's reducer, for lists of `listSize` memories, on the clock `now`: each event applied,
@@ -181,6 +182,8 @@ export const wallReducer =
       case 'remove':
         return remove(state, event.id, event.list, now());
       case 'advance':
-        return advance(state, event.list, now());
+        // A timer set for a slide that is no longer up fires late (before the screen cleared
+        // it): it must not take the screen from the slide that went up since.
+        return event.shownAt === state.shownAt ? advance(state, event.list, now()) : state;
     }
   };
