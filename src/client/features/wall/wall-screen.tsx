@@ -33,19 +33,22 @@ const isVideo = (memory: Memory) => memory.contentType.startsWith('video/');
 
 /**
  * One memory filling the screen: the photo whole over a blurred copy of itself, or the video
- * muted and playing; its author and caption overlaid. It says when it can be seen (`onReady`),
- * so the cross-fade starts on a picture, not on an empty frame. A video gives its media back
- * when it leaves the screen, so hours of videos do not pile up in memory.
+ * muted and playing; its author and caption overlaid. It says when it can be seen (`onReady`)
+ * and when it has left the page (`onGone`), so the cross-fade starts on a picture, not on an
+ * empty frame. A video gives its media back when it leaves the screen, so hours of videos do
+ * not pile up in memory.
  */
 function Slide({
   memory,
   shown,
   onReady,
+  onGone,
   onVideoLength,
 }: {
   memory: Memory;
   shown: boolean;
   onReady: (id: string) => void;
+  onGone: (id: string) => void;
   onVideoLength: (id: string, ms: number) => void;
 }) {
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -53,8 +56,11 @@ function Slide({
   // A slide that does not load in time is shown as it is, so the wall never stalls on it.
   useEffect(() => {
     const timer = setTimeout(() => onReady(memory._id), LOAD_TIMEOUT_MS);
-    return () => clearTimeout(timer);
-  }, [memory._id, onReady]);
+    return () => {
+      clearTimeout(timer);
+      onGone(memory._id);
+    };
+  }, [memory._id, onReady, onGone]);
   useEffect(() => {
     const video = videoRef.current;
     return () => {
@@ -126,6 +132,10 @@ export default function WallScreen() {
   const memories = useWallMemories();
   const list = memories.data;
   const [state, dispatch] = useReducer(reducer, undefined, emptyWall);
+  // The slide fading out under the one on screen (until that one can be seen), and the slides
+  // on the page that can be seen: each slide says so itself when it loads, and when it goes.
+  const [leaving, setLeaving] = useState<Memory | null>(null);
+  const [readyIds, setReadyIds] = useState<ReadonlySet<string>>(() => new Set());
 
   useLiveUpdates({
     on: {
@@ -147,6 +157,7 @@ export default function WallScreen() {
         );
         client.setQueryData<Memory[]>(wallQueryKey, (data) => data && rest);
         dispatch({ type: 'remove', id, list: rest });
+        setLeaving((slide) => (slide?._id === id ? null : slide));
       },
     },
     refetchOnConnect: [wallQueryKey],
@@ -156,9 +167,6 @@ export default function WallScreen() {
     if (list) dispatch({ type: 'sync', list });
   }, [list]);
 
-  // The slide on screen, the one fading out under it, and which of them can be seen.
-  const [readyIds, setReadyIds] = useState<ReadonlySet<string>>(() => new Set());
-  const [leaving, setLeaving] = useState<Memory | null>(null);
   const [videoLength, setVideoLength] = useState<{ id: string; ms: number } | null>(null);
   const shownRef = useRef<Memory | null>(null);
   const current = state.current;
@@ -167,11 +175,21 @@ export default function WallScreen() {
     shownRef.current = current;
     if (!previous || previous._id === current?._id) return;
     setLeaving(previous);
-    // Only the two slides on the page are remembered.
-    setReadyIds((ids) => new Set([...ids].filter((id) => id === previous._id)));
   }, [current]);
+  // Set by the slides alone: a slide that loads before this screen's effects run, or that was
+  // on the page already (it goes up again while fading out), is never taken for unloaded.
   const onReady = useCallback(
     (id: string) => setReadyIds((ids) => (ids.has(id) ? ids : new Set(ids).add(id))),
+    [],
+  );
+  const onGone = useCallback(
+    (id: string) =>
+      setReadyIds((ids) => {
+        if (!ids.has(id)) return ids;
+        const rest = new Set(ids);
+        rest.delete(id);
+        return rest;
+      }),
     [],
   );
   const onVideoLength = useCallback((id: string, ms: number) => setVideoLength({ id, ms }), []);
@@ -193,7 +211,8 @@ export default function WallScreen() {
   useEffect(() => {
     if (!current) return undefined;
     const delay = nextChangeIn(state, performance.now(), intervalMs, videoMs);
-    const timer = setTimeout(() => dispatch({ type: 'advance', list: list ?? [] }), delay);
+    const { shownAt } = state;
+    const timer = setTimeout(() => dispatch({ type: 'advance', list: list ?? [], shownAt }), delay);
     return () => clearTimeout(timer);
   }, [state, current, list, intervalMs, videoMs]);
 
@@ -212,6 +231,7 @@ export default function WallScreen() {
           memory={memory}
           shown={shown}
           onReady={onReady}
+          onGone={onGone}
           onVideoLength={onVideoLength}
         />
       ))}
