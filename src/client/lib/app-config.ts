@@ -9,8 +9,8 @@ const CONFIG_KEY = ['config'] as const;
 
 export async function fetchAppConfig(): Promise<PublicConfig> {
   const config = await apiCall(publicConfigSchema, API_PATHS.config);
-  const { eventName, primaryColor, logoUrl, wallIntervalSeconds } = config;
-  takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds });
+  const { eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone } = config;
+  takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone });
   return config;
 }
 

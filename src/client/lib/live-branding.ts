@@ -27,8 +27,8 @@ export function takePublicSettings(settings: PublicSettings): void {
 
 const readSettings = () =>
   apiCall(publicConfigSchema, API_PATHS.config).then(
-    ({ eventName, primaryColor, logoUrl, wallIntervalSeconds }) =>
-      takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds }),
+    ({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone }) =>
+      takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone }),
     () => undefined,
   );
 

@@ -166,6 +166,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
           primaryColor: '#c2255c',
           logoUrl: null,
           wallIntervalSeconds: 15,
+          timezone: 'UTC',
         },
       });
 

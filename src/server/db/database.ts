@@ -46,6 +46,8 @@ export interface SpeakersTable {
   name_key: string | null;
   /** SHA-256 of the sign-in secret (hex); null until one is issued. */
   secret_hash: string | null;
+  /** The imported schedule's person id (unique); null for speakers who signed up by hand. */
+  schedule_person_id?: string | null;
 }
 
 export interface QuestionsTable {
@@ -65,6 +67,8 @@ export interface QuestionsTable {
   revision: number;
   /** The attendee id of the asker's token, when one was sent. */
   asker_id: string | null;
+  /** The programme's session the question was asked in; null: none, or the session is gone. */
+  session_id?: string | null;
 }
 
 export interface QuestionVotesTable {
@@ -115,6 +119,47 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface RoomsTable {
+  id: string;
+  name: string;
+  position: number;
+  /** The imported schedule's room guid, when it had one. */
+  guid: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  /** The imported schedule's event guid (unique); null for sessions made by hand. */
+  guid: string | null;
+  title: string;
+  abstract: string;
+  room_id: string;
+  /** UTC instants, ISO 8601 with `Z` (text that sorts as time does). */
+  starts_at: string;
+  ends_at: string;
+  track: string | null;
+  /** 0 or 1. */
+  cancelled: number;
+  /** Moved by every change of the row. */
+  revision: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionSpeakersTable {
+  session_id: string;
+  speaker_id: string;
+  /** The speaker's place on the session (a panel keeps its order). */
+  position: number;
+}
+
+/** One row (`id` 'schedule'): the schedule's version, a number that only grows. */
+export interface ScheduleStateTable {
+  id: string;
+  version: number;
+}
+
 export interface Database {
   memories: MemoriesTable;
   speakers: SpeakersTable;
@@ -125,6 +170,10 @@ export interface Database {
   admin_audit: AdminAuditTable;
   resumable_uploads: ResumableUploadsTable;
   idempotency_keys: IdempotencyKeysTable;
+  rooms: RoomsTable;
+  sessions: SessionsTable;
+  session_speakers: SessionSpeakersTable;
+  schedule_state: ScheduleStateTable;
 }
 
 export type Db = Kysely<Database>;

@@ -571,6 +571,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         primaryColor: '#4c6ef5',
         wallIntervalSeconds: 8,
         questionsPerMinute: 600,
+        timezone: 'UTC',
         logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {

@@ -41,6 +41,7 @@ export const defaultSettings = (config: Config): Settings => ({
   primaryColor: DEFAULT_PRIMARY_COLOR,
   wallIntervalSeconds: 8,
   questionsPerMinute: config.questionsPerMinute,
+  timezone: 'UTC',
 });
 
 /**
@@ -81,12 +82,13 @@ export class SettingsStore {
   }
 
   #refreshPublic(): void {
-    const { eventName, primaryColor, wallIntervalSeconds } = this.#current;
+    const { eventName, primaryColor, wallIntervalSeconds, timezone } = this.#current;
     const settings: PublicSettings = {
       eventName,
       primaryColor,
       logoUrl: this.#logoKey ? mediaUrl(this.#logoKey) : null,
       wallIntervalSeconds,
+      timezone,
     };
     const version = createHash('sha256')
       .update(JSON.stringify(settings))
@@ -180,6 +182,25 @@ export class SettingsStore {
   #published(): Promise<void> {
     return this.#events.publish({ type: 'settingsUpdated', settings: publicPart(this.#public) });
   }
+}
+
+/**
+ * The event's time zone as stored now, read from the database rather than from this instance's
+ * memory: what the programme's cached answer is built with, so that it agrees on every instance
+ * the moment a change is heard of (decision 210).
+ */
+export async function storedTimezone(db: Db): Promise<string> {
+  const stored = await readSetting(db, SETTINGS_KEY);
+  let saved: unknown;
+  try {
+    saved = stored ? JSON.parse(stored) : {};
+  } catch {
+    saved = {};
+  }
+  const timezone = settingsSchema.shape.timezone.safeParse(
+    typeof saved === 'object' && saved !== null && 'timezone' in saved ? saved.timezone : undefined,
+  );
+  return timezone.success ? timezone.data : 'UTC';
 }
 
 /**

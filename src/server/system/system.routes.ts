@@ -23,7 +23,7 @@ import { cacheHeaders } from '../http/transport/cache-headers.ts';
 export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
   const publicConfig: Omit<
     PublicConfig,
-    'eventName' | 'primaryColor' | 'logoUrl' | 'wallIntervalSeconds'
+    'eventName' | 'primaryColor' | 'logoUrl' | 'wallIntervalSeconds' | 'timezone'
   > = {
     maxUploadMb: deps.config.maxUploadMb,
     maxUploadBytes: Math.floor(deps.config.maxUploadMb * 1024 * 1024),

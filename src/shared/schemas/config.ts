@@ -9,6 +9,8 @@ export const publicConfigSchema = z.object({
   logoUrl: z.string().nullable(),
   /** Seconds each memory stays on the wall (`/wall`), the admin's setting. */
   wallIntervalSeconds: z.number(),
+  /** The event's time zone (an IANA name): the programme's times carry its offset. */
+  timezone: z.string(),
   /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
   publicUrl: z.string().nullable(),
   maxUploadMb: z.number(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cleanName } from '../names.ts';
+import { isTimeZone } from '../zoned-time.ts';
 
 /** The admin's settings (GET and PUT /api/admin/settings), with their bounds. */
 export const settingsSchema = z.object({
@@ -25,6 +26,10 @@ export const settingsSchema = z.object({
     .int({ error: 'questionsPerMinute must be a whole number' })
     .min(1, { error: 'questionsPerMinute must be at least 1' })
     .max(600, { error: 'questionsPerMinute must be at most 600' }),
+  /** The event's time zone, an IANA name: the programme's times carry its offset (decision 210). */
+  timezone: z.string({ error: 'timezone must be a time zone name' }).trim().refine(isTimeZone, {
+    error: 'timezone must be a time zone name such as Europe/Berlin or UTC',
+  }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -53,6 +58,8 @@ export const publicSettingsSchema = z.object({
   /** The event's logo; null: the app's own. */
   logoUrl: z.string().nullable(),
   wallIntervalSeconds: z.number(),
+  /** The event's time zone (an IANA name). */
+  timezone: z.string(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

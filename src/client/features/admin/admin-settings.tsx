@@ -53,6 +53,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       primaryColor: DEFAULT_PRIMARY_COLOR,
       wallIntervalSeconds: 8,
       questionsPerMinute: 5,
+      timezone: 'UTC',
     },
     validate: {
       eventName: fieldCheck('eventName'),

@@ -9,6 +9,7 @@ import * as resumableUploads from './0007-resumable-uploads.ts';
 import * as memoryOwner from './0008-memory-owner.ts';
 import * as idempotencyPerClient from './0009-idempotency-per-client.ts';
 import * as joinProof from './0010-join-proof.ts';
+import * as programme from './0011-programme.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0008-memory-owner': memoryOwner,
   '0009-idempotency-per-client': idempotencyPerClient,
   '0010-join-proof': joinProof,
+  '0011-programme': programme,
 };

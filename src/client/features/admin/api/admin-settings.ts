@@ -25,8 +25,8 @@ export const useAdminSettings = (token: string) => useQuery(adminSettingsQueryOp
 /** The settings as stored: the form's cache, and this page's own branding at once. */
 function stored(client: QueryClient, settings: SettingsResponse) {
   client.setQueryData(ADMIN_SETTINGS_KEY, settings);
-  const { eventName, primaryColor, logoUrl, wallIntervalSeconds } = settings;
-  takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds });
+  const { eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone } = settings;
+  takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone });
 }
 
 /** PUT /api/admin/settings: any of them; the answer is the settings as stored. */
