@@ -40,6 +40,7 @@ import { resumableUploadsPlugin } from './plugins/resumable-uploads.ts';
 import { settingsPlugin } from './plugins/settings.ts';
 import { videoMetadataSweepPlugin } from './plugins/video-metadata-sweep.ts';
 import { videoRenditionsPlugin } from './plugins/video-renditions.ts';
+import { programmeRoutes } from './programme/programme.routes.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { publicBranding } from './settings/branding.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(uploadRoutes, { deps, store: app.resumableUploads });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
+  await app.register(programmeRoutes, { deps });
   await app.register(webManifestRoutes, {
     branding: () => publicBranding(deps.settings),
     pageRateLimit: config.pageRateLimit,

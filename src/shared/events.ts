@@ -17,6 +17,8 @@ export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: id
 export const speakerDeletedEventSchema = z.object({ id: idSchema });
 /** The event's public settings changed (name, colour, logo, the wall's pace): every page. */
 export const settingsUpdatedEventSchema = z.object({ settings: publicSettingsSchema });
+/** The programme changed (rooms, sessions, an import): fetch GET /api/schedule again. Everyone. */
+export const scheduleUpdatedEventSchema = z.object({ version: z.number().int() });
 
 /** What a client may ask to watch: one speaker's questions, or every question. */
 export const watchRequestSchema = z.discriminatedUnion('room', [
@@ -47,6 +49,7 @@ export const serverEventSchemas = {
   questionDeleted: questionDeletedEventSchema,
   speakerDeleted: speakerDeletedEventSchema,
   settingsUpdated: settingsUpdatedEventSchema,
+  scheduleUpdated: scheduleUpdatedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;

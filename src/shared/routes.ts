@@ -37,6 +37,12 @@ export const API_PATHS = {
   adminSettingsLogo: '/api/admin/settings/logo',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
+  schedule: '/api/schedule',
+  session: (id: string) => `/api/sessions/${encodeURIComponent(id)}`,
+  adminRooms: '/api/admin/rooms',
+  adminRoom: (id: string) => `/api/admin/rooms/${encodeURIComponent(id)}`,
+  adminSessions: '/api/admin/sessions',
+  adminSession: (id: string) => `/api/admin/sessions/${encodeURIComponent(id)}`,
 } as const;
 
 /**

@@ -32,4 +32,9 @@ export type DomainEvent =
   /** A speaker got a new secret: the tokens made with the old one stopped being valid. */
   | { type: 'speakerSecretRenewed'; speakerId: string }
   /** The admin changed the settings; `settings` is their public part, as every screen shows it. */
-  | { type: 'settingsUpdated'; settings: PublicSettings };
+  | { type: 'settingsUpdated'; settings: PublicSettings }
+  /**
+   * The programme changed (a room or session written, a schedule imported): `version` is the
+   * schedule's new version, a number that only grows (decision 210).
+   */
+  | { type: 'scheduleChanged'; version: number };

@@ -171,6 +171,9 @@ const INVALID = {
   fieldTooLong: (label: string) => `${label} is too long`,
   pictureRequired: 'Picture is required',
   noFiles: 'Add at least one image or video.',
+  endsBeforeStarts: 'endsAt must be later than startsAt',
+  unknownRoom: 'roomId names no room of the programme',
+  unknownSpeakers: (ids: string) => `speakerIds names no speaker with the id ${ids}`,
 } as const;
 
 const UNAUTHORIZED = {
@@ -204,6 +207,8 @@ const NOT_FOUND = {
   speaker: QA_TEXTS.speakerNotFound,
   upload: 'Upload not found',
   media: 'Media not found',
+  room: 'Room not found',
+  session: 'Session not found',
   route: (method: string, pathname: string) => `Not found: ${method} ${pathname}`,
 } as const;
 
@@ -214,6 +219,8 @@ const CONFLICT = {
   postBeingSent: 'This post is being sent already; try again',
   uploadFinished: 'This upload is finished',
   proofUsed: 'This puzzle was used to join already; your device will solve a new one',
+  roomHasSessions: (count: number) =>
+    `This room has ${plural(count, 'session')}; move or delete ${count === 1 ? 'it' : 'them'} first`,
 } as const;
 
 const TOO_LARGE = {
@@ -278,6 +285,9 @@ export const invalid = factory(400, INVALID, {
   fieldTooLong: 'VALIDATION',
   pictureRequired: 'VALIDATION',
   noFiles: 'VALIDATION',
+  endsBeforeStarts: 'VALIDATION',
+  unknownRoom: 'VALIDATION',
+  unknownSpeakers: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);
 export const forbidden = factory(403, FORBIDDEN);

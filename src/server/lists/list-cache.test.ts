@@ -22,7 +22,10 @@ function fakeDatabase() {
 }
 
 const cacheOn = (reader: (scope: string) => Promise<{ newestId: string | null; count: number }>) =>
-  new ListCache({ memories: reader, speakers: reader, questions: reader }, new AnswerMemo());
+  new ListCache(
+    { memories: reader, speakers: reader, questions: reader, schedule: reader },
+    new AnswerMemo(),
+  );
 
 describe('ListCache', () => {
   it('keeps a read in flight when another scope changes, and drops it when its own does', async () => {

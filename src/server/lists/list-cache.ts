@@ -5,8 +5,8 @@ import {
 } from '../http/transport/compression.ts';
 import type { AnswerMemo } from '../http/transport/answer-memo.ts';
 
-/** The polled lists. */
-export type ListName = 'memories' | 'speakers' | 'questions';
+/** The polled lists (`schedule`: the programme, one answer per version, decision 210). */
+export type ListName = 'memories' | 'speakers' | 'questions' | 'schedule';
 
 /**
  * What decides whether one scope of a list changed: its newest id and its row count, and for a

@@ -13,6 +13,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
     lists.forget('memories');
     lists.forget('speakers');
     lists.forget('questions');
+    lists.forget('schedule');
   };
   const on = (event: DomainEvent) => {
     switch (event.type) {
@@ -33,12 +34,17 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
         lists.forget('speakers');
         return;
       case 'speakerDeleted':
-        // Their questions went with them.
+        // Their questions went with them, and their places on the programme's sessions.
         lists.forget('speakers');
         lists.forget('questions');
+        lists.forget('schedule');
+        return;
+      case 'scheduleChanged':
+      case 'settingsUpdated':
+        // The schedule carries the event's time zone.
+        lists.forget('schedule');
         return;
       case 'speakerSecretRenewed':
-      case 'settingsUpdated':
         return;
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know: it may

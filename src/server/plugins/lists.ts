@@ -3,6 +3,7 @@ import { ListCache } from '../lists/list-cache.ts';
 import { forgetChangedLists } from '../lists/list-events.ts';
 import { questionsFilterOf } from '../lists/question-scopes.ts';
 import { memoriesVersion } from '../memories/memory.repository.ts';
+import { scheduleListVersion } from '../programme/programme.service.ts';
 import { questionsVersion } from '../questions/question.repository.ts';
 import { speakersVersion } from '../speakers/speaker.repository.ts';
 
@@ -25,6 +26,7 @@ export const listsPlugin = fp(
         memories: () => memoriesVersion(db),
         speakers: () => speakersVersion(db),
         questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
+        schedule: () => scheduleListVersion({ db }),
       },
       app.answers,
     );

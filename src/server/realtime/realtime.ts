@@ -23,7 +23,8 @@ type EveryoneEvent =
   | 'memoryDeleted'
   | 'speakerCreated'
   | 'speakerDeleted'
-  | 'settingsUpdated';
+  | 'settingsUpdated'
+  | 'scheduleUpdated';
 
 /** An event for every client, with its payload. */
 type ForEveryone = {
@@ -323,6 +324,10 @@ export function createRealtime(
       case 'settingsUpdated':
         // Every open page takes the new name, colour, logo and the wall's pace at once.
         toEveryone({ event: 'settingsUpdated', payload: { settings: event.settings } });
+        return;
+      case 'scheduleChanged':
+        // Every open programme reads GET /api/schedule again, a slice of sockets at a time.
+        toEveryone({ event: 'scheduleUpdated', payload: { version: event.version } });
         return;
       case 'storedVideosCleaned':
         // Screens see the cleaned files at their next read of the gallery.

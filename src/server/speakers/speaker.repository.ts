@@ -76,6 +76,14 @@ export async function listSpeakers(db: Executor): Promise<Speaker[]> {
   return rows.map(toSpeaker);
 }
 
+/** The speakers with these ids, in the order of `ids` (ids of nobody are left out). */
+export async function speakersByIds(db: Executor, ids: readonly string[]): Promise<Speaker[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('speakers').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, toSpeaker(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** The newest id and the count: speakers are never edited, so these tell whether the list changed. */
 export async function speakersVersion(
   db: Executor,
