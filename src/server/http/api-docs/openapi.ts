@@ -36,6 +36,10 @@ const TAGS = [
     description: 'Resumable uploads (tus 1.0): a finished upload becomes one memory.',
   },
   { name: 'Admin', description: 'Moderation, behind the admin token.' },
+  {
+    name: 'Programme',
+    description: 'The schedule: rooms and sessions, read by anyone, written by the admin.',
+  },
 ];
 
 const DESCRIPTION = `The HTTP API of Confab, generated from the zod schemas its routes validate with.
