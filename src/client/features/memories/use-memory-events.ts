@@ -1,3 +1,4 @@
+import { dropReadsInFlight } from '../../lib/cached-lists.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
 import { memoryQueryKey } from './api/get-memory.ts';
@@ -26,6 +27,7 @@ export function useMemoryEvents(onDeleted?: (id: string) => void): void {
         }
       },
       memoryDeleted: ({ id }, client) => {
+        dropReadsInFlight(client, galleryQueryKey);
         client.setQueryData<GalleryData>(galleryQueryKey, (data) => removeMemory(data, id));
         forgetOwnPending([id]);
         void client.invalidateQueries({ queryKey: memoryQueryKey(id) });

@@ -9,6 +9,7 @@ import projectorText from '../../components/projector-text.module.css';
 import { QrCode } from '../../components/qr-code.tsx';
 import { appConfigQueryOptions } from '../../lib/app-config.ts';
 import { useEventName } from '../../lib/event-name.ts';
+import { dropReadsInFlight } from '../../lib/cached-lists.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
   WALL_SIZE,
@@ -152,6 +153,7 @@ export default function WallScreen() {
         dispatch({ type: 'arrive', memory });
       },
       memoryDeleted: ({ id }, client) => {
+        dropReadsInFlight(client, wallQueryKey);
         const rest = (client.getQueryData<Memory[]>(wallQueryKey) ?? []).filter(
           (memory) => memory._id !== id,
         );

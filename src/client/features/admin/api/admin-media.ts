@@ -9,6 +9,7 @@ import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { type Memory, type MemoryStatus, memorySchema } from '../../../../shared/schemas/memory.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { dropReadsInFlight } from '../../../lib/cached-lists.ts';
 import { retryPollOnce } from './errors.ts';
 
 const memoriesSchema = memorySchema.array();
@@ -95,6 +96,7 @@ export const matchesSearch = (memory: Memory, search: string): boolean =>
 
 /** Drops a memory from every cached moderation list. */
 export function removeFromAdminMedia(queryClient: QueryClient, id: string): void {
+  dropReadsInFlight(queryClient, ADMIN_MEDIA_KEY);
   queryClient.setQueriesData<Pages>({ queryKey: ADMIN_MEDIA_KEY }, (data) =>
     data && data.pages.some((page) => page.some((memory) => memory._id === id))
       ? { ...data, pages: data.pages.map((page) => page.filter((memory) => memory._id !== id)) }
