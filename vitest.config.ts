@@ -18,6 +18,7 @@ const SERVER_UNIT = [
   'list-cache',
   'policies',
   'route-hints',
+  'schedule-parse',
   'speaker-username',
   'video-metadata',
   'video-queue',

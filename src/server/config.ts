@@ -144,6 +144,17 @@ const envSchema = z
         ),
       ),
     ).default([]),
+    SCHEDULE_ALLOWED_HOSTS: optional(
+      commaList(
+        z.array(
+          z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9.:-]+)$/i, {
+            error:
+              'must be host names or addresses like schedule.internal or 10.0.0.5, comma-separated',
+          }),
+        ),
+      ),
+    ).default([]),
+    SCHEDULE_REFRESH_MINUTES: optional(z.coerce.number().int().min(0).max(1440)).default(5),
   })
   .superRefine((env, ctx) => {
     if (env.MEDIA_STORE === 's3' && !env.S3_BUCKET) {
@@ -260,6 +271,12 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** Other sites allowed to call the API from a browser (CORS_ORIGINS); none by default. */
   corsOrigins: string[];
+  /**
+   * Importing a schedule from an address (decision 213): the hosts fetched even though they are
+   * on the server's own network (SCHEDULE_ALLOWED_HOSTS), and how often, in minutes, a schedule
+   * imported from an address is fetched again while the event runs (0: never).
+   */
+  schedule: { allowedHosts: string[]; refreshMinutes: number };
   /** Folder of the built client; the API alone is served when absent. */
   clientDir: string | undefined;
 }
@@ -352,6 +369,10 @@ export function loadConfig(
     questionsPerMinute: e.QUESTIONS_PER_MINUTE,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     corsOrigins: e.CORS_ORIGINS.map((origin) => new URL(origin).origin),
+    schedule: {
+      allowedHosts: e.SCHEDULE_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
+      refreshMinutes: e.SCHEDULE_REFRESH_MINUTES,
+    },
     clientDir: options.clientDir,
   };
 }

@@ -157,6 +157,9 @@ const BAD_REQUEST = {
   },
   unreadableLogo: 'The logo could not be read as an image; the file may be damaged',
   uploadLength: 'Upload-Length is required',
+  schedule: (problem: string) => `The schedule cannot be imported: ${problem}`,
+  scheduleUrl: (problem: string) => `The schedule's address is refused: ${problem}`,
+  scheduleFetch: (problem: string) => `The schedule could not be fetched: ${problem}`,
   proof: (refusal: 'expired' | 'invalid') =>
     refusal === 'expired'
       ? 'The puzzle to join has expired; your device will solve a new one'
@@ -226,6 +229,7 @@ const CONFLICT = {
 const TOO_LARGE = {
   memoryFile: MEMORY_TEXTS.tooLarge,
   picture: (field: string, maxMb: number) => `The ${field} is larger than ${maxMb} MB`,
+  schedule: (maxMb: number) => `The schedule is larger than ${maxMb} MB`,
   uploadsFull: (megabytes: string) =>
     `The server has no room for another ${megabytes} MB upload right now; try again in a few minutes.`,
 } as const;
@@ -279,7 +283,12 @@ const MALFORMED = {
   headersTooLarge: [431, 'The request headers are too large'],
 } as const;
 
-export const badRequest = factory(400, BAD_REQUEST, { proof: 'PROOF_INVALID' });
+export const badRequest = factory(400, BAD_REQUEST, {
+  proof: 'PROOF_INVALID',
+  schedule: 'SCHEDULE_INVALID',
+  scheduleUrl: 'SCHEDULE_URL_REFUSED',
+  scheduleFetch: 'SCHEDULE_URL_REFUSED',
+});
 export const invalid = factory(400, INVALID, {
   schema: 'VALIDATION',
   fieldTooLong: 'VALIDATION',
