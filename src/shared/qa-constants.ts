@@ -6,6 +6,14 @@ export const SPEAKER_USERNAME_MAX = 60;
 /** Longest speaker secret accepted at login (ours are 32 characters). */
 export const SPEAKER_SECRET_MAX = 200;
 
+/**
+ * The picture of a speaker who has none (one imported from a schedule): a neutral silhouette,
+ * inline, so every screen that shows `picture` shows something without a request.
+ */
+export const SPEAKER_NO_PICTURE = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200"><rect width="200" height="200" fill="#868e96" fill-opacity=".18"/><circle cx="100" cy="80" r="34" fill="#868e96" fill-opacity=".6"/><path d="M36 178c6-40 32-60 64-60s58 20 64 60z" fill="#868e96" fill-opacity=".6"/></svg>',
+)}`;
+
 /** Questions one attendee may ask a minute unless the admin settings say otherwise. */
 export const DEFAULT_QUESTIONS_PER_MINUTE = 5;
 

@@ -35,6 +35,7 @@ export const API_PATHS = {
   adminStats: '/api/admin/stats',
   adminStatsCsv: '/api/admin/stats.csv',
   adminSettingsLogo: '/api/admin/settings/logo',
+  adminSpeakerLinksCsv: '/api/admin/speakers/links.csv',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
   schedule: '/api/schedule',
@@ -130,3 +131,10 @@ export function hasAppHeader(pathname: string): boolean {
   const name = clientRouteAt(pathname);
   return name ? CLIENT_ROUTES[name].header : true;
 }
+
+/**
+ * A speaker's sign-in link: the login page with the username and the secret in the fragment
+ * (`#`), which never reaches a server or its logs.
+ */
+export const speakerSignInLink = (origin: string, username: string, secret: string): string =>
+  `${origin}${CLIENT_PATHS.speakerLogin}#${new URLSearchParams({ username, secret }).toString()}`;

@@ -31,6 +31,8 @@ export type DomainEvent =
   | { type: 'speakerDeleted'; speakerId: string }
   /** A speaker got a new secret: the tokens made with the old one stopped being valid. */
   | { type: 'speakerSecretRenewed'; speakerId: string }
+  /** Every speaker got a new secret at once (the sign-in links exported to send out). */
+  | { type: 'speakerSecretsRenewed'; speakerIds: string[] }
   /** The admin changed the settings; `settings` is their public part, as every screen shows it. */
   | { type: 'settingsUpdated'; settings: PublicSettings }
   /**

@@ -45,6 +45,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
         lists.forget('schedule');
         return;
       case 'speakerSecretRenewed':
+      case 'speakerSecretsRenewed':
         return;
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know: it may

@@ -321,6 +321,9 @@ export function createRealtime(
       case 'speakerSecretRenewed':
         endModeration(event.speakerId);
         return;
+      case 'speakerSecretsRenewed':
+        for (const speakerId of event.speakerIds) endModeration(speakerId);
+        return;
       case 'settingsUpdated':
         // Every open page takes the new name, colour, logo and the wall's pace at once.
         toEveryone({ event: 'settingsUpdated', payload: { settings: event.settings } });

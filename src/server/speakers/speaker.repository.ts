@@ -3,6 +3,7 @@ import type { Speaker } from '../../shared/schemas/speaker.ts';
 import type { Db, SpeakersTable } from '../db/database.ts';
 import { type Executor, countRows, exists, wroteAny } from '../db/queries.ts';
 import { mediaUrl } from '../media/media-url.ts';
+import { SPEAKER_NO_PICTURE } from '../../shared/qa-constants.ts';
 
 /** What the service stores for one speaker. */
 export interface NewSpeaker {
@@ -25,7 +26,8 @@ const toSpeaker = (row: SpeakersTable): Speaker => ({
   username: row.username,
   stack: row.stack,
   bio: row.bio,
-  picture: mediaUrl(row.picture_key),
+  // A speaker imported from a schedule has no picture stored (an empty key).
+  picture: row.picture_key ? mediaUrl(row.picture_key) : SPEAKER_NO_PICTURE,
   avatar: row.avatar_key ? mediaUrl(row.avatar_key) : null,
   message: row.message,
   createdAt: row.created_at,

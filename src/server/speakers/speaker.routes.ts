@@ -16,6 +16,7 @@ import {
   speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
+import { z } from 'zod';
 import { callerOf } from '../auth/callers.ts';
 import { can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
@@ -31,6 +32,7 @@ import {
   loginSpeaker,
   removeSpeaker,
   renewSecret,
+  signInLinksCsv,
   speakerByUsername,
   speakerDashboard,
   speakersView,
@@ -179,6 +181,29 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
     async (request, reply) => {
       cacheHeaders.noStore(reply);
       return { secret: await renewSecret(deps, request.params.id) };
+    },
+  );
+
+  app.get(
+    API_PATHS.adminSpeakerLinksCsv,
+    route({
+      summary:
+        'Every speaker’s sign-in link as CSV, to send out; each link carries a new secret and the old ones stop working (the admin)',
+      access: access.admin,
+      // Each download replaces every secret: limited like a write.
+      limit: limited,
+      response: { 200: z.string(), '4xx': errorResponseSchema },
+    }),
+    async (request, reply) => {
+      // The address people open, as configured; else the one the admin's browser used.
+      const origin = deps.config.publicUrl ?? `${request.protocol}://${request.host}`;
+      const csv = await signInLinksCsv(deps, origin);
+      cacheHeaders.noStore(
+        reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="speaker-links.csv"'),
+      );
+      return csv;
     },
   );
 };

@@ -10,6 +10,8 @@ import { type Rendition, sniffType } from '../media/images.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import type { ListView } from '../lists/list-route.ts';
 import { listQuestions } from '../questions/question.repository.ts';
+import { csvCell } from '../questions/question.service.ts';
+import { speakerSignInLink } from '../../shared/routes.ts';
 import { hashSecret } from '../auth/callers.ts';
 import {
   deleteSpeaker,
@@ -167,6 +169,43 @@ export async function renewSecret(
   // Screens that watch the pending questions with an old token stop getting them.
   await deps.events.publish({ type: 'speakerSecretRenewed', speakerId: id.toLowerCase() });
   return secret;
+}
+
+/**
+ * Every speaker's sign-in link as CSV (name, username, link), to send out: each speaker gets a
+ * new secret, all in one transaction, and the old ones (and tokens made with them) stop working,
+ * as with one renewal. `origin` is the address people open the app at.
+ */
+export async function signInLinksCsv(
+  deps: Pick<AppDeps, 'db' | 'events'>,
+  origin: string,
+): Promise<string> {
+  const issued = await deps.db.transaction().execute(async (trx) => {
+    const speakers = await listSpeakers(trx);
+    const links: { speaker: Speaker; secret: string }[] = [];
+    for (const speaker of speakers) {
+      const secret = newSecret();
+      await setSecretHash(trx, speaker._id, hashSecret(secret));
+      links.push({ speaker, secret });
+    }
+    return links;
+  });
+  if (issued.length > 0) {
+    await deps.events.publish({
+      type: 'speakerSecretsRenewed',
+      speakerIds: issued.map(({ speaker }) => speaker._id),
+    });
+  }
+  const rows = [
+    ['name', 'username', 'link'],
+    ...issued.map(({ speaker, secret }) => [
+      speaker.name,
+      speaker.username,
+      speakerSignInLink(origin, speaker.username, secret),
+    ]),
+  ];
+  // A byte-order mark, so spreadsheets read the names as UTF-8.
+  return `\uFEFF${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }
 
 /** The admin deletes a speaker, their questions and pictures; every screen sees them go. */

@@ -16,7 +16,7 @@ import { useState } from 'react';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
-import { signInLink } from '../speakers/api/speaker-session.ts';
+import { speakerSignInLink } from '../../../shared/routes.ts';
 import { useDeleteSpeaker, useRenewSecret } from './api/admin-speakers.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { toastDone, toastFailed } from '../../components/toast.ts';
@@ -130,7 +130,7 @@ export function AdminSpeakers({ token, onExpired }: { token: string; onExpired: 
               setReplacing(null);
               setIssued({
                 speaker,
-                link: signInLink(window.location.origin, speaker.username, secret),
+                link: speakerSignInLink(window.location.origin, speaker.username, secret),
               });
             },
             onError: (error) => {

@@ -15,9 +15,8 @@ import {
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
-import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { CLIENT_PATHS, speakerSignInLink } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
-import { signInLink } from './api/speaker-session.ts';
 import { ModalActions } from '../../components/modal-actions.tsx';
 
 /** "Uploaded Succesfully" (the product's spelling): the username to log in with, and the way on. */
@@ -30,7 +29,7 @@ export function UploadedModal({
 }) {
   const speaker = joined?.speaker;
   const link = joined
-    ? signInLink(window.location.origin, joined.speaker.username, joined.secret)
+    ? speakerSignInLink(window.location.origin, joined.speaker.username, joined.secret)
     : '';
   return (
     <Modal

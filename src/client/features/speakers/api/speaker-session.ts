@@ -1,6 +1,5 @@
 import { useLocalStorage } from '@mantine/hooks';
 import { STORAGE_KEYS } from '../../../../shared/constants.ts';
-import { CLIENT_PATHS } from '../../../../shared/routes.ts';
 import { storedText } from '../../../lib/local-storage.ts';
 
 /**
@@ -36,10 +35,3 @@ export function useSpeakerToken(username: string): string | undefined {
   const session = useSpeakerSession();
   return session.username === username.toLowerCase() ? session.token : undefined;
 }
-
-/**
- * The sign-in link shown once at sign-up: the login page with the username and the secret in
- * the fragment (`#`), which never reaches a server or its logs.
- */
-export const signInLink = (origin: string, username: string, secret: string): string =>
-  `${origin}${CLIENT_PATHS.speakerLogin}#${new URLSearchParams({ username, secret }).toString()}`;
