@@ -36,6 +36,7 @@ export const API_PATHS = {
   adminStatsCsv: '/api/admin/stats.csv',
   adminSettingsLogo: '/api/admin/settings/logo',
   adminSpeakerLinksCsv: '/api/admin/speakers/links.csv',
+  adminScheduleImport: '/api/admin/schedule',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
   schedule: '/api/schedule',

@@ -40,13 +40,10 @@ export function parseJsonText(body: string): unknown {
     return JSON.parse(body) as unknown;
   } catch (error) {
     const message = error instanceof Error ? error.message : 'not JSON';
-    const position = /position (\d+)/.exec(message);
-    let where = 'the JSON';
-    if (position) {
-      const before = body.slice(0, Number(position[1]));
-      const line = before.split('\n').length;
-      where = `line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
-    }
+    // V8 names the position, except at the end of the text ("Unexpected end of JSON input").
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? body.length);
+    const before = body.slice(0, position);
+    const where = `line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
     const reason = oneLine(
       message.replace(/\s*\(line.*\)$/, '').replace(/ in JSON at position \d+/, ''),
     );
