@@ -37,10 +37,12 @@ import { mediaPipelinesPlugin } from './plugins/media-pipelines.ts';
 import { mediaStorePlugin } from './plugins/media-store.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { resumableUploadsPlugin } from './plugins/resumable-uploads.ts';
+import { scheduleRefreshPlugin } from './plugins/schedule-refresh.ts';
 import { settingsPlugin } from './plugins/settings.ts';
 import { videoMetadataSweepPlugin } from './plugins/video-metadata-sweep.ts';
 import { videoRenditionsPlugin } from './plugins/video-renditions.ts';
 import { programmeRoutes } from './programme/programme.routes.ts';
+import { scheduleImportRoutes } from './programme/schedule-import/schedule-import.routes.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { publicBranding } from './settings/branding.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
@@ -117,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(mediaPipelinesPlugin);
   await app.register(videoRenditionsPlugin);
   await app.register(appDepsPlugin);
+  await app.register(scheduleRefreshPlugin);
   await app.register(httpPlugin);
 
   const { deps } = app;
@@ -129,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });
   await app.register(programmeRoutes, { deps });
+  await app.register(scheduleImportRoutes, { deps });
   await app.register(webManifestRoutes, {
     branding: () => publicBranding(deps.settings),
     pageRateLimit: config.pageRateLimit,

@@ -40,6 +40,10 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
         lists.forget('schedule');
         return;
       case 'scheduleChanged':
+        // An import may have added speakers (decision 212).
+        lists.forget('speakers');
+        lists.forget('schedule');
+        return;
       case 'settingsUpdated':
         // The schedule carries the event's time zone.
         lists.forget('schedule');

@@ -40,16 +40,6 @@ export interface ParsedSchedule {
 export const scheduleProblem = (where: string, what: string) =>
   badRequest('schedule', `${where}: ${what}`);
 
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Per time zone, a formatter that tells the wall-clock time there at an instant. */
 function wallClock(zone: string): (instant: number) => number {
   const format = new Intl.DateTimeFormat('en-US', {

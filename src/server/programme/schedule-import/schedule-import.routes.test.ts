@@ -17,7 +17,9 @@ import {
   joinAttendee,
   speakerToken,
 } from '../../../../tests/support/speakers.ts';
+import { ManualClock } from '../../../../tests/support/manual-clock.ts';
 import { type TestApp, testDatabases, useTestApp } from '../../../../tests/support/test-app.ts';
+import { refreshSchedule } from './schedule-import.service.ts';
 
 const PASSWORD = 'schedule-import-admin-password';
 const FIXTURES = path.join(import.meta.dirname, '../../../../tests/fixtures/schedules');
@@ -482,6 +484,41 @@ describe('schedule import limits', () => {
   });
 });
 
+describe('fetching an address’s schedule again while the event runs', () => {
+  const files = useScheduleServer();
+  // The day before the programme's last day.
+  const clock = new ManualClock('2026-03-28T12:00:00Z');
+  const t = useTestApp(() => ({
+    clock,
+    env: { ADMIN_PASSWORD: PASSWORD, SCHEDULE_ALLOWED_HOSTS: '127.0.0.1' },
+  }));
+
+  it('refetches from the last import’s address, on one instance at a time, only while it runs', async () => {
+    const token = await adminToken(t.url, PASSWORD);
+    const lease = { owner: 'instance-a', leaseMs: 5 * 60_000 };
+    // Uploaded: nothing to fetch again.
+    await imported(await postSchedule(t, token, fixture('pretalx.xml')));
+    expect(await refreshSchedule(t.app.deps, lease)).toBeNull();
+
+    await imported(
+      await postSchedule(
+        t,
+        token,
+        JSON.stringify({ url: `${files.url}/pretalx.json` }),
+        'application/json',
+      ),
+    );
+    expect((await refreshSchedule(t.app.deps, lease))?.sessions.unchanged).toBe(11);
+    // Another instance waits while the lease holds, and takes it once it ran out.
+    expect(await refreshSchedule(t.app.deps, { ...lease, owner: 'instance-b' })).toBeNull();
+    clock.advance(5 * 60_000 + 1);
+    expect((await refreshSchedule(t.app.deps, { ...lease, owner: 'instance-b' }))?.rooms).toBe(3);
+    // After the last session: the programme is left alone.
+    clock.advance(3 * 86_400_000);
+    expect(await refreshSchedule(t.app.deps, { ...lease, owner: 'instance-b' })).toBeNull();
+  });
+});
+
 /** A programme as large as the largest real ones: 3 days, 30 rooms, 900 talks, 1,000 people. */
 function largeSchedule(version: number): string {
   const rooms = Array.from({ length: 30 }, (_, i) => `Room ${i + 1}`);
@@ -503,7 +540,7 @@ function largeSchedule(version: number): string {
           .join('');
         const hour = String(9 + slot).padStart(2, '0');
         events.push(
-          `<event guid="talk-${talk}" id="${talk}"><date>${date}T${hour}:00:00+02:00</date><start>${hour}:00</start><duration>00:45</duration><room>${room}</room><title>Talk ${talk} &amp; more (v${talk === 1 ? version : 1})</title><track>Track ${r % 8}</track><abstract>${'An abstract of the talk. '.repeat(40)}</abstract><description>${'A description. '.repeat(60)}</description><persons>${persons}</persons></event>`,
+          `<event guid="talk-${talk}" id="${talk}"><date>${date}T${hour}:00:00+02:00</date><start>${hour}:00</start><duration>00:45</duration><room>${room}</room><title>Talk ${talk} &amp; more (v${talk === 1 ? version : 1})</title><track>Track ${r % 8}</track><abstract>${'An abstract of the talk. '.repeat(40)}</abstract><description>${'A description. '.repeat(130)}</description><persons>${persons}</persons></event>`,
         );
       }
       return `<room name="${room}">${events.join('\n')}</room>`;

@@ -1,11 +1,12 @@
 import { LIMITS } from '../../../shared/constants.ts';
 import { cleanName } from '../../../shared/names.ts';
+import { PROGRAMME_LIMITS } from '../../../shared/schemas/programme.ts';
+import { isTimeZone } from '../../../shared/zoned-time.ts';
 import {
   type LocalTime,
   type ParsedPerson,
   type ParsedSchedule,
   type ParsedSession,
-  isTimeZone,
   oneLine,
   parseClock,
   parseDate,
@@ -15,8 +16,13 @@ import {
   zonedTimes,
 } from './parsed-schedule.ts';
 
-/** Longest title, abstract and track kept from a schedule; longer text is cut with an ellipsis. */
-export const SCHEDULE_TEXT_MAX = { title: 300, abstract: 10_000, track: 100, room: 100 } as const;
+/** Longest texts kept from a schedule, the programme's own; longer ones are cut with an ellipsis. */
+const SCHEDULE_TEXT_MAX = {
+  title: PROGRAMME_LIMITS.titleMax,
+  abstract: PROGRAMME_LIMITS.abstractMax,
+  track: PROGRAMME_LIMITS.trackMax,
+  room: PROGRAMME_LIMITS.roomNameMax,
+};
 
 /** Control characters but tab and newline: no schedule text keeps them. */
 // eslint-disable-next-line no-control-regex
