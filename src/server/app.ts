@@ -22,6 +22,7 @@ import { webManifestRoutes } from './http/pages/web-manifest.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { memoryRoutes } from './memories/memory.routes.ts';
+import { reportRoutes } from './memories/report.routes.ts';
 import { answerMemoPlugin } from './plugins/answer-memo.ts';
 import { appDepsPlugin } from './plugins/app-deps.ts';
 import { callersPlugin } from './plugins/callers.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(attendeeRoutes, { deps, proofs: app.joinProofs });
   await app.register(mediaRoutes, { media: deps.media });
   await app.register(memoryRoutes, { deps });
+  await app.register(reportRoutes, { deps });
   await app.register(uploadRoutes, { deps, store: app.resumableUploads });
   await app.register(speakerRoutes, { deps });
   await app.register(questionRoutes, { deps });

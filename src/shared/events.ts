@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema } from './schemas/common.ts';
 import { memorySchema } from './schemas/memory.ts';
 import { questionSchema } from './schemas/question.ts';
+import { reportsChangedEventSchema } from './schemas/report.ts';
 import { publicSettingsSchema } from './schemas/settings.ts';
 import { speakerSchema } from './schemas/speaker.ts';
 
@@ -50,6 +51,7 @@ export const serverEventSchemas = {
   speakerDeleted: speakerDeletedEventSchema,
   settingsUpdated: settingsUpdatedEventSchema,
   scheduleUpdated: scheduleUpdatedEventSchema,
+  reportsChanged: reportsChangedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;

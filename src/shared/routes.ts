@@ -8,6 +8,8 @@ export const API_PATHS = {
   ownMemory: (id: string) => `/api/memories/${encodeURIComponent(id)}`,
   /** GET: the ids of the caller's own memories (attendee token). */
   ownMemories: '/api/memories/mine',
+  /** POST: anyone asks for a memory to come down (decision 216). */
+  memoryReport: (id: string) => `/api/memories/${encodeURIComponent(id)}/report`,
   mediaPrefix: '/media',
   speakers: '/speakers',
   speakersCard: '/api/speakerscard',
@@ -22,6 +24,7 @@ export const API_PATHS = {
   adminMediaItem: (id: string) => `/api/media/${encodeURIComponent(id)}`,
   adminMemoriesZip: '/api/admin/memories.zip',
   adminAudit: '/api/admin/audit',
+  adminReports: '/api/admin/reports',
   attendees: '/api/attendees',
   attendeeChallenge: '/api/attendees/challenge',
   questionVote: (id: string) => `/api/questions/${encodeURIComponent(id)}/vote`,

@@ -184,6 +184,7 @@ export const fuzzPath = (ids: {
         '/api/admin',
         '/api/media',
         '/api/admin/audit',
+        '/api/admin/reports',
         '/api/attendees',
         '/api/admin/questions',
         '/api/admin/questions.csv',
@@ -212,6 +213,7 @@ export const fuzzPath = (ids: {
       ),
       seg.map((s) => `/api/memory/${s}`),
       seg.map((s) => `/api/memories/${s}`),
+      seg.map((s) => `/api/memories/${s}/report`),
       seg.map((s) => `/api/uploads/${s}`),
       seg.map((s) => `/api/media/${s}`),
       seg.map((s) => `/m/${s}`),
@@ -585,6 +587,7 @@ export const targetedRequest = (
           primaryColor: fc.oneof(fc.constantFrom('#1971c2', '#FFF', 'red'), nastyText),
           wallIntervalSeconds: fc.oneof(fc.integer(), fc.jsonValue()),
           questionsPerMinute: fc.oneof(fc.integer({ min: 1, max: 600 }), fc.jsonValue()),
+          reportsToHide: fc.oneof(fc.integer(), fc.jsonValue()),
         },
         { requiredKeys: [] },
       )
@@ -644,5 +647,39 @@ export const targetedRequest = (
         path: `/api/memories/${id}`,
         headers: authorization ? { authorization } : {},
         body: undefined,
+      })),
+    // Reports of memories: real and unknown ids, hostile reasons and categories, wrong tokens.
+    fc
+      .tuple(
+        fc.oneof(fc.constantFrom(...ids.memory), fc.uuid(), segment(ids.memory)),
+        fc.oneof(
+          fc.record(
+            {
+              reason: fc.oneof(nastyText, fc.jsonValue()),
+              category: fc.oneof(
+                fc.constantFrom('notConsented', 'inappropriate', 'other'),
+                nastyText,
+              ),
+            },
+            { requiredKeys: [] },
+          ),
+          fc.jsonValue(),
+        ),
+        fc.oneof(
+          fc.constant(`Bearer ${adminToken}`),
+          fc.constant('Bearer a.b.c'),
+          fc.constant(undefined),
+        ),
+        fc.ipV4(),
+      )
+      .map(([id, value, authorization, address]): FuzzRequest => ({
+        method: 'POST',
+        path: `/api/memories/${id}/report`,
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': address,
+          ...(authorization ? { authorization } : {}),
+        },
+        body: Buffer.from(JSON.stringify(value)),
       })),
   );

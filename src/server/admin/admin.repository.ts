@@ -11,10 +11,12 @@ export interface DeletedMemoryDetails {
   ip: string;
 }
 
-/** What the moderation log keeps about an approved memory. */
+/** What the moderation log keeps about an approved (or kept) memory. */
 export interface ApprovedMemoryDetails {
   memory: { username: string; text: string; contentType: string; createdAt: string };
   ip: string;
+  /** The open reports on it that were dismissed (decision 216). */
+  dismissedReports: number;
 }
 
 export type NewAuditEntry = {
@@ -24,7 +26,7 @@ export type NewAuditEntry = {
   createdAt: string;
 } & (
   | { action: 'memory.delete'; details: DeletedMemoryDetails }
-  | { action: 'memory.approve'; details: ApprovedMemoryDetails }
+  | { action: 'memory.approve' | 'memory.keep'; details: ApprovedMemoryDetails }
 );
 
 const storedDetailsSchema = z.object({

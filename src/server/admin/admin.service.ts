@@ -57,8 +57,9 @@ const auditedMemory = ({ username, text, contentType, createdAt }: Memory) => ({
 });
 
 /**
- * Approves a pending memory as the admin: published everywhere at once, and the moderation log
- * says who approved what and when (in the same transaction). Approving a published memory is
+ * Approves a pending memory as the admin (or keeps a reported one, decision 216): published
+ * everywhere at once, its reports dismissed, and the moderation log says who approved or kept
+ * what and when (in the same transaction). Approving a published memory nobody reported is
  * harmless and logs nothing.
  */
 export async function approveMemoryAsAdmin(
@@ -66,11 +67,12 @@ export async function approveMemoryAsAdmin(
   id: string,
   actor: Actor,
 ): Promise<Memory | undefined> {
-  return approveMemory(deps, id, async (trx, memory) => {
+  return approveMemory(deps, id, async (trx, { memory, published, dismissedReports }) => {
+    const details = { memory: auditedMemory(memory), ip: actor.ip, dismissedReports };
     await insertAuditEntry(trx, {
       ...auditedBy(deps, actor, id),
-      action: 'memory.approve',
-      details: { memory: auditedMemory(memory), ip: actor.ip },
+      // Keeping a published memory someone reported (decision 216).
+      ...(published ? { action: 'memory.approve', details } : { action: 'memory.keep', details }),
     });
   });
 }

@@ -30,6 +30,8 @@ export interface MemoriesTable {
   /** The instance making the rendition, and until when its lease holds (ISO time). */
   render_owner: string | null;
   render_lease_until: string | null;
+  /** How many people's reports on it are open (decision 216); the admin keeping it sets 0. */
+  open_reports: Generated<number>;
 }
 
 export interface SpeakersTable {
@@ -160,6 +162,18 @@ export interface ScheduleStateTable {
   version: number;
 }
 
+export interface MemoryReportsTable {
+  id: string;
+  memory_id: string;
+  /** `attendee:<id>`, or `address:<salted hash>` for a reporter without a token (decision 216). */
+  reporter: string;
+  category: string;
+  reason: string;
+  created_at: string;
+  /** When the admin kept the memory: the report no longer counts, nor does its reporter again. */
+  dismissed_at: string | null;
+}
+
 export interface Database {
   memories: MemoriesTable;
   speakers: SpeakersTable;
@@ -174,6 +188,7 @@ export interface Database {
   sessions: SessionsTable;
   session_speakers: SessionSpeakersTable;
   schedule_state: ScheduleStateTable;
+  memory_reports: MemoryReportsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -15,6 +15,13 @@ export type DomainEvent =
   /** A memory changed: approved, or its video's playable rendition is ready. */
   | { type: 'memoryUpdated'; memory: Memory }
   | { type: 'memoryDeleted'; id: string }
+  /**
+   * Somebody new reported a memory (decision 216): `reporters` is how many people's reports are
+   * open now; `hidden` is the memory taken out of public view by this report, else null.
+   */
+  | { type: 'memoryReported'; memoryId: string; reporters: number; hidden: Memory | null }
+  /** The admin kept a memory that was still published: its open reports were dismissed. */
+  | { type: 'reportsDismissed'; memoryId: string }
   /** Stored videos were cleaned of their metadata at start (decision 095): their files moved. */
   | { type: 'storedVideosCleaned'; count: number }
   | { type: 'questionCreated'; question: Question }

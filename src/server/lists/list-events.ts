@@ -14,6 +14,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
     lists.forget('speakers');
     lists.forget('questions');
     lists.forget('schedule');
+    lists.forget('reports');
   };
   const on = (event: DomainEvent) => {
     switch (event.type) {
@@ -21,8 +22,18 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
       case 'memoryUpdated':
       case 'memoryDeleted':
       case 'storedVideosCleaned':
-        // Any post, approval or deletion can change any page of the gallery.
+        // Any post, approval or deletion can change any page of the gallery, and the reported
+        // memories show the memory as it is.
         lists.forget('memories');
+        lists.forget('reports');
+        return;
+      case 'memoryReported':
+        lists.forget('reports');
+        // Hidden: gone from the gallery as one awaiting approval.
+        if (event.hidden) lists.forget('memories');
+        return;
+      case 'reportsDismissed':
+        lists.forget('reports');
         return;
       case 'questionCreated':
       case 'questionVoted':

@@ -105,6 +105,7 @@ export async function insertMemories(db: Executor, memories: NewMemory[]): Promi
     processing: m.processing ? 1 : 0,
     render_owner: null,
     render_lease_until: null,
+    open_reports: 0,
   }));
   await db.insertInto('memories').values(rows).execute();
   return rows.map(toMemory);
@@ -379,4 +380,34 @@ export function markMetadataStripped(
       .where('id', '=', change.id)
       .where('media_key', '=', change.previousKey),
   );
+}
+
+/** The memories with these ids, in no particular order (those that exist). */
+export async function findMemories(db: Executor, ids: readonly string[]): Promise<Memory[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('memories').selectAll().where('id', 'in', ids).execute();
+  return rows.map(toMemory);
+}
+
+/**
+ * Counts one more person's open report on a memory (decision 216): the row is locked until the
+ * transaction ends, so reports arriving together count one after the other. Answers the memory
+ * and its open reports after, or undefined when there is no such memory.
+ */
+export async function countOpenReport(
+  db: Executor,
+  id: string,
+): Promise<{ memory: Memory; openReports: number } | undefined> {
+  const row = await db
+    .updateTable('memories')
+    .set((eb) => ({ open_reports: eb('open_reports', '+', 1) }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+  return row && { memory: toMemory(row), openReports: row.open_reports };
+}
+
+/** Sets a memory's open reports back to none (the admin kept it). */
+export async function clearOpenReports(db: Executor, id: string): Promise<void> {
+  await db.updateTable('memories').set({ open_reports: 0 }).where('id', '=', id).execute();
 }

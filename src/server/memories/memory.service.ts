@@ -9,8 +9,10 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import type { ListView } from '../lists/list-route.ts';
+import { dismissReports } from './report.repository.ts';
 import {
   type StoredMemory,
+  clearOpenReports,
   deleteMemoryRow,
   findMemory,
   insertMemories,
@@ -190,24 +192,41 @@ export async function postMemory(
   return { memories: await createMemories(deps, post, options), refused: post.refused };
 }
 
+/** What the admin's approval (or keeping) of a memory changed. */
+export interface Approval {
+  memory: Memory;
+  /** Whether it was published by it (it was pending: awaiting approval, or hidden by reports). */
+  published: boolean;
+  /** How many open reports on it were dismissed (decision 216). */
+  dismissedReports: number;
+}
+
 /**
- * Publishes a pending memory (the admin's approval): every open gallery and wall gets it at once
- * (`memoryUpdated`). `alongside` runs in the same transaction (the moderation log) when the
- * status changed. Approving a published memory changes nothing. Undefined: no such memory.
+ * Publishes a pending memory (the admin's approval), or keeps a reported one (decision 216):
+ * every open gallery and wall gets it at once (`memoryUpdated`), and its open reports are
+ * dismissed, their reporters not counted again. `alongside` runs in the same transaction (the
+ * moderation log) when anything changed. Approving a published memory without open reports
+ * changes nothing. Undefined: no such memory.
  */
 export async function approveMemory(
-  deps: Pick<AppDeps, 'db' | 'events'>,
+  deps: Pick<AppDeps, 'db' | 'events' | 'clock'>,
   id: string,
-  alongside?: (trx: Transaction<Database>, memory: Memory) => Promise<void>,
+  alongside?: (trx: Transaction<Database>, approval: Approval) => Promise<void>,
 ): Promise<Memory | undefined> {
   const result = await deps.db.transaction().execute(async (trx) => {
     const set = await setMemoryStatus(trx, id, 'published');
-    if (set?.changed && alongside) await alongside(trx, set.memory);
-    return set;
+    if (!set) return undefined;
+    const dismissedReports = await dismissReports(trx, id, deps.clock.now().toISOString());
+    if (dismissedReports > 0) await clearOpenReports(trx, id);
+    const approval = { memory: set.memory, published: set.changed, dismissedReports };
+    if ((set.changed || dismissedReports > 0) && alongside) await alongside(trx, approval);
+    return approval;
   });
   if (!result) return undefined;
-  if (result.changed) {
+  if (result.published) {
     await deps.events.publish({ type: 'memoryUpdated', memory: result.memory });
+  } else if (result.dismissedReports > 0) {
+    await deps.events.publish({ type: 'reportsDismissed', memoryId: id });
   }
   return result.memory;
 }

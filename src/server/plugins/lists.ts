@@ -4,6 +4,7 @@ import { forgetChangedLists } from '../lists/list-events.ts';
 import { questionsFilterOf } from '../lists/question-scopes.ts';
 import { memoriesVersion } from '../memories/memory.repository.ts';
 import { scheduleListVersion } from '../programme/programme.service.ts';
+import { reportsVersion } from '../memories/report.repository.ts';
 import { questionsVersion } from '../questions/question.repository.ts';
 import { speakersVersion } from '../speakers/speaker.repository.ts';
 
@@ -27,6 +28,11 @@ export const listsPlugin = fp(
         speakers: () => speakersVersion(db),
         questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
         schedule: () => scheduleListVersion({ db }),
+        // The reported memories carry the memory as it is: its changes move the version too.
+        reports: async () => {
+          const [reports, memories] = await Promise.all([reportsVersion(db), memoriesVersion(db)]);
+          return { ...reports, revision: reports.revision + memories.revision };
+        },
       },
       app.answers,
     );

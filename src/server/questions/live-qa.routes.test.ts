@@ -572,6 +572,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         wallIntervalSeconds: 8,
         questionsPerMinute: 600,
         timezone: 'UTC',
+        reportsToHide: 3,
         logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {

@@ -58,10 +58,12 @@ const SLICE_GAP_MS = 10;
  */
 function everyoneInSlices(io: RealtimeServer) {
   /** Oldest first; an older event is always further along. */
-  const sending: { message: ForEveryone; slice: number }[] = [];
+  const sending: { message: ForEveryone; slice: number; except: string[] }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
-    for (const event of sending) emit(io.local.to(everyoneSlice(event.slice++)), event.message);
+    for (const event of sending) {
+      emit(io.local.to(everyoneSlice(event.slice++)).except(event.except), event.message);
+    }
     while (sending[0] && sending[0].slice === EVERYONE_SLICES) sending.shift();
     timer = sending.length > 0 ? setTimeout(tick, SLICE_GAP_MS) : undefined;
   };
@@ -69,8 +71,9 @@ function everyoneInSlices(io: RealtimeServer) {
   return {
     join: (socket: { join(room: string): unknown }) =>
       void socket.join(everyoneSlice(joined++ % EVERYONE_SLICES)),
-    deliver(message: ForEveryone) {
-      sending.push({ message, slice: 0 });
+    /** Sends `message` to every socket but those in the rooms `except`. */
+    deliver(message: ForEveryone, except: string[] = []) {
+      sending.push({ message, slice: 0, except });
       timer ??= setTimeout(tick, 0);
     },
     stop() {
@@ -298,6 +301,20 @@ export function createRealtime(
         return;
       case 'memoryDeleted':
         toEveryone({ event: 'memoryDeleted', payload: { id: event.id } });
+        return;
+      case 'memoryReported':
+        // Hidden by reports: gone from every public screen, as one awaiting approval, and in
+        // the admin's pending list (decision 216).
+        if (event.hidden) {
+          everyone.deliver({ event: 'memoryDeleted', payload: { id: event.memoryId } }, [
+            moderationRoom(),
+          ]);
+          io.to(moderationRoom()).emit('memoryUpdated', { memory: event.hidden });
+        }
+        io.to(moderationRoom()).emit('reportsChanged', { memoryId: event.memoryId });
+        return;
+      case 'reportsDismissed':
+        io.to(moderationRoom()).emit('reportsChanged', { memoryId: event.memoryId });
         return;
       case 'questionCreated':
         newQuestion(event.question);

@@ -42,6 +42,7 @@ export const defaultSettings = (config: Config): Settings => ({
   wallIntervalSeconds: 8,
   questionsPerMinute: config.questionsPerMinute,
   timezone: 'UTC',
+  reportsToHide: 3,
 });
 
 /**

@@ -30,6 +30,12 @@ export const settingsSchema = z.object({
   timezone: z.string({ error: 'timezone must be a time zone name' }).trim().refine(isTimeZone, {
     error: 'timezone must be a time zone name such as Europe/Berlin or UTC',
   }),
+  /** Distinct people whose reports hide a memory until the admin decides; 0: never (decision 216). */
+  reportsToHide: z
+    .number({ error: 'reportsToHide must be a number' })
+    .int({ error: 'reportsToHide must be a whole number' })
+    .min(0, { error: 'reportsToHide must be at least 0' })
+    .max(1000, { error: 'reportsToHide must be at most 1000' }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

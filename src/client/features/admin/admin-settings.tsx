@@ -54,12 +54,14 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       wallIntervalSeconds: 8,
       questionsPerMinute: 5,
       timezone: 'UTC',
+      reportsToHide: 3,
     },
     validate: {
       eventName: fieldCheck('eventName'),
       primaryColor: fieldCheck('primaryColor'),
       wallIntervalSeconds: fieldCheck('wallIntervalSeconds'),
       questionsPerMinute: fieldCheck('questionsPerMinute'),
+      reportsToHide: fieldCheck('reportsToHide'),
     },
   });
   const { setValues, resetDirty } = form;
@@ -96,7 +98,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
     }),
   );
   /** The input of a whole-number setting, within the bounds the shared schema sets. */
-  const wholeNumber = (key: 'wallIntervalSeconds' | 'questionsPerMinute') => ({
+  const wholeNumber = (key: 'wallIntervalSeconds' | 'questionsPerMinute' | 'reportsToHide') => ({
     min: settingsSchema.shape[key].minValue ?? undefined,
     max: settingsSchema.shape[key].maxValue ?? undefined,
     allowDecimal: false,
@@ -208,6 +210,11 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
               label="Wall: seconds per memory"
               description="How long each memory stays on the projected wall."
               {...wholeNumber('wallIntervalSeconds')}
+            />
+            <NumberInput
+              label="Reports that hide a memory"
+              description="A memory reported by this many people is hidden until you keep or remove it; 0: never hidden by reports."
+              {...wholeNumber('reportsToHide')}
             />
           </Stack>
         </Paper>

@@ -10,6 +10,7 @@ import * as memoryOwner from './0008-memory-owner.ts';
 import * as idempotencyPerClient from './0009-idempotency-per-client.ts';
 import * as joinProof from './0010-join-proof.ts';
 import * as programme from './0011-programme.ts';
+import * as memoryReports from './0013-memory-reports.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009-idempotency-per-client': idempotencyPerClient,
   '0010-join-proof': joinProof,
   '0011-programme': programme,
+  '0013-memory-reports': memoryReports,
 };

@@ -252,3 +252,27 @@ export function askRateLimit(app: FastifyInstance, max: () => number): LimitHook
     },
   ]);
 }
+
+/** Reports of memories a minute (decision 216): per person, and per address without a token. */
+export const REPORT_LIMITS = { perPerson: 5, perAddress: 10 } as const;
+
+/**
+ * The limit on reporting memories: `REPORT_LIMITS.perPerson` a minute per person (their
+ * attendee, else their client id at their address), and `perAddress` a minute per address for
+ * callers without an attendee token (whose reports count per address). Answers 429 with
+ * `Retry-After`.
+ */
+export function reportRateLimit(app: FastifyInstance): LimitHook {
+  const rateLimits = limitsOf(app);
+  return rateLimits.limit([
+    {
+      max: REPORT_LIMITS.perPerson,
+      keyOf: (request) => `report:${rateLimits.requesterKey(request)}`,
+    },
+    {
+      max: REPORT_LIMITS.perAddress,
+      keyOf: (request) =>
+        attendeeIdOf(request) === undefined ? `report:${rateLimits.addressOf(request)}` : undefined,
+    },
+  ]);
+}
