@@ -17,6 +17,7 @@ import {
   IconAlertCircle,
   IconChartBar,
   IconClockHour4,
+  IconFlag,
   IconMessages,
   IconMicrophone,
   IconPhoto,
@@ -37,6 +38,7 @@ import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminDeletions } from './admin-deletions.tsx';
 import { AdminOverview } from './admin-overview.tsx';
 import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
+import { AdminReports, useReportsCount } from './admin-reports.tsx';
 import { DownloadAllButton } from './download-all-button.tsx';
 import { OpenWallLink } from './open-wall-link.tsx';
 import { AdminQuestions } from './admin-questions.tsx';
@@ -54,6 +56,7 @@ const CONSOLE_TABS = [
   { value: 'overview', label: 'Overview', Icon: IconChartBar },
   { value: 'memories', label: 'Memories', Icon: IconPhoto },
   { value: 'pending', label: WALL_TEXTS.awaitingApproval, Icon: IconClockHour4 },
+  { value: 'reports', label: 'Reports', Icon: IconFlag },
   { value: 'questions', label: 'Questions', Icon: IconMessages },
   { value: 'speakers', label: 'Speakers', Icon: IconMicrophone },
   { value: 'settings', label: 'Settings', Icon: IconSettings },
@@ -62,11 +65,28 @@ const CONSOLE_TABS = [
 const TAB_PANELS = {
   overview: AdminOverview,
   pending: AdminPendingMemories,
+  reports: AdminReports,
   questions: AdminQuestions,
   speakers: AdminSpeakers,
   settings: AdminSettings,
 };
 const memoryKey = (memory: Memory) => memory._id;
+
+/** The count on a tab (memories awaiting approval, reported memories); nothing when none. */
+function TabCount({ value, count }: { value: string; count: string | null | undefined }) {
+  if (!count) return null;
+  const reports = value === 'reports';
+  return (
+    <Badge
+      size="sm"
+      circle={count.length < 3}
+      color={reports ? 'red' : undefined}
+      aria-label={reports ? `${count} reported` : undefined}
+    >
+      {count}
+    </Badge>
+  );
+}
 
 function GridSkeleton() {
   return (
@@ -112,6 +132,8 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
 
   useAdminLiveUpdates(hide);
   const pendingCount = usePendingCount(token);
+  const reportsCount = useReportsCount(token);
+  const counts: Record<string, string | null> = { pending: pendingCount, reports: reportsCount };
 
   const expired = useSessionExpiry(media.error, onExpired);
 
@@ -161,14 +183,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
             key={value}
             value={value}
             leftSection={<Icon size={18} />}
-            rightSection={
-              value === 'pending' &&
-              pendingCount && (
-                <Badge size="sm" circle={pendingCount.length < 3}>
-                  {pendingCount}
-                </Badge>
-              )
-            }
+            rightSection={<TabCount value={value} count={counts[value]} />}
           >
             {label}
           </Tabs.Tab>

@@ -1,6 +1,6 @@
 import { AspectRatio, Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconCheck, IconPhotoOff, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { formatDateTime } from '../../lib/format-time.ts';
 import classes from './admin-screen.module.css';
@@ -49,18 +49,23 @@ function MemoryMedia({ memory }: { memory: Memory }) {
 
 /**
  * One memory under moderation: its media, who posted it, the caption, and Delete (with
- * `onApprove`, Approve beside it: a memory awaiting approval).
+ * `onApprove`, Approve beside it: a memory awaiting approval). `labels` rename the two actions
+ * (a reported memory's Keep and Remove); `children` go under the caption.
  */
 export function AdminMemoryCard({
   memory,
   onDelete,
   onApprove,
   approving = false,
+  labels = { approve: 'Approve', delete: 'Delete' },
+  children,
 }: {
   memory: Memory;
   onDelete: (memory: Memory) => void;
   onApprove?: ((memory: Memory) => void) | undefined;
   approving?: boolean;
+  labels?: { approve: string; delete: string };
+  children?: ReactNode;
 }) {
   const deleteButton = (
     <Button
@@ -72,7 +77,7 @@ export function AdminMemoryCard({
       leftSection={<IconTrash size={18} />}
       onClick={() => onDelete(memory)}
     >
-      Delete
+      {labels.delete}
     </Button>
   );
   return (
@@ -97,6 +102,7 @@ export function AdminMemoryCard({
           <Text fz="xs" c="dimmed" component="time" dateTime={memory.createdAt} mt="auto">
             {formatDateTime(memory.createdAt)}
           </Text>
+          {children}
         </Stack>
         {onApprove ? (
           <Group gap={0} grow wrap="nowrap">
@@ -108,7 +114,7 @@ export function AdminMemoryCard({
               loading={approving}
               onClick={() => onApprove(memory)}
             >
-              Approve
+              {labels.approve}
             </Button>
             {deleteButton}
           </Group>

@@ -4,15 +4,17 @@ import {
   IconChevronLeft,
   IconChevronRight,
   IconExternalLink,
+  IconFlag,
   IconTrash,
 } from '@tabler/icons-react';
-import { type TouchEvent, useEffect, useRef } from 'react';
+import { type TouchEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
+import { ReportMemoryDialog } from './report-memory-dialog.tsx';
 import type { ViewerPlace } from './viewer-place.ts';
 import classes from './memories.module.css';
 
@@ -60,8 +62,8 @@ function StepArrow({
  * The viewer (the spec's "Download Memory" modal, grown): one memory large, with arrows, the
  * keyboard (← →) and a swipe stepping through its post's memories and then on through the
  * gallery; the author, the time and the whole caption (scrolled when long); Download, its own
- * page (`/memory?id=`, the link to share), and Delete for the attendee's own. On a phone it
- * takes the whole screen.
+ * page (`/memory?id=`, the link to share), Delete for the attendee's own and Report for anyone
+ * else's (decision 216). On a phone it takes the whole screen.
  */
 export function MemoryViewer({
   place,
@@ -78,6 +80,7 @@ export function MemoryViewer({
   const phone = useMediaQuery('(max-width: 36em)');
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const opened = place !== null;
+  const [reporting, setReporting] = useState<Memory | null>(null);
 
   useEffect(() => {
     if (!opened) return;
@@ -164,6 +167,17 @@ export function MemoryViewer({
                 Delete
               </Button>
             )}
+            {!onDelete && (
+              <Button
+                variant="subtle"
+                color="gray"
+                leftSection={<IconFlag size={18} />}
+                onClick={() => setReporting(memory)}
+                mr="auto"
+              >
+                Report
+              </Button>
+            )}
             <Button
               variant="default"
               component={Link}
@@ -176,6 +190,7 @@ export function MemoryViewer({
           </Group>
         </Stack>
       )}
+      <ReportMemoryDialog memory={reporting} onClose={() => setReporting(null)} />
     </Modal>
   );
 }
