@@ -44,6 +44,7 @@ import { videoMetadataSweepPlugin } from './plugins/video-metadata-sweep.ts';
 import { videoRenditionsPlugin } from './plugins/video-renditions.ts';
 import { programmeRoutes } from './programme/programme.routes.ts';
 import { scheduleImportRoutes } from './programme/schedule-import/schedule-import.routes.ts';
+import { pollRoutes } from './polls/poll.routes.ts';
 import { questionRoutes } from './questions/question.routes.ts';
 import { publicBranding } from './settings/branding.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(questionRoutes, { deps });
   await app.register(programmeRoutes, { deps });
   await app.register(scheduleImportRoutes, { deps });
+  await app.register(pollRoutes, { deps });
   await app.register(webManifestRoutes, {
     branding: () => publicBranding(deps.settings),
     pageRateLimit: config.pageRateLimit,

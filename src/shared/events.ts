@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './schemas/common.ts';
 import { memorySchema } from './schemas/memory.ts';
+import { pollSchema } from './schemas/poll.ts';
 import { questionSchema } from './schemas/question.ts';
 import { reportsChangedEventSchema } from './schemas/report.ts';
 import { publicSettingsSchema } from './schemas/settings.ts';
@@ -21,10 +22,20 @@ export const settingsUpdatedEventSchema = z.object({ settings: publicSettingsSch
 /** The programme changed (rooms, sessions, an import): fetch GET /api/schedule again. Everyone. */
 export const scheduleUpdatedEventSchema = z.object({ version: z.number().int() });
 
-/** What a client may ask to watch: one speaker's questions, or every question. */
+/**
+ * A poll changed (state, visibility, results), at most 4 times a second per poll: to the
+ * watchers of its session (everyone for an event-wide poll) in its public view, and in its
+ * owner's view to the admin's and its speakers' moderation rooms (decision 220).
+ */
+export const pollUpdatedEventSchema = z.object({ poll: pollSchema });
+export const pollDeletedEventSchema = z.object({ id: idSchema, sessionId: idSchema.nullable() });
+
+/** What a client may ask to watch: one speaker's questions, or every question, or a session. */
 export const watchRequestSchema = z.discriminatedUnion('room', [
   z.object({ room: z.literal('speaker'), speakerId: idSchema }),
   z.object({ room: z.literal('questions') }),
+  /** One session: its polls (and what else happens in the talk). */
+  z.object({ room: z.literal('session'), sessionId: idSchema }),
   /**
    * Every question whatever its status, for the admin (all of them) or a speaker (their own),
    * named by the token: pending ones included. A token that does not check out is refused.
@@ -52,6 +63,8 @@ export const serverEventSchemas = {
   settingsUpdated: settingsUpdatedEventSchema,
   scheduleUpdated: scheduleUpdatedEventSchema,
   reportsChanged: reportsChangedEventSchema,
+  pollUpdated: pollUpdatedEventSchema,
+  pollDeleted: pollDeletedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;
@@ -78,6 +91,7 @@ export interface ClientToServerEvents {
  */
 export const roomFor = (request: WatchRequest): string => {
   if (request.room === 'moderation') return `watch-moderation:${request.token}`;
+  if (request.room === 'session') return `session:${request.sessionId}`;
   return request.room === 'speaker' ? `speaker:${request.speakerId}` : 'questions';
 };
 

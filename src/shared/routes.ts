@@ -40,6 +40,16 @@ export const API_PATHS = {
   adminSettingsLogo: '/api/admin/settings/logo',
   adminSpeakerLinksCsv: '/api/admin/speakers/links.csv',
   adminScheduleImport: '/api/admin/schedule',
+  polls: '/api/polls',
+  poll: (id: string) => `/api/polls/${encodeURIComponent(id)}`,
+  pollVote: (id: string) => `/api/polls/${encodeURIComponent(id)}/vote`,
+  pollReset: (id: string) => `/api/polls/${encodeURIComponent(id)}/reset`,
+  pollLeaderboard: (id: string) => `/api/polls/${encodeURIComponent(id)}/leaderboard`,
+  pollAnswer: (id: string, answerId: string) =>
+    `/api/polls/${encodeURIComponent(id)}/answers/${encodeURIComponent(answerId)}`,
+  pollWord: (id: string, text: string) =>
+    `/api/polls/${encodeURIComponent(id)}/words/${encodeURIComponent(text)}`,
+  adminPollsCsv: '/api/admin/polls.csv',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
   schedule: '/api/schedule',

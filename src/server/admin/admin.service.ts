@@ -9,6 +9,7 @@ import { questionCounts, questionsPerSpeaker } from '../questions/question.repos
 import { csvCell } from '../questions/question.service.ts';
 import { speakerCount } from '../speakers/speaker.repository.ts';
 import { approveMemory, deleteMemory } from '../memories/memory.service.ts';
+import { pollStats } from '../polls/poll.service.ts';
 import { insertAuditEntry, listAuditEntries } from './admin.repository.ts';
 
 /** Who is acting: the admin of the token and the address the request came from. */
@@ -107,13 +108,14 @@ export function recentDeletions(
 
 /** The organiser's overview: how much there is of everything, per speaker and per hour. */
 export async function adminStats(deps: Pick<AppDeps, 'db'>): Promise<AdminStats> {
-  const [memories, questions, speakers, attendees, perSpeaker, perHour] = await Promise.all([
+  const [memories, questions, speakers, attendees, perSpeaker, perHour, polls] = await Promise.all([
     memoriesVersion(deps.db),
     questionCounts(deps.db),
     speakerCount(deps.db),
     attendeeCount(deps.db),
     questionsPerSpeaker(deps.db),
     memoriesPerHour(deps.db),
+    pollStats(deps),
   ]);
   return {
     memories: memories.count,
@@ -124,6 +126,7 @@ export async function adminStats(deps: Pick<AppDeps, 'db'>): Promise<AdminStats>
     votes: questions.votes,
     perSpeaker,
     memoriesPerHour: perHour,
+    polls,
   };
 }
 
@@ -143,6 +146,14 @@ export function statsCsv(stats: AdminStats): string {
     ['total', 'votes', '', '', stats.votes],
     ...stats.perSpeaker.map((s) => ['speaker', s.name, s.questions, s.votes, '']),
     ...stats.memoriesPerHour.map((h) => ['memories per hour', h.hour, '', '', h.memories]),
+    ...stats.polls.perPoll.map((p) => ['poll voters', p.title, '', '', p.voters]),
+    ...stats.polls.perSession.map((p) => [
+      'poll voters per session',
+      p.sessionId ?? 'event-wide',
+      '',
+      '',
+      p.voters,
+    ]),
   ];
   return `\uFEFF${rows.map((row) => row.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }

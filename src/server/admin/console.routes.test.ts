@@ -346,8 +346,15 @@ describe('statsCsv', () => {
       votes: 0,
       perSpeaker: [{ speakerId: 'x', name: '=HYPERLINK("http://evil")', questions: 1, votes: 0 }],
       memoriesPerHour: [],
+      polls: {
+        perPoll: [
+          { pollId: 'p', sessionId: null, title: '+SUM(A1)', type: 'single', voters: 3 },
+        ],
+        perSession: [{ sessionId: null, polls: 1, voters: 3 }],
+      },
     });
     expect(csv).toContain(`speaker,"'=HYPERLINK(""http://evil"")",1,0,`);
+    expect(csv).toContain(`poll voters,'+SUM(A1),,,3`);
     expect(csv.startsWith('\uFEFFsection,')).toBe(true);
   });
 });

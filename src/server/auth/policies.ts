@@ -31,6 +31,7 @@ interface Subjects {
   'delete memory': { ownerId: string | null };
   'see memory': { status: string; ownerId: string | null };
   'continue upload': { attendeeId: string };
+  'run poll': { speakerIds: readonly string[] };
 }
 
 type Action = keyof Subjects;
@@ -77,6 +78,17 @@ const RULES = {
   /** See a memory: anyone once published; before, its poster alone. */
   'see memory': {
     allow: (caller, memory) => memory.status === 'published' || isAttendee(caller, memory.ownerId),
+  },
+  /**
+   * Prepare, open, close, reveal, reset, delete and moderate a poll, and see its drafts and
+   * hidden results: the admin, or a speaker of its session (`speakerIds`: none for an
+   * event-wide poll, which is the admin's alone) (decision 220).
+   */
+  'run poll': {
+    allow: (caller, poll) =>
+      caller.kind === 'admin' ||
+      (caller.kind === 'speaker' && poll.speakerIds.includes(caller.speakerId)),
+    refusal: 'notYourPoll',
   },
   /** Resume, ask about or abandon a resumable upload: the attendee who started it. */
   'continue upload': {

@@ -174,6 +174,54 @@ export interface MemoryReportsTable {
   dismissed_at: string | null;
 }
 
+export interface PollsTable {
+  id: string;
+  /** null: a poll of the whole event. */
+  session_id: string | null;
+  title: string;
+  type: string;
+  /** JSON: `{ id, text }[]`. */
+  options: string;
+  state: string;
+  created_at: string;
+  max_rating: number;
+  results_visible: number;
+  /** Attendees who answered: one response each. */
+  voters: number;
+  /** Moved by every change and answer: the lists' ETags, and the order of a poll's states. */
+  revision: number;
+  /** JSON: a quiz's right option ids. */
+  correct_option_ids: string | null;
+  /** When the poll was first opened (since its last reset): a quiz's clock. */
+  opened_at: string | null;
+}
+
+/** A poll's running counters: per option, rating value, word (`w:` first) or ranked option. */
+export interface PollCountsTable {
+  poll_id: string;
+  key: string;
+  /** Answers, or a ranking's points. */
+  count: number;
+  /** A word the owner removed from the cloud. */
+  hidden: number;
+}
+
+/** One attendee's response to one poll (the pair is the key). */
+export interface PollResponsesTable {
+  poll_id: string;
+  attendee_id: string;
+  /** The id of an open answer, as listed. */
+  id: string;
+  username: string;
+  /** JSON of the answer as counted: option ids, a rating, words, or an open text. */
+  answer: string;
+  answered_at: string;
+  /** A quiz's points for this answer. */
+  points: number;
+  /** An open answer the owner hid. */
+  hidden: number;
+}
+
 export interface Database {
   memories: MemoriesTable;
   speakers: SpeakersTable;
@@ -189,6 +237,9 @@ export interface Database {
   session_speakers: SessionSpeakersTable;
   schedule_state: ScheduleStateTable;
   memory_reports: MemoryReportsTable;
+  polls: PollsTable;
+  poll_counts: PollCountsTable;
+  poll_responses: PollResponsesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -46,4 +46,16 @@ export type DomainEvent =
    * The programme changed (a room or session written, a schedule imported): `version` is the
    * schedule's new version, a number that only grows (decision 210).
    */
-  | { type: 'scheduleChanged'; version: number };
+  | { type: 'scheduleChanged'; version: number }
+  /**
+   * A poll was created, or its owner changed it (state, visibility, a draft's text, a reset, an
+   * answer or word hidden). Compact, as `pollVoted`: the sockets read the poll when they send it.
+   */
+  | { type: 'pollChanged'; pollId: string; sessionId: string | null; revision: number }
+  /**
+   * An attendee answered a poll (or replaced their answer): its results moved. Compact (decision
+   * 220): hundreds a second cross the bus; each instance reads the poll at most 4 times a second.
+   */
+  | { type: 'pollVoted'; pollId: string; sessionId: string | null; revision: number }
+  /** A poll was deleted with its answers; `speakerIds` ran it (their screens drop it too). */
+  | { type: 'pollDeleted'; pollId: string; sessionId: string | null; speakerIds: string[] };

@@ -177,6 +177,8 @@ const INVALID = {
   endsBeforeStarts: 'endsAt must be later than startsAt',
   unknownRoom: 'roomId names no room of the programme',
   unknownSpeakers: (ids: string) => `speakerIds names no speaker with the id ${ids}`,
+  /** A poll's setup or an answer that does not fit the poll (the rules write the message). */
+  poll: (message: string) => message,
 } as const;
 
 const UNAUTHORIZED = {
@@ -202,11 +204,15 @@ const FORBIDDEN = {
   finishedUpload: 'A finished upload cannot be abandoned',
   otherSpeakersQuestion: 'This question was asked to another speaker',
   otherSpeakersExport: "Only that speaker's own questions can be exported",
+  notYourPoll: 'Only the session’s speakers and the admin run its polls',
 } as const;
 
 const NOT_FOUND = {
   memory: 'Memory not found',
   question: 'Question not found',
+  poll: 'Poll not found',
+  pollAnswer: 'Answer not found',
+  leaderboard: 'Only a quiz has a leaderboard',
   speaker: QA_TEXTS.speakerNotFound,
   upload: 'Upload not found',
   media: 'Media not found',
@@ -224,6 +230,11 @@ const CONFLICT = {
   proofUsed: 'This puzzle was used to join already; your device will solve a new one',
   roomHasSessions: (count: number) =>
     `This room has ${plural(count, 'session')}; move or delete ${count === 1 ? 'it' : 'them'} first`,
+  pollNotOpen: 'This poll is not open for answers',
+  pollNotDraft: 'A poll’s title and options change only while it is a draft',
+  pollState: (from: string, to: string) => `A poll that is ${from} cannot become ${to}`,
+  pollChanged: 'The poll changed meanwhile; try again',
+  leaderboardNotYet: 'The leaderboard is shown once the quiz is closed and its results revealed',
 } as const;
 
 const TOO_LARGE = {
@@ -297,6 +308,7 @@ export const invalid = factory(400, INVALID, {
   endsBeforeStarts: 'VALIDATION',
   unknownRoom: 'VALIDATION',
   unknownSpeakers: 'VALIDATION',
+  poll: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);
 export const forbidden = factory(403, FORBIDDEN);

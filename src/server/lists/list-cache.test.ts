@@ -23,7 +23,14 @@ function fakeDatabase() {
 
 const cacheOn = (reader: (scope: string) => Promise<{ newestId: string | null; count: number }>) =>
   new ListCache(
-    { memories: reader, speakers: reader, questions: reader, schedule: reader, reports: reader },
+    {
+      memories: reader,
+      speakers: reader,
+      questions: reader,
+      schedule: reader,
+      reports: reader,
+      polls: reader,
+    },
     new AnswerMemo(),
   );
 

@@ -6,7 +6,7 @@ import {
 import type { AnswerMemo } from '../http/transport/answer-memo.ts';
 
 /** The polled lists (`schedule`: the programme, one answer per version, decision 210). */
-export type ListName = 'memories' | 'speakers' | 'questions' | 'schedule' | 'reports';
+export type ListName = 'memories' | 'speakers' | 'questions' | 'schedule' | 'reports' | 'polls';
 
 /**
  * What decides whether one scope of a list changed: its newest id and its row count, and for a

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../events/domain-events.ts';
 import type { EventSubscriber } from '../events/events.ts';
 import type { ListCache } from './list-cache.ts';
+import { pollsScope } from './poll-scopes.ts';
 import { scopesChangedBy } from './question-scopes.ts';
 
 /**
@@ -15,6 +16,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
     lists.forget('questions');
     lists.forget('schedule');
     lists.forget('reports');
+    lists.forget('polls');
   };
   const on = (event: DomainEvent) => {
     switch (event.type) {
@@ -58,6 +60,11 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
       case 'settingsUpdated':
         // The schedule carries the event's time zone.
         lists.forget('schedule');
+        return;
+      case 'pollChanged':
+      case 'pollVoted':
+      case 'pollDeleted':
+        lists.forget('polls', [pollsScope(event.sessionId)]);
         return;
       case 'speakerSecretRenewed':
       case 'speakerSecretsRenewed':

@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
 import { ListCache } from '../lists/list-cache.ts';
 import { forgetChangedLists } from '../lists/list-events.ts';
+import { sessionOfPollsScope } from '../lists/poll-scopes.ts';
 import { questionsFilterOf } from '../lists/question-scopes.ts';
 import { memoriesVersion } from '../memories/memory.repository.ts';
 import { scheduleListVersion } from '../programme/programme.service.ts';
 import { reportsVersion } from '../memories/report.repository.ts';
+import { pollsVersion } from '../polls/poll.repository.ts';
 import { questionsVersion } from '../questions/question.repository.ts';
 import { speakersVersion } from '../speakers/speaker.repository.ts';
 
@@ -33,6 +35,7 @@ export const listsPlugin = fp(
           const [reports, memories] = await Promise.all([reportsVersion(db), memoriesVersion(db)]);
           return { ...reports, revision: reports.revision + memories.revision };
         },
+        polls: (scope) => pollsVersion(db, sessionOfPollsScope(scope)),
       },
       app.answers,
     );

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { moderationRoomOf } from '../auth/policies.ts';
+import { livePoll } from '../polls/poll.service.ts';
 import { type Realtime, createRealtime } from '../realtime/realtime.ts';
 
 declare module 'fastify' {
@@ -14,12 +15,15 @@ declare module 'fastify' {
  */
 export const realtimePlugin = fp(
   async (app) => {
-    const realtime = createRealtime(app.server, app.log, moderationRoomOf(app.callers));
+    const { db } = app.database;
+    const realtime = createRealtime(app.server, app.log, moderationRoomOf(app.callers), (pollId) =>
+      livePoll({ db }, pollId),
+    );
     app.events.subscribe('clients', realtime);
     app.decorate('realtime', realtime);
     app.addHook('preClose', async () => {
       await realtime.close();
     });
   },
-  { name: 'realtime', dependencies: ['events', 'callers'] },
+  { name: 'realtime', dependencies: ['database', 'events', 'callers'] },
 );

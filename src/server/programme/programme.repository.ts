@@ -410,11 +410,14 @@ export async function setSessionSpeakers(
 }
 
 /**
- * Whether something hangs on a session that deleting it would orphan: questions asked in it
- * (polls will be added here). An import cancels such a session instead of deleting it.
+ * Whether something hangs on a session that deleting it would orphan: questions asked in it, or
+ * its polls. An import cancels such a session instead of deleting it.
  */
-export function sessionHasDependents(db: Executor, sessionId: string): Promise<boolean> {
-  return exists(db.selectFrom('questions').select('id').where('session_id', '=', sessionId));
+export async function sessionHasDependents(db: Executor, sessionId: string): Promise<boolean> {
+  return (
+    (await exists(db.selectFrom('questions').select('id').where('session_id', '=', sessionId))) ||
+    exists(db.selectFrom('polls').select('id').where('session_id', '=', sessionId))
+  );
 }
 
 /**

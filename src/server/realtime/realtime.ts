@@ -11,6 +11,7 @@ import {
   watchRequestSchema,
 } from '../../shared/events.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
+import type { Poll } from '../../shared/schemas/poll.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import type { EventSubscriber } from '../events/events.ts';
@@ -99,6 +100,38 @@ export const VOTE_COALESCE_MS = 100;
 /** Names the moderation room a token may join (the admin's, or a speaker's own), or null. */
 export type ModerationRoomOf = (token: string) => Promise<string | null>;
 
+/** A poll as the sockets send it, read from the database when it is sent (decision 220). */
+export interface LivePoll {
+  /** Orders the states of one poll: an older read is never sent after a newer one. */
+  revision: number;
+  sessionId: string | null;
+  /** The speakers who run it: their moderation rooms get `owner`. */
+  speakerIds: string[];
+  /** Its owners' view (every result, a quiz's right options). */
+  owner: Poll;
+  /** What everybody else sees; null for a draft. */
+  shown: Poll | null;
+}
+
+/** Reads a poll as it is now for the sockets; undefined once it is gone. */
+export type ReadLivePoll = (pollId: string) => Promise<LivePoll | undefined>;
+
+/**
+ * The least time between two `pollUpdated` of one poll (at most 4 a second, however many
+ * answer): a change is sent at once when none went out in the last 250 ms, else at the end of
+ * that window, with the poll as it is then (decision 220).
+ */
+export const POLL_UPDATE_INTERVAL_MS = 250;
+
+/** The pace of one poll's `pollUpdated` on this instance. */
+interface PollPace {
+  timer: NodeJS.Timeout | undefined;
+  /** A change arrived since the last read. */
+  dirty: boolean;
+  /** The revision last sent: a slower, older read is dropped. */
+  sent: number;
+}
+
 /**
  * Answers a `watch` or `unwatch` once the socket is in (or out of) the room, so the client knows
  * from when the room's events reach it; `false` for a request that did not parse, a token that
@@ -127,6 +160,7 @@ export function createRealtime(
   httpServer: HttpServer,
   log: FastifyBaseLogger,
   moderationRoomOf: ModerationRoomOf = () => Promise.resolve(null),
+  readLivePoll: ReadLivePoll = () => Promise.resolve(undefined),
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     serveClient: false,
@@ -293,6 +327,60 @@ export function createRealtime(
   const endModeration = (speakerId: string) =>
     io.in(moderationRoom(speakerId)).socketsLeave(moderationRoom(speakerId));
 
+  /** The rooms of a poll's owners: the admin's, and its session's speakers'. */
+  const pollOwnerRooms = (speakerIds: readonly string[]) => [
+    moderationRoom(),
+    ...speakerIds.map((speakerId) => moderationRoom(speakerId)),
+  ];
+  /** A session's watchers, or every socket for an event-wide poll. */
+  const pollWatchers = (sessionId: string | null) =>
+    sessionId === null ? io.local : io.to(roomFor({ room: 'session', sessionId }));
+  const sendPoll = (live: LivePoll) => {
+    const owners = pollOwnerRooms(live.speakerIds);
+    if (live.shown) {
+      pollWatchers(live.sessionId).except(owners).emit('pollUpdated', { poll: live.shown });
+    }
+    io.to(owners).emit('pollUpdated', { poll: live.owner });
+  };
+  const pollPaces = new Map<string, PollPace>();
+  /** Reads the poll and sends it, and keeps the next change of it for the end of the window. */
+  const readAndSendPoll = async (pollId: string, pace: PollPace) => {
+    pace.dirty = false;
+    pace.timer = setTimeout(() => {
+      pace.timer = undefined;
+      if (pollPaces.get(pollId) !== pace) return;
+      if (pace.dirty) void readAndSendPoll(pollId, pace);
+      else pollPaces.delete(pollId);
+    }, POLL_UPDATE_INTERVAL_MS);
+    try {
+      const live = await readLivePoll(pollId);
+      if (!live || pollPaces.get(pollId) !== pace || live.revision < pace.sent) return;
+      pace.sent = live.revision;
+      sendPoll(live);
+    } catch (error) {
+      // The next change (or the screens' polls of the list) carries the poll instead.
+      log.warn({ err: error, pollId }, 'a poll could not be read for its watchers');
+    }
+  };
+  const pollChanged = (pollId: string) => {
+    const pace = pollPaces.get(pollId);
+    if (pace) {
+      pace.dirty = true;
+      return;
+    }
+    const fresh: PollPace = { timer: undefined, dirty: true, sent: -1 };
+    pollPaces.set(pollId, fresh);
+    void readAndSendPoll(pollId, fresh);
+  };
+  const pollDeleted = (event: Extract<DomainEvent, { type: 'pollDeleted' }>) => {
+    clearTimeout(pollPaces.get(event.pollId)?.timer);
+    pollPaces.delete(event.pollId);
+    const payload = { id: event.pollId, sessionId: event.sessionId };
+    const owners = pollOwnerRooms(event.speakerIds);
+    pollWatchers(event.sessionId).except(owners).emit('pollDeleted', payload);
+    io.to(owners).emit('pollDeleted', payload);
+  };
+
   const on = (event: DomainEvent) => {
     switch (event.type) {
       case 'memoryCreated':
@@ -349,6 +437,13 @@ export function createRealtime(
         // Every open programme reads GET /api/schedule again, a slice of sockets at a time.
         toEveryone({ event: 'scheduleUpdated', payload: { version: event.version } });
         return;
+      case 'pollChanged':
+      case 'pollVoted':
+        pollChanged(event.pollId);
+        return;
+      case 'pollDeleted':
+        pollDeleted(event);
+        return;
       case 'storedVideosCleaned':
         // Screens see the cleaned files at their next read of the gallery.
         return;
@@ -365,6 +460,8 @@ export function createRealtime(
       new Promise<void>((resolve) => {
         everyone.stop();
         clearTimeout(flushTimer);
+        for (const pace of pollPaces.values()) clearTimeout(pace.timer);
+        pollPaces.clear();
         pending.clear();
         sending.clear();
         // Disconnect sockets; the HTTP server itself is closed by Fastify.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pollStatsSchema } from './poll.ts';
 import { cleanName } from '../names.ts';
 import { isTimeZone } from '../zoned-time.ts';
 
@@ -89,5 +90,7 @@ export const adminStatsSchema = z.object({
   ),
   /** Memories posted per hour (UTC, `YYYY-MM-DDTHH:00:00.000Z`), oldest first, hours with none left out. */
   memoriesPerHour: z.array(z.object({ hour: z.string(), memories: z.number() })),
+  /** Voters per poll and distinct voters per session's polls. */
+  polls: pollStatsSchema,
 });
 export type AdminStats = z.infer<typeof adminStatsSchema>;

@@ -11,6 +11,7 @@ import * as idempotencyPerClient from './0009-idempotency-per-client.ts';
 import * as joinProof from './0010-join-proof.ts';
 import * as programme from './0011-programme.ts';
 import * as memoryReports from './0013-memory-reports.ts';
+import * as polls from './0016-polls.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010-join-proof': joinProof,
   '0011-programme': programme,
   '0013-memory-reports': memoryReports,
+  '0016-polls': polls,
 };
