@@ -25,8 +25,40 @@ const encodingOf = (header = '') =>
   /\bbr\b/.test(header) ? 'br' : /\bgzip\b/.test(header) ? 'gzip' : 'identity';
 
 const votes = new Map();
+/** Polls: answers counted in memory, the result sent to every socket at most 4 times a second. */
+const polls = new Map();
+function pollAnswered(id, optionId) {
+  const poll = polls.get(id) ?? { voters: 0, counts: {}, timer: undefined, dirty: false };
+  polls.set(id, poll);
+  poll.voters += 1;
+  poll.counts[optionId] = (poll.counts[optionId] ?? 0) + 1;
+  const send = () => {
+    poll.dirty = false;
+    const options = Object.entries(poll.counts).map(([key, count]) => ({ id: key, count }));
+    io.local.emit('pollUpdated', { poll: { _id: id, voters: poll.voters, results: { options } } });
+    poll.timer = setTimeout(() => {
+      poll.timer = undefined;
+      if (poll.dirty) send();
+    }, 250);
+  };
+  if (poll.timer) poll.dirty = true;
+  else send();
+  return poll;
+}
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?')[0];
+  const answerTo = request.method === 'PUT' && /^\/api\/polls\/([^/]+)\/vote$/.exec(path);
+  if (answerTo) {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const { optionIds } = JSON.parse(Buffer.concat(chunks).toString());
+      const poll = pollAnswered(answerTo[1], optionIds[0]);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ poll: { _id: answerTo[1], voters: poll.voters } }));
+    });
+    return;
+  }
   // A vote: counted in memory and sent to the speaker's room at once (no coalescing).
   const voteOn = request.method === 'PUT' && /^\/api\/questions\/([^/]+)\/vote$/.exec(path);
   if (voteOn) {

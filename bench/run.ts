@@ -11,6 +11,7 @@ import { galleryPolls } from './suites/gallery.ts';
 import { joinCosts } from './suites/joins.ts';
 import { lighthouseScores } from './suites/lighthouse.ts';
 import { photos } from './suites/photos.ts';
+import { livePoll } from './suites/polls.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { tusVideoUpload, uploads } from './suites/uploads.ts';
@@ -35,6 +36,7 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   archive: { title: 'Download all (ZIP of every memory)', run: archiveDownload },
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
   joins: { title: 'One person, one vote: the cost of joins', run: joinCosts },
+  polls: { title: 'A live poll in the keynote (5,000 answers, 5,000 watching)', run: livePoll },
 };
 
 const only = process.argv

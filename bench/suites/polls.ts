@@ -1,0 +1,231 @@
+import { io, type Socket } from 'socket.io-client';
+import { Pool } from 'undici';
+import { startAppServer, startConferenceReference } from '../lib/processes.ts';
+import { type Row, fmt } from '../lib/report.ts';
+
+/** The keynote's poll: every attendee answers one question while every phone watches. */
+const ATTENDEES = Number(process.env.BENCH_POLL_ATTENDEES ?? 5000);
+const WATCHERS = ATTENDEES;
+/** The answers are spread evenly over this window. */
+const SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 8);
+const OPTIONS = ['Rust', 'Go', 'Zig', 'TypeScript'];
+const PASSWORD = 'bench-polls-admin';
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+interface Target {
+  url: string;
+  pollId: string;
+  tokens: string[];
+}
+
+/**
+ * WATCHERS sockets connected (an event-wide poll reaches every socket); ATTENDEES answers, one
+ * each, spread over SECONDS. Ack: PUT start → 200. Result lag: from the last answer's 200 to the
+ * moment each socket first holds the final result (voters = ATTENDEES).
+ */
+async function measure(target: Target) {
+  const sockets: Socket[] = [];
+  /** Per socket: when it saw the final result. */
+  const finals: number[] = [];
+  let events = 0;
+  for (let i = 0; i < WATCHERS; i += 500) {
+    await Promise.all(
+      Array.from(
+        { length: Math.min(500, WATCHERS - i) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = io(target.url, {
+              transports: ['websocket'],
+              forceNew: true,
+              reconnection: false,
+            });
+            sockets.push(socket);
+            let done = false;
+            socket.on('pollUpdated', (payload: { poll: { _id: string; voters: number } }) => {
+              events += 1;
+              if (!done && payload.poll._id === target.pollId && payload.poll.voters >= ATTENDEES) {
+                done = true;
+                finals.push(performance.now());
+              }
+            });
+            socket.on('connect', () => resolve());
+            socket.on('connect_error', reject);
+          }),
+      ),
+    );
+  }
+
+  const pool = new Pool(new URL(target.url).origin, { connections: 128, pipelining: 1 });
+  const gap = (SECONDS * 1000) / ATTENDEES;
+  const acks: number[] = [];
+  let lastAck = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let n = 0; n < ATTENDEES; n++) {
+    const wait = t0 + n * gap - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    const start = performance.now();
+    inFlight.push(
+      pool
+        .request({
+          method: 'PUT',
+          path: `/api/polls/${target.pollId}/vote`,
+          headers: {
+            authorization: `Bearer ${target.tokens[n] ?? ''}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ optionIds: [String((n % OPTIONS.length) + 1)] }),
+        })
+        .then(async (response) => {
+          await response.body.dump();
+          const now = performance.now();
+          if (response.statusCode === 200) {
+            acks.push(now - start);
+            lastAck = Math.max(lastAck, now);
+          } else errors++;
+        })
+        .catch(() => {
+          errors++;
+        }),
+    );
+  }
+  await Promise.all(inFlight);
+  const answered = (performance.now() - t0) / 1000;
+  // The trailing update, then every socket's copy of it.
+  const deadline = performance.now() + 5000;
+  while (finals.length < WATCHERS && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (const socket of sockets) socket.close();
+  await pool.close();
+  acks.sort((a, b) => a - b);
+  const lags = finals.map((at) => Math.max(0, at - lastAck)).sort((a, b) => a - b);
+  return {
+    ackP50: percentile(acks, 50),
+    ackP99: percentile(acks, 99),
+    lagP50: percentile(lags, 50),
+    lagP99: percentile(lags, 99),
+    missed: WATCHERS - finals.length,
+    errors,
+    answered: acks.length,
+    seconds: answered,
+    eventsPerSocket: events / WATCHERS,
+  };
+}
+
+/** The admin opens an event-wide single-choice poll with its results shown; ATTENDEES join. */
+async function prepare(url: string): Promise<Target> {
+  const login = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: PASSWORD }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  const created = await fetch(`${url}/api/polls`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      title: 'Which language for the next project?',
+      type: 'single',
+      options: OPTIONS.map((text) => ({ text })),
+      resultsVisible: true,
+    }),
+  });
+  const { _id: pollId } = (await created.json()) as { _id: string };
+  await fetch(`${url}/api/polls/${pollId}`, {
+    method: 'PATCH',
+    headers,
+    body: JSON.stringify({ state: 'open' }),
+  });
+  const tokens: string[] = [];
+  for (let i = 0; i < ATTENDEES; i += 100) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(100, ATTENDEES - i) }, async (_, j) => {
+        const joined = await fetch(`${url}/api/attendees`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: `voter-${i + j}` }),
+        });
+        return ((await joined.json()) as { token: string }).token;
+      }),
+    );
+    tokens.push(...batch);
+  }
+  return { url, pollId, tokens };
+}
+
+/**
+ * 5,000 attendees answering one poll within 10 s while 5,000 sockets watch; beside bare
+ * node:http + socket.io counting each answer in memory and sending the result at most 4 times a
+ * second (the same pace), so the difference is what the app adds: tokens, validation, one
+ * transaction per answer, and reading the result from the database.
+ */
+export async function livePoll(): Promise<Row[]> {
+  const server = await startAppServer({ ADMIN_PASSWORD: PASSWORD });
+  const reference = await startConferenceReference({});
+  try {
+    const target = await prepare(server.url);
+    const app = await measure(target);
+    const ref = await measure({ ...target, url: reference.url });
+    const listed = await fetch(`${server.url}/api/polls?event=1`);
+    const [stored] = (await listed.json()) as { voters: number }[];
+    const label = `${fmt(app.answered, 0)} answers by ${ATTENDEES} attendees in ${fmt(app.seconds, 1)} s, ${WATCHERS} sockets watching`;
+    return [
+      {
+        name: `${label}: answer acknowledged p99 ms (errors: ${app.errors})`,
+        value: fmt(app.ackP99, 1),
+        reference: `${fmt(ref.ackP99, 1)} bare node:http (errors: ${ref.errors})`,
+        ratio: fmt(app.ackP99 / ref.ackP99, 2),
+        target: '< 200 ms, every answer 200',
+        met: app.ackP99 < 200 && app.errors === 0 && app.answered === ATTENDEES,
+      },
+      {
+        name: 'answer acknowledged median ms',
+        value: fmt(app.ackP50, 1),
+        reference: `${fmt(ref.ackP50, 1)} bare node:http`,
+        ratio: fmt(app.ackP50 / ref.ackP50, 2),
+        target: '',
+        met: null,
+      },
+      {
+        name: `final result on every socket p99 ms after the last answer (missed: ${app.missed})`,
+        value: fmt(app.lagP99, 1),
+        reference: `${fmt(ref.lagP99, 1)} bare socket.io, same pace (missed: ${ref.missed})`,
+        ratio: fmt(app.lagP99 / ref.lagP99, 2),
+        target: '< 1,000 ms',
+        met: app.lagP99 < 1000 && app.missed === 0,
+      },
+      {
+        name: 'final result median ms after the last answer',
+        value: fmt(app.lagP50, 1),
+        reference: `${fmt(ref.lagP50, 1)} bare socket.io`,
+        ratio: fmt(app.lagP50 / ref.lagP50, 2),
+        target: '',
+        met: null,
+      },
+      {
+        name: 'pollUpdated events per socket (at most 4 a second)',
+        value: fmt(app.eventsPerSocket, 1),
+        reference: `${fmt(ref.eventsPerSocket, 1)} same pace`,
+        ratio: fmt(app.eventsPerSocket / ref.eventsPerSocket, 2),
+        target: `<= ${fmt(app.seconds * 4 + 2, 0)}`,
+        met: app.eventsPerSocket <= app.seconds * 4 + 2,
+      },
+      {
+        name: 'voters counted in the database',
+        value: fmt(stored?.voters ?? 0, 0),
+        reference: `${fmt(app.answered, 0)} answered 200`,
+        ratio: fmt((stored?.voters ?? 0) / app.answered, 2),
+        target: 'equal',
+        met: stored?.voters === app.answered,
+      },
+    ];
+  } finally {
+    await reference.stop();
+    await server.stop();
+  }
+}
