@@ -11,12 +11,14 @@ import { adminStatsSchema } from '../../shared/schemas/settings.ts';
 import { newId } from '../lib/ids.ts';
 import { ManualClock } from '../../../tests/support/manual-clock.ts';
 import {
+  addSpeakerWithSecret,
   adminToken,
   call,
   collect,
   errorOf,
   forged,
   joinAttendee,
+  speakerToken,
 } from '../../../tests/support/speakers.ts';
 import { testDatabases, useTestApp, useWatchingSockets } from '../../../tests/support/test-app.ts';
 
@@ -579,6 +581,113 @@ describe.each(testDatabases)('polls on %s', (database) => {
       watcher.connect();
       await expect.poll(() => watcher.connected).toBe(true);
       expect((await asPublic(poll._id))?.results).toEqual({ average: 4, counts: [0, 0, 1, 0, 1] });
+    });
+  });
+
+  describe('a session’s polls', () => {
+    /** A speaker who signed up, with their token. */
+    const signUp = async (name: string) => {
+      const { speaker, secret } = await addSpeakerWithSecret(t.url, name);
+      return { id: speaker._id, token: await speakerToken(t.url, speaker.username, secret) };
+    };
+    let ada: { id: string; token: string };
+    let alan: { id: string; token: string };
+    let sessionId: string;
+
+    beforeAll(async () => {
+      ada = await signUp('Ada Lovelace');
+      alan = await signUp('Alan Turing');
+      const room = await call(t.url, 'POST', '/api/admin/rooms', {
+        token: admin,
+        body: { name: 'Main hall' },
+      });
+      const roomId = ((await room.json()) as { _id: string })._id;
+      const session = await call(t.url, 'POST', '/api/admin/sessions', {
+        token: admin,
+        body: {
+          title: 'Engines',
+          roomId,
+          startsAt: '2026-11-27T10:00:00+01:00',
+          endsAt: '2026-11-27T11:00:00+01:00',
+          speakerIds: [ada.id],
+        },
+      });
+      expect(session.status).toBe(201);
+      sessionId = ((await session.json()) as { _id: string })._id;
+    });
+
+    it('are run by the session’s speakers and the admin, not by another speaker', async () => {
+      const body = { sessionId, title: 'Ready?', type: 'single', options: choices };
+      const refused = await call(t.url, 'POST', '/api/polls', { token: alan.token, body });
+      expect(refused.status).toBe(403);
+      expect(await errorOf(refused)).toBe(
+        'Only the session’s speakers and the admin run its polls',
+      );
+      const unknown = { ...body, sessionId: newId() };
+      expect(
+        (await call(t.url, 'POST', '/api/polls', { token: ada.token, body: unknown })).status,
+      ).toBe(404);
+      const mine = await create(body, ada.token);
+      expect(mine.sessionId).toBe(sessionId);
+      // Another speaker cannot open, reset, delete or see its drafts.
+      expect((await patch(mine._id, { state: 'open' }, alan.token)).status).toBe(403);
+      const reset = await call(t.url, 'POST', `/api/polls/${mine._id}/reset`, {
+        token: alan.token,
+      });
+      expect(reset.status).toBe(403);
+      const removed = await call(t.url, 'DELETE', `/api/polls/${mine._id}`, { token: alan.token });
+      expect(removed.status).toBe(403);
+      const list = async (token?: string) =>
+        pollListSchema.parse(
+          await (await call(t.url, 'GET', `/api/polls?sessionId=${sessionId}`, { token })).json(),
+        );
+      expect((await list(alan.token)).map((p) => p._id)).not.toContain(mine._id);
+      expect((await list()).map((p) => p._id)).not.toContain(mine._id);
+      expect((await list(ada.token)).map((p) => p._id)).toContain(mine._id);
+      expect((await list(admin)).map((p) => p._id)).toContain(mine._id);
+      // The admin runs it too; the speaker sees hidden results, the public does not.
+      expect((await patch(mine._id, { state: 'open' })).status).toBe(200);
+      await voted(mine._id, grace, { optionIds: ['3'] });
+      expect((await list(ada.token)).find((p) => p._id === mine._id)?.results).toMatchObject({
+        options: [{ count: 0 }, { count: 0 }, { count: 1 }],
+      });
+      expect((await list()).find((p) => p._id === mine._id)?.results).toBeNull();
+      expect((await patch(mine._id, { state: 'closed' }, ada.token)).status).toBe(200);
+    });
+
+    it('reach the session’s watchers in the public view and its speaker in the owners’', async () => {
+      const inSession = await watch([{ room: 'session', sessionId }]);
+      const elsewhere = await watch([{ room: 'session', sessionId: newId() }]);
+      const speaker = await watch([{ room: 'moderation', token: ada.token }]);
+      const publicUpdates = collect(inSession, 'pollUpdated');
+      const strayUpdates = collect(elsewhere, 'pollUpdated');
+      const ownerUpdates = collect(speaker, 'pollUpdated');
+      const deletions = collect(inSession, 'pollDeleted');
+      const poll = await create(
+        { sessionId, title: 'Quiz time', type: 'quiz', options: choices, correctOptionIds: ['1'] },
+        ada.token,
+      );
+      await expect.poll(() => ownerUpdates.some((u) => u.poll._id === poll._id)).toBe(true);
+      expect(publicUpdates.some((u) => u.poll._id === poll._id)).toBe(false);
+      expect(
+        (await patch(poll._id, { state: 'open', resultsVisible: true }, ada.token)).status,
+      ).toBe(200);
+      await voted(poll._id, grace, { optionIds: ['1'] });
+      await expect
+        .poll(() => publicUpdates.filter((u) => u.poll._id === poll._id).at(-1)?.poll.voters)
+        .toBe(1);
+      await expect
+        .poll(() => ownerUpdates.filter((u) => u.poll._id === poll._id).at(-1)?.poll.voters)
+        .toBe(1);
+      expect(JSON.stringify(publicUpdates)).not.toContain('correctOptionIds');
+      expect(
+        ownerUpdates.filter((u) => u.poll._id === poll._id).at(-1)?.poll.correctOptionIds,
+      ).toEqual(['1']);
+      expect(strayUpdates.filter((u) => u.poll._id === poll._id)).toEqual([]);
+      expect(
+        (await call(t.url, 'DELETE', `/api/polls/${poll._id}`, { token: ada.token })).status,
+      ).toBe(200);
+      await expect.poll(() => deletions).toEqual([{ id: poll._id, sessionId }]);
     });
   });
 
