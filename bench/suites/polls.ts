@@ -1,11 +1,12 @@
-import { io, type Socket } from 'socket.io-client';
+import { fork } from 'node:child_process';
+import path from 'node:path';
 import { Pool } from 'undici';
 import { startAppServer, startConferenceReference } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
 
 /** The keynote's poll: every attendee answers one question while every phone watches. */
 const ATTENDEES = Number(process.env.BENCH_POLL_ATTENDEES ?? 5000);
-const WATCHERS = ATTENDEES;
+const WATCHERS = Number(process.env.BENCH_POLL_WATCHERS ?? ATTENDEES);
 /** The answers are spread evenly over this window. */
 const SECONDS = Number(process.env.BENCH_POLL_SECONDS ?? 8);
 const OPTIONS = ['Rust', 'Go', 'Zig', 'TypeScript'];
@@ -26,36 +27,25 @@ interface Target {
  * moment each socket first holds the final result (voters = ATTENDEES).
  */
 async function measure(target: Target) {
-  const sockets: Socket[] = [];
-  /** Per socket: when it saw the final result. */
-  const finals: number[] = [];
-  let events = 0;
-  for (let i = 0; i < WATCHERS; i += 500) {
-    await Promise.all(
-      Array.from(
-        { length: Math.min(500, WATCHERS - i) },
-        () =>
-          new Promise<void>((resolve, reject) => {
-            const socket = io(target.url, {
-              transports: ['websocket'],
-              forceNew: true,
-              reconnection: false,
-            });
-            sockets.push(socket);
-            let done = false;
-            socket.on('pollUpdated', (payload: { poll: { _id: string; voters: number } }) => {
-              events += 1;
-              if (!done && payload.poll._id === target.pollId && payload.poll.voters >= ATTENDEES) {
-                done = true;
-                finals.push(performance.now());
-              }
-            });
-            socket.on('connect', () => resolve());
-            socket.on('connect_error', reject);
-          }),
-      ),
-    );
-  }
+  const watchers = fork(
+    path.join(import.meta.dirname, '../lib/poll-watchers.ts'),
+    [target.url, target.pollId, String(WATCHERS), String(ATTENDEES)],
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const report = new Promise<{ finals: number[]; events: number }>((resolve, reject) => {
+    watchers.on('message', (message: { finals?: number[]; events?: number }) => {
+      if (message.finals) resolve({ finals: message.finals, events: message.events ?? 0 });
+    });
+    watchers.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`the watchers' process exited with ${code}`));
+    });
+  });
+  await new Promise<void>((resolve) => {
+    watchers.on('message', (message: { ready?: boolean }) => {
+      if (message.ready) resolve();
+    });
+  });
+  const now = () => performance.timeOrigin + performance.now();
 
   const pool = new Pool(new URL(target.url).origin, { connections: 128, pipelining: 1 });
   const gap = (SECONDS * 1000) / ATTENDEES;
@@ -81,10 +71,10 @@ async function measure(target: Target) {
         })
         .then(async (response) => {
           await response.body.dump();
-          const now = performance.now();
+          const at = performance.now();
           if (response.statusCode === 200) {
-            acks.push(now - start);
-            lastAck = Math.max(lastAck, now);
+            acks.push(at - start);
+            lastAck = Math.max(lastAck, now());
           } else errors++;
         })
         .catch(() => {
@@ -95,11 +85,9 @@ async function measure(target: Target) {
   await Promise.all(inFlight);
   const answered = (performance.now() - t0) / 1000;
   // The trailing update, then every socket's copy of it.
-  const deadline = performance.now() + 5000;
-  while (finals.length < WATCHERS && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  for (const socket of sockets) socket.close();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  watchers.send({ stop: true });
+  const { finals, events } = await report;
   await pool.close();
   acks.sort((a, b) => a - b);
   const lags = finals.map((at) => Math.max(0, at - lastAck)).sort((a, b) => a - b);

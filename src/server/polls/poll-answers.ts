@@ -47,7 +47,11 @@ function knownOptionIds(poll: PollShape, ids: readonly string[]): string[] {
 
 /** Normalised words of a word-cloud answer, or a refusal. */
 function wordsOf(text: string, isBlocked: (word: string) => boolean, filler: Set<string>) {
-  const entries = text.split(/[,;\n\r、，،]+/u).filter((entry) => entry.trim() !== '');
+  // NFKC first: full-width commas and semicolons separate as the ASCII ones do.
+  const entries = text
+    .normalize('NFKC')
+    .split(/[,;\n\r、،]+/u)
+    .filter((entry) => entry.trim() !== '');
   if (entries.length > POLL_LIMITS.wordcloudEntries) {
     refuse(`A word cloud takes up to ${POLL_LIMITS.wordcloudEntries} words, separated by commas`);
   }

@@ -123,6 +123,9 @@ export type ReadLivePoll = (pollId: string) => Promise<LivePoll | undefined>;
  */
 export const POLL_UPDATE_INTERVAL_MS = 250;
 
+/** Sockets a poll's update is written to per turn of the event loop. */
+const POLL_SOCKETS_PER_TURN = 250;
+
 /** The pace of one poll's `pollUpdated` on this instance. */
 interface PollPace {
   timer: NodeJS.Timeout | undefined;
@@ -332,13 +335,35 @@ export function createRealtime(
     moderationRoom(),
     ...speakerIds.map((speakerId) => moderationRoom(speakerId)),
   ];
-  /** A session's watchers, or every socket for an event-wide poll. */
-  const pollWatchers = (sessionId: string | null) =>
-    sessionId === null ? io.local : io.to(roomFor({ room: 'session', sessionId }));
+  /**
+   * The sockets of a session's watchers (every socket for an event-wide poll) but its owners'.
+   * A poll's result goes to them a few hundred at a time, one batch per turn of the event loop:
+   * writing to 5,000 sockets at once holds the loop for about 100 ms, which every answer
+   * arriving meanwhile would wait out (decision 220).
+   */
+  const pollWatchers = (sessionId: string | null, owners: readonly string[]): string[] => {
+    const { rooms } = io.of('/').adapter;
+    const members =
+      sessionId === null
+        ? io.of('/').sockets.keys()
+        : (rooms.get(roomFor({ room: 'session', sessionId })) ?? new Set<string>()).values();
+    const skip = new Set(owners.flatMap((room) => [...(rooms.get(room) ?? [])]));
+    return [...members].filter((id) => !skip.has(id));
+  };
+  const inTurns = (ids: readonly string[], send: (batch: string[]) => void, from = 0): void => {
+    const batch = ids.slice(from, from + POLL_SOCKETS_PER_TURN);
+    if (batch.length > 0) send(batch);
+    if (from + POLL_SOCKETS_PER_TURN < ids.length) {
+      setImmediate(inTurns, ids, send, from + POLL_SOCKETS_PER_TURN);
+    }
+  };
   const sendPoll = (live: LivePoll) => {
     const owners = pollOwnerRooms(live.speakerIds);
-    if (live.shown) {
-      pollWatchers(live.sessionId).except(owners).emit('pollUpdated', { poll: live.shown });
+    const { shown } = live;
+    if (shown) {
+      inTurns(pollWatchers(live.sessionId, owners), (batch) =>
+        io.local.to(batch).emit('pollUpdated', { poll: shown }),
+      );
     }
     io.to(owners).emit('pollUpdated', { poll: live.owner });
   };
@@ -377,7 +402,9 @@ export function createRealtime(
     pollPaces.delete(event.pollId);
     const payload = { id: event.pollId, sessionId: event.sessionId };
     const owners = pollOwnerRooms(event.speakerIds);
-    pollWatchers(event.sessionId).except(owners).emit('pollDeleted', payload);
+    inTurns(pollWatchers(event.sessionId, owners), (batch) =>
+      io.local.to(batch).emit('pollDeleted', payload),
+    );
     io.to(owners).emit('pollDeleted', payload);
   };
 
