@@ -347,9 +347,7 @@ describe('statsCsv', () => {
       perSpeaker: [{ speakerId: 'x', name: '=HYPERLINK("http://evil")', questions: 1, votes: 0 }],
       memoriesPerHour: [],
       polls: {
-        perPoll: [
-          { pollId: 'p', sessionId: null, title: '+SUM(A1)', type: 'single', voters: 3 },
-        ],
+        perPoll: [{ pollId: 'p', sessionId: null, title: '+SUM(A1)', type: 'single', voters: 3 }],
         perSession: [{ sessionId: null, polls: 1, voters: 3 }],
       },
     });
