@@ -39,7 +39,18 @@ export const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
  * `anyoneOrAttendee` and `anyoneOrModerator` take a request without a token, but a token that is
  * sent must be valid and of that kind.
  */
-export type Accepts = 'anyoneOrAttendee' | 'attendee' | 'anyoneOrModerator' | 'moderator' | 'admin';
+export type Accepts =
+  'anyoneOrAttendee' | 'attendee' | 'erasingAttendee' | 'anyoneOrModerator' | 'moderator' | 'admin';
+
+/**
+ * Where the erasure of the attendees whose erasure began stands (decision 214), kept in memory
+ * on every instance: an attendee token is checked by its signature and this, never by reading
+ * the database.
+ */
+export interface AttendeeErasures {
+  /** `erasing` once it began, `erased` once it finished, undefined for everyone else. */
+  stateOf(attendeeId: string): 'erasing' | 'erased' | undefined;
+}
 
 /** Attendee tokens last the conference and then some; speaker tokens as long. */
 export const ATTENDEE_TOKEN_TTL_MS = 30 * 86_400_000;
@@ -59,7 +70,7 @@ export const hashSecret = (secret: string): string =>
 export interface Refusal {
   message: Unauthorized;
   challenge: string | undefined;
-  reason: 'missing' | 'malformed' | 'forged' | 'expired' | 'stale';
+  reason: 'missing' | 'malformed' | 'forged' | 'expired' | 'stale' | 'erased';
 }
 
 export type Resolution = { ok: true; caller: Caller } | { ok: false; refusal: Refusal };
@@ -101,8 +112,9 @@ export function createCallers(deps: {
   clock: Clock;
   admin: AdminTokenCheck;
   tokens: PartyTokenSigner;
+  erasures: AttendeeErasures;
 }): Callers {
-  const { db, clock, admin, tokens } = deps;
+  const { db, clock, admin, tokens, erasures } = deps;
 
   const verify = (kind: PartyKind, token: string) => tokens.verify(kind, token, clock.now());
 
@@ -121,7 +133,15 @@ export function createCallers(deps: {
     return { id: check.claims.subject };
   }
 
-  async function attendee(header: string | undefined, required: boolean): Promise<Resolution> {
+  /**
+   * An attendee token: valid while its attendee is not erased. Once their erasure began it is
+   * refused, but where `erasing` takes it (to finish the erasure); once it finished, everywhere.
+   */
+  async function attendee(
+    header: string | undefined,
+    required: boolean,
+    erasing = false,
+  ): Promise<Resolution> {
     if (!header) return required ? refuse('missing', 'joinFirst', undefined) : anyone;
     const token = bearerToken(header);
     if (!token) return refuse('malformed', 'invalidToken', invalidToken('attendee'));
@@ -131,6 +151,10 @@ export function createCallers(deps: {
       return refuse(check.reason, message, invalidToken('attendee'));
     }
     const { subject: id, name: username = '' } = check.claims;
+    const erasure = erasures.stateOf(id);
+    if (erasure === 'erased' || (erasure === 'erasing' && !erasing)) {
+      return refuse('erased', 'erased', invalidToken('attendee'));
+    }
     return { ok: true, caller: { kind: 'attendee', id, username } };
   }
 
@@ -185,6 +209,8 @@ export function createCallers(deps: {
           return attendee(header, false);
         case 'attendee':
           return attendee(header, true);
+        case 'erasingAttendee':
+          return attendee(header, true, true);
         case 'anyoneOrModerator':
           return moderator(header, false);
         case 'moderator':

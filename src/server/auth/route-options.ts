@@ -51,6 +51,11 @@ export function accessRules(callers: Callers) {
     /** An attendee, by a valid attendee token. */
     attendee: access('attendee', ATTENDEE_TOKEN),
     /**
+     * An attendee, by a valid attendee token, also while their erasure goes on (to finish it);
+     * refused once it finished (decision 214).
+     */
+    erasingAttendee: access('erasingAttendee', ATTENDEE_TOKEN),
+    /**
      * Anyone; a token that is sent must be a speaker's or the admin's, and shows that moderator
      * more. The API's document names no token for it, as before it had this access.
      */

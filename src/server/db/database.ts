@@ -90,6 +90,17 @@ export interface AttendeesTable {
   created_at: string;
   /** The nonce of the proof of work paid to join, if one was (unique). */
   proof_nonce: string | null;
+  /** When their erasure began (decision 214): their token is refused from then on. */
+  erasing_since: string | null;
+  /** When their erasure finished; null while it goes on (or never began). */
+  erased_at: string | null;
+}
+
+/** A file of an erased row still to be deleted from the media store (decision 214). */
+export interface ErasureFilesTable {
+  key: string;
+  attendee_id: string;
+  created_at: string;
 }
 
 export interface AdminAuditTable {
@@ -229,6 +240,7 @@ export interface Database {
   question_votes: QuestionVotesTable;
   settings: SettingsTable;
   attendees: AttendeesTable;
+  erasure_files: ErasureFilesTable;
   admin_audit: AdminAuditTable;
   resumable_uploads: ResumableUploadsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -40,6 +40,11 @@ export type DomainEvent =
   | { type: 'speakerSecretRenewed'; speakerId: string }
   /** Every speaker got a new secret at once (the sign-in links exported to send out). */
   | { type: 'speakerSecretsRenewed'; speakerIds: string[] }
+  /**
+   * An attendee's erasure began (their token is refused from then on, but to finish it) or
+   * finished (their token is refused everywhere) (decision 214).
+   */
+  | { type: 'attendeeErasure'; attendeeId: string; state: 'erasing' | 'erased' }
   /** The admin changed the settings; `settings` is their public part, as every screen shows it. */
   | { type: 'settingsUpdated'; settings: PublicSettings }
   /**

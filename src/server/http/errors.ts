@@ -185,6 +185,7 @@ const UNAUTHORIZED = {
   invalidToken: 'Invalid token',
   expired: 'Your session has expired; sign in again',
   joinFirst: 'Join first: an attendee token is required',
+  erased: 'The data of this attendee was deleted; join again to take part',
   signInToUpload: 'Sign in to upload',
   moderatorFirst: 'Sign in as the speaker (or the admin) first',
   staleSpeakerLink: 'This sign-in link is no longer valid; ask the admin',
@@ -262,6 +263,7 @@ const TOO_MANY = {
     return `Too many failed login attempts. Try again in ${wait}.`;
   },
   archiveRunning: 'An archive of the memories is being made already; try again when it is done',
+  archivesBusy: 'Too many downloads are being made right now; try again in a few seconds',
   unfinishedUploads: (held: number) =>
     `You have ${plural(held, 'unfinished upload')}; finish or cancel one before starting another.`,
 } as const;
@@ -275,12 +277,15 @@ const UNAVAILABLE = {
   connections: 'The server has too many connections right now; try again in a few seconds',
   temporarily: 'Service temporarily unavailable',
   images: 'Too many pictures are being processed right now; try again in a moment',
+  erasureUnfinished:
+    'Everything of yours is gone from the app, but some files could not be deleted yet; try again in a moment to finish',
 } as const;
 
 /** Seconds a client waits before trying again, by why the server cannot answer now. */
 const UNAVAILABLE_RETRY_AFTER: Partial<Record<keyof typeof UNAVAILABLE, number>> = {
   databaseUnreachable: 5,
   storage: 30,
+  erasureUnfinished: 30,
   busy: 5,
   connections: 5,
 };

@@ -68,6 +68,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
         return;
       case 'speakerSecretRenewed':
       case 'speakerSecretsRenewed':
+      case 'attendeeErasure':
         return;
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know: it may

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { type AdminAuth, createAdminAuth } from '../admin/admin-auth.ts';
+import { ErasedAttendees } from '../attendees/attendee-erasures.ts';
 import { JoinProofs } from '../attendees/join-proof.ts';
 import { type Callers, createCallers } from '../auth/callers.ts';
 import { PartyTokenSigner } from '../auth/tokens.ts';
@@ -24,9 +25,17 @@ export const callersPlugin = fp(
     const secret = await tokenSecret(database.db, config);
     const admin = createAdminAuth({ config, clock }, app.log);
     app.decorate('adminAuth', admin);
+    // Erased attendees' tokens are refused from memory, on every instance (decision 214).
+    const erasures = await ErasedAttendees.open(database.db, app.events, clock);
     app.decorate(
       'callers',
-      createCallers({ db: database.db, clock, admin, tokens: new PartyTokenSigner(secret) }),
+      createCallers({
+        db: database.db,
+        clock,
+        admin,
+        tokens: new PartyTokenSigner(secret),
+        erasures,
+      }),
     );
     // Joins past the free ones of an address cost a proof of work (decision 198).
     app.decorate('joinProofs', new JoinProofs(config.joinProof, clock, secret));
@@ -34,5 +43,5 @@ export const callersPlugin = fp(
     // key on its attendee.
     app.decorateRequest(CALLER, null);
   },
-  { name: 'callers', dependencies: ['config', 'database'] },
+  { name: 'callers', dependencies: ['config', 'database', 'events'] },
 );

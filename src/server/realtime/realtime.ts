@@ -474,6 +474,9 @@ export function createRealtime(
       case 'storedVideosCleaned':
         // Screens see the cleaned files at their next read of the gallery.
         return;
+      case 'attendeeErasure':
+        // What was erased went with its own events (memoryDeleted, questionDeleted, votes).
+        return;
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know.
         event satisfies never;

@@ -10,6 +10,7 @@ import * as memoryOwner from './0008-memory-owner.ts';
 import * as idempotencyPerClient from './0009-idempotency-per-client.ts';
 import * as joinProof from './0010-join-proof.ts';
 import * as programme from './0011-programme.ts';
+import * as attendeeErasure from './0012-attendee-erasure.ts';
 import * as memoryReports from './0013-memory-reports.ts';
 import * as polls from './0016-polls.ts';
 
@@ -29,6 +30,7 @@ export const migrations: Record<string, Migration> = {
   '0009-idempotency-per-client': idempotencyPerClient,
   '0010-join-proof': joinProof,
   '0011-programme': programme,
+  '0012-attendee-erasure': attendeeErasure,
   '0013-memory-reports': memoryReports,
   '0016-polls': polls,
 };
