@@ -127,7 +127,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { deps } = app;
   await app.register(systemRoutes, { deps });
   await app.register(adminRoutes, { deps, auth: app.adminAuth });
-  await app.register(attendeeRoutes, { deps, proofs: app.joinProofs });
+  await app.register(attendeeRoutes, {
+    deps,
+    proofs: app.joinProofs,
+    uploads: app.resumableUploads,
+  });
   await app.register(mediaRoutes, { media: deps.media });
   await app.register(memoryRoutes, { deps });
   await app.register(reportRoutes, { deps });

@@ -27,6 +27,11 @@ export const API_PATHS = {
   adminReports: '/api/admin/reports',
   attendees: '/api/attendees',
   attendeeChallenge: '/api/attendees/challenge',
+  /** DELETE: the calling attendee erases everything of theirs. */
+  attendeeMe: '/api/attendees/me',
+  /** GET: everything of the calling attendee as JSON, and their memories' files as a ZIP. */
+  attendeeExport: '/api/attendees/me/export',
+  attendeeExportZip: '/api/attendees/me/export.zip',
   questionVote: (id: string) => `/api/questions/${encodeURIComponent(id)}/vote`,
   question: (id: string) => `/api/questions/${encodeURIComponent(id)}`,
   adminQuestions: '/api/admin/questions',

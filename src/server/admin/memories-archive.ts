@@ -6,6 +6,7 @@ import type { AppDeps } from '../deps.ts';
 import {
   type ArchiveEntry,
   type ArchivePage,
+  type ArchiveScope,
   archiveSize,
   listArchiveEntries,
 } from '../memories/memory.repository.ts';
@@ -50,7 +51,8 @@ export function archiveEntryName(entry: ArchiveEntry, taken: Map<string, number>
 }
 
 /**
- * Every published memory's file in one ZIP, made as it is sent: the files are stored (they are
+ * Every published memory's file in one ZIP (or, with `scope`, one attendee's own: decision 215),
+ * made as it is sent: the files are stored (they are
  * compressed already), each read from the media store only when its turn comes, and the rows are
  * read a page at a time while the files stream, so neither a temporary file nor the archive is
  * ever held (decision 138). Backpressure from the client paces the reading.
@@ -65,8 +67,9 @@ export function archiveEntryName(entry: ArchiveEntry, taken: Map<string, number>
 export async function memoriesArchive(
   deps: Pick<AppDeps, 'db' | 'media'>,
   log: FastifyBaseLogger,
+  scope: ArchiveScope = { published: true },
 ): Promise<{ archive: Readable; size: { files: number; bytes: number } }> {
-  const size = await archiveSize(deps.db);
+  const size = await archiveSize(deps.db, scope);
   const zip = new yazl.ZipFile();
   const output = new PassThrough();
   zip.outputStream.pipe(output);
@@ -109,13 +112,13 @@ export async function memoriesArchive(
       return;
     }
     try {
-      addPage(await listArchiveEntries(deps.db, { after, limit: PAGE_SIZE }));
+      addPage(await listArchiveEntries(deps.db, { after, limit: PAGE_SIZE }, scope));
     } catch (error) {
       log.error({ err: error }, 'the archive of memories was cut off');
       output.destroy(error instanceof Error ? error : new Error('archive failed'));
     }
   };
   // The first page is read before the answer starts: a database that is down is a 503 then.
-  addPage(await listArchiveEntries(deps.db, { after: undefined, limit: PAGE_SIZE }));
+  addPage(await listArchiveEntries(deps.db, { after: undefined, limit: PAGE_SIZE }, scope));
   return { archive: output, size };
 }

@@ -50,3 +50,8 @@ export function saveIdempotentEntry(
 export function deleteIdempotencyKeysBefore(db: Executor, cutoff: string): Promise<number> {
   return rowsWritten(db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff));
 }
+
+/** Forgets every key one client saved (an erased attendee's: their answers name their posts). */
+export function deleteIdempotencyKeysOf(db: Executor, client: string): Promise<number> {
+  return rowsWritten(db.deleteFrom('idempotency_keys').where('client', '=', client));
+}

@@ -1,6 +1,6 @@
-import { type Selectable, sql } from 'kysely';
+import { type SelectQueryBuilder, type Selectable, sql } from 'kysely';
 import type { Memory, MemoryStatus } from '../../shared/schemas/memory.ts';
-import type { MemoriesTable } from '../db/database.ts';
+import type { Database, MemoriesTable } from '../db/database.ts';
 import {
   type Executor,
   type PageAfter,
@@ -179,6 +179,21 @@ export function listOwnMemoryIds(db: Executor, ownerId: string, limit: number): 
   );
 }
 
+/** One attendee's memories, whatever their status, oldest first, a page after `after`. */
+export async function listOwnMemories(
+  db: Executor,
+  ownerId: string,
+  page: PageAfter,
+): Promise<Memory[]> {
+  const rows = await db
+    .selectFrom('memories')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .$call(oldestFirst(page))
+    .execute();
+  return rows.map(toMemory);
+}
+
 export function findMemory(db: Executor, id: string): Promise<StoredMemory | undefined> {
   return findById(db, 'memories', id, toStored);
 }
@@ -218,6 +233,19 @@ export interface ArchiveEntry {
   text: string;
 }
 
+/**
+ * Which memories an archive holds: every published one (the admin's download of them all), or
+ * those one attendee posted, whatever their status (their own download, decision 215).
+ */
+export type ArchiveScope = { published: true } | { ownerId: string };
+
+const inArchive =
+  (scope: ArchiveScope) =>
+  <O>(query: SelectQueryBuilder<Database, 'memories', O>) =>
+    'ownerId' in scope
+      ? query.where('owner_id', '=', scope.ownerId)
+      : query.where('status', '=', 'published');
+
 /** A page of the archive: its entries, and the id the next page starts after. */
 export interface ArchivePage {
   entries: ArchiveEntry[];
@@ -226,12 +254,16 @@ export interface ArchivePage {
 }
 
 /**
- * Published memories for the archive, posts oldest first, each post's files in the order they
+ * The memories of an archive (`scope`: every published one, or one attendee's), posts oldest first, each post's files in the order they
  * were picked (its first file has its newest id, decision 200), `limit` at a time after the id
  * `after`. As the gallery's pages, a page never ends inside a post: the rest of the post whose
  * file is the `limit`-th comes too, and the next page starts after the page's newest id.
  */
-export async function listArchiveEntries(db: Executor, page: PageAfter): Promise<ArchivePage> {
+export async function listArchiveEntries(
+  db: Executor,
+  page: PageAfter,
+  scope: ArchiveScope = { published: true },
+): Promise<ArchivePage> {
   const published = db
     .selectFrom('memories')
     .select([
@@ -244,7 +276,7 @@ export async function listArchiveEntries(db: Executor, page: PageAfter): Promise
       'username',
       'text',
     ])
-    .where('status', '=', 'published');
+    .$call(inArchive(scope));
   const rows = await published.$call(oldestFirst(page)).execute();
   const lastRow = rows.at(-1);
   if (lastRow && rows.length >= page.limit) {
@@ -271,14 +303,17 @@ export async function listArchiveEntries(db: Executor, page: PageAfter): Promise
 }
 
 /** How many files the archive holds and their bytes: for the download's progress. */
-export async function archiveSize(db: Executor): Promise<{ files: number; bytes: number }> {
+export async function archiveSize(
+  db: Executor,
+  scope: ArchiveScope = { published: true },
+): Promise<{ files: number; bytes: number }> {
   const row = await db
     .selectFrom('memories')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('files'),
       eb.fn.sum<number | string | null>('size_bytes').as('bytes'),
     ])
-    .where('status', '=', 'published')
+    .$call(inArchive(scope))
     .executeTakeFirstOrThrow();
   return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
 }

@@ -3,6 +3,7 @@ import type { Attendee, Caller } from '../auth/callers.ts';
 import { authorize, can } from '../auth/policies.ts';
 import { notFound } from '../http/errors.ts';
 import type { AppDeps } from '../deps.ts';
+import type { MediaStore } from '../media/media-store.ts';
 import { randomInt } from 'node:crypto';
 import { idJustBefore, newId } from '../lib/ids.ts';
 import type { Transaction } from 'kysely';
@@ -17,6 +18,7 @@ import {
   findMemory,
   insertMemories,
   listGalleryPage,
+  listOwnMemories,
   listOwnMemoryIds,
   oldestIdOfPost,
   setMemoryStatus,
@@ -238,7 +240,7 @@ export async function approveMemory(
  * there was no such memory (deleting twice is harmless).
  */
 export async function deleteMemory(
-  deps: Pick<AppDeps, 'db' | 'media' | 'events'>,
+  deps: Pick<AppDeps, 'db' | 'events'> & { media: Pick<MediaStore, 'delete'> },
   id: string,
   alongside?: (trx: Transaction<Database>, removed: StoredMemory) => Promise<void>,
 ): Promise<boolean> {
@@ -271,4 +273,38 @@ export async function deleteOwnMemory(
     authorize(caller, 'delete memory', removed);
   });
   if (!deleted) throw notFound('memory');
+}
+
+/** Memories read at a time when an attendee's are gone through. */
+const OWNER_PAGE = 100;
+
+/**
+ * Deletes every memory attendee `ownerId` posted (decision 214), each the one way a memory is
+ * deleted (`deleteMemory`: the row, every open gallery and viewer, then the files), with
+ * `alongside` in each deletion's transaction. Answers how many were deleted.
+ */
+export async function deleteMemoriesOf(
+  deps: Parameters<typeof deleteMemory>[0],
+  ownerId: string,
+  alongside: (trx: Transaction<Database>, removed: StoredMemory) => Promise<void>,
+): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const ids = await listOwnMemoryIds(deps.db, ownerId, OWNER_PAGE);
+    for (const id of ids) {
+      if (await deleteMemory(deps, id, alongside)) deleted += 1;
+    }
+    if (ids.length < OWNER_PAGE) return deleted;
+  }
+}
+
+/** Every memory attendee `ownerId` posted, whatever its status, oldest first (their export). */
+export async function memoriesOf(deps: Pick<AppDeps, 'db'>, ownerId: string): Promise<Memory[]> {
+  const memories: Memory[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await listOwnMemories(deps.db, ownerId, { limit: 500, after });
+    memories.push(...page);
+    after = page.at(-1)?._id;
+    if (page.length < 500) return memories;
+  }
 }

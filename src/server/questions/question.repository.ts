@@ -5,7 +5,14 @@ import type {
   QuestionStatus,
 } from '../../shared/schemas/question.ts';
 import type { Db, QuestionsTable } from '../db/database.ts';
-import { type Executor, findById, newestFirst, oldestFirst, wroteAny } from '../db/queries.ts';
+import {
+  type Executor,
+  type PageAfter,
+  findById,
+  newestFirst,
+  oldestFirst,
+  wroteAny,
+} from '../db/queries.ts';
 
 const toQuestion = (row: QuestionsTable): Question => ({
   _id: row.id,
@@ -339,4 +346,49 @@ export async function questionCounts(
     pending: Number(row.pending ?? 0),
     votes: Number(row.votes ?? 0),
   };
+}
+
+/** The questions attendee `askerId` asked with their token, oldest first, a page at a time. */
+export async function listQuestionsAskedBy(
+  db: Executor,
+  askerId: string,
+  page: PageAfter,
+): Promise<Question[]> {
+  const rows = await db
+    .selectFrom('questions')
+    .selectAll()
+    .where('asker_id', '=', askerId)
+    .$call(oldestFirst(page))
+    .execute();
+  return rows.map(toQuestion);
+}
+
+/** One attendee's vote: the question, and when the vote was given. */
+export interface VoteOf {
+  questionId: string;
+  question: string;
+  speakerName: string;
+  votedAt: string;
+}
+
+/** The votes attendee `attendeeId` gave, oldest question first, a page after `after`. */
+export async function listVotesOf(
+  db: Executor,
+  attendeeId: string,
+  page: PageAfter,
+): Promise<VoteOf[]> {
+  let query = db
+    .selectFrom('question_votes as v')
+    .innerJoin('questions as q', 'q.id', 'v.question_id')
+    .select([
+      'v.question_id as questionId',
+      'q.question as question',
+      'q.speaker_name as speakerName',
+      'v.created_at as votedAt',
+    ])
+    .where('v.attendee_id', '=', attendeeId)
+    .orderBy('v.question_id')
+    .limit(page.limit);
+  if (page.after) query = query.where('v.question_id', '>', page.after);
+  return query.execute();
 }

@@ -15,6 +15,7 @@ import type { ListView } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
 import {
   type QuestionFilter,
+  type VoteOf,
   allQuestions,
   deleteQuestion,
   findAskedSpeaker,
@@ -22,6 +23,8 @@ import {
   insertQuestion,
   listForAdmin,
   listQuestions,
+  listQuestionsAskedBy,
+  listVotesOf,
   patchQuestion,
   recentTextsOf,
   setVote,
@@ -156,6 +159,69 @@ export async function removeQuestion(deps: QuestionDeps, questionId: string): Pr
     question: { _id, speakerId, askerUsername },
   });
   return true;
+}
+
+/** Rows read at a time when an attendee's questions or votes are gone through. */
+const ERASURE_PAGE = 100;
+
+/**
+ * Removes every question attendee `askerId` asked with their token, each as the admin removes
+ * one (with the votes others gave it): watchers see each go. Answers how many went.
+ */
+export async function removeQuestionsAskedBy(deps: QuestionDeps, askerId: string): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const page = await listQuestionsAskedBy(deps.db, askerId, { limit: ERASURE_PAGE });
+    for (const question of page) {
+      if (await removeQuestion(deps, question._id)) removed += 1;
+    }
+    if (page.length < ERASURE_PAGE) return removed;
+  }
+}
+
+/**
+ * Takes back every vote attendee `attendeeId` gave: each question's count goes down as when they
+ * take a vote back themselves, and watchers see the new count. Answers how many were taken back.
+ */
+export async function withdrawVotesOf(deps: QuestionDeps, attendeeId: string): Promise<number> {
+  let withdrawn = 0;
+  for (;;) {
+    const page = await listVotesOf(deps.db, attendeeId, { limit: ERASURE_PAGE });
+    const now = deps.clock.now().toISOString();
+    for (const { questionId } of page) {
+      const result = await setVote(deps.db, questionId, attendeeId, false, now);
+      if (!result?.changed) continue;
+      withdrawn += 1;
+      const { question, revision } = result.stored;
+      await deps.events.publish({ type: 'questionVoted', question, revision });
+    }
+    if (page.length < ERASURE_PAGE) return withdrawn;
+  }
+}
+
+/**
+ * What attendee `attendeeId` put in the Q&A, for their export: the questions they asked with
+ * their token, and the votes they gave, oldest first.
+ */
+export async function questionsOfAttendee(
+  deps: Pick<AppDeps, 'db'>,
+  attendeeId: string,
+): Promise<{ questions: Question[]; votes: VoteOf[] }> {
+  const questions: Question[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await listQuestionsAskedBy(deps.db, attendeeId, { limit: 500, after });
+    questions.push(...page);
+    after = page.at(-1)?._id;
+    if (page.length < 500) break;
+  }
+  const votes: VoteOf[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await listVotesOf(deps.db, attendeeId, { limit: 500, after });
+    votes.push(...page);
+    after = page.at(-1)?.questionId;
+    if (page.length < 500) break;
+  }
+  return { questions, votes };
 }
 
 /** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */

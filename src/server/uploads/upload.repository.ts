@@ -164,6 +164,16 @@ export function deleteFinishedUploadsBefore(db: Executor, cutoff: string): Promi
   );
 }
 
+/** Forgets an attendee's finished uploads (their memories are theirs to delete apart). */
+export function deleteFinishedUploadsOf(db: Executor, attendeeId: string): Promise<number> {
+  return rowsWritten(
+    db
+      .deleteFrom('resumable_uploads')
+      .where('attendee_id', '=', attendeeId)
+      .where('memory_id', 'is not', null),
+  );
+}
+
 export async function deleteResumableUpload(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('resumable_uploads').where('id', '=', id).execute();
 }

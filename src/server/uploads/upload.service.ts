@@ -15,6 +15,7 @@ import type { UploadContext } from '../memories/memory-upload.ts';
 import {
   claimResumableUpload,
   deleteAbandonedUpload,
+  deleteFinishedUploadsOf,
   deleteResumableUpload,
   deleteFinishedUploadsBefore,
   findResumableUpload,
@@ -361,6 +362,34 @@ export async function sweepAbandonedUploads(
   await deleteFinishedUploadsBefore(deps.db, kept);
   await deleteIdempotencyKeysBefore(deps.db, kept);
   return removed;
+}
+
+/**
+ * Removes every upload attendee `attendeeId` started (decision 214): an unfinished one's files
+ * first, then its row, so one whose files could not be removed keeps its row for the next try;
+ * finished ones are forgotten. Answers how many unfinished uploads were removed, and how many
+ * could not be.
+ */
+export async function removeUploadsOf(
+  deps: Pick<AppDeps, 'db'>,
+  store: DataStore,
+  attendeeId: string,
+): Promise<{ removed: number; failed: number }> {
+  let removed = 0;
+  let failed = 0;
+  const unfinished = await listUnfinishedUploads(deps.db, { attendeeId, limit: 1000 });
+  for (const upload of unfinished) {
+    try {
+      await removeUploadFiles(store, upload.id);
+    } catch {
+      failed += 1;
+      continue;
+    }
+    await deleteResumableUpload(deps.db, upload.id);
+    removed += 1;
+  }
+  await deleteFinishedUploadsOf(deps.db, attendeeId);
+  return { removed, failed };
 }
 
 /** An upload's files in the store, whatever is left of them (an S3 tail part too). */

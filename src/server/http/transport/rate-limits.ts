@@ -12,6 +12,9 @@ import { rateLimited } from '../errors.ts';
  */
 export const CALLER = 'caller';
 
+/** The requester an attendee is to every limit, and the client their `Idempotency-Key`s are of. */
+export const attendeeRequesterKey = (attendeeId: string): string => `attendee:${attendeeId}`;
+
 /** The id of the attendee calling, when the caller is one. */
 function attendeeIdOf(request: FastifyRequest): string | undefined {
   const caller = request.getDecorator<{ kind: string; id?: string } | null>(CALLER);
@@ -107,7 +110,7 @@ export class RateLimits {
    */
   requesterKey(request: FastifyRequest): string {
     const attendee = attendeeIdOf(request);
-    if (attendee !== undefined) return `attendee:${attendee}`;
+    if (attendee !== undefined) return attendeeRequesterKey(attendee);
     const address = addressKey(request.ip);
     const claimed = request.headers[CLIENT_ID_HEADER];
     if (typeof claimed === 'string' && claimed !== '') {

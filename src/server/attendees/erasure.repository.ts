@@ -1,0 +1,42 @@
+import type { Executor } from '../db/queries.ts';
+
+/**
+ * Notes the files of rows an erasure is deleting, in the rows' own transaction (decision 214):
+ * once the rows are gone, these keys are the only record of the files still to delete.
+ */
+export async function insertErasureFiles(
+  db: Executor,
+  attendeeId: string,
+  keys: readonly string[],
+  now: string,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await db
+    .insertInto('erasure_files')
+    .values(keys.map((key) => ({ key, attendee_id: attendeeId, created_at: now })))
+    .onConflict((conflict) => conflict.column('key').doNothing())
+    .execute();
+}
+
+/** The files an attendee's erasure still has to delete, by key, `limit` after the key `after`. */
+export async function listErasureFiles(
+  db: Executor,
+  attendeeId: string,
+  page: { limit: number; after?: string | undefined },
+): Promise<string[]> {
+  let query = db
+    .selectFrom('erasure_files')
+    .select('key')
+    .where('attendee_id', '=', attendeeId)
+    .orderBy('key')
+    .limit(page.limit);
+  if (page.after !== undefined) query = query.where('key', '>', page.after);
+  const rows = await query.execute();
+  return rows.map((row) => row.key);
+}
+
+/** Forgets files that were deleted from the store. */
+export async function deleteErasureFiles(db: Executor, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await db.deleteFrom('erasure_files').where('key', 'in', keys).execute();
+}
