@@ -41,6 +41,8 @@ export const STORAGE_KEYS = {
   clientId: 'clientId',
   /** The speakers this device saw last (ids and names, JSON): the ask dialog offers them offline. */
   speakersSeen: 'speakersSeen',
+  /** The attendee's own memories awaiting approval (JSON, decision 140). */
+  pendingMemories: 'pendingMemories',
 } as const;
 
 /** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */

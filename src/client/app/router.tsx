@@ -7,6 +7,7 @@ import {
   type ClientRouteName,
 } from '../../shared/routes.ts';
 import JoinScreen from '../features/join/join-screen.tsx';
+import { JoinToasts } from './layout/join-toasts.tsx';
 import { RequireUsername } from './layout/require-username.tsx';
 import { RouteErrorBoundary } from './layout/route-error-boundary.tsx';
 import { RouteFallback } from './layout/route-fallback.tsx';
@@ -112,8 +113,16 @@ const headerRoutes = (joined: boolean) =>
 /** Every route of the spec's section 2. */
 const routes = (
   <>
-    {/* The join page is the entry: nothing loads after it, not even the toasts. */}
-    <Route path={CLIENT_PATHS.join} element={SCREENS.join} />
+    {/* The join page is the entry: nothing loads after it, not even the toasts (but one sent). */}
+    <Route
+      path={CLIENT_PATHS.join}
+      element={
+        <>
+          <JoinToasts />
+          {SCREENS.join}
+        </>
+      }
+    />
     <Route element={<WithToasts />}>
       <Route path={CLIENT_PATHS.admin} element={SCREENS.admin} />
       {/* Full screen on a projector: no header. */}

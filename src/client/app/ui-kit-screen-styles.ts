@@ -23,6 +23,7 @@ import '@mantine/core/styles/ColorInput.layer.css';
 import '@mantine/core/styles/EmptyState.layer.css';
 import '@mantine/core/styles/Grid.layer.css';
 import '@mantine/core/styles/LoadingOverlay.layer.css';
+import '@mantine/core/styles/Menu.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/NavLink.layer.css';
 import '@mantine/core/styles/NumberInput.layer.css';

@@ -1,4 +1,4 @@
-import { createStore, del, entries, set } from 'idb-keyval';
+import { clear, createStore, del, entries, set } from 'idb-keyval';
 import { useSyncExternalStore } from 'react';
 import { ApiError, isRetryLater } from './api-client.ts';
 
@@ -221,6 +221,28 @@ export async function cancelQueued(id: string): Promise<void> {
     retryTimer = undefined;
     void run();
   }
+}
+
+/**
+ * Empties the queue, on this device: what is being sent stops, and nothing waiting is sent (the
+ * attendee erased their data, decision 214).
+ */
+export async function clearQueue(): Promise<void> {
+  current?.abort.abort();
+  if (retryTimer !== undefined) clearTimeout(retryTimer);
+  retryTimer = undefined;
+  const dropped = [...items];
+  publish([]);
+  await clear(db()).catch(() => undefined);
+  // What a load under way restores now is dropped too.
+  await load();
+  dropped.push(...items);
+  publish([]);
+  for (const item of dropped) {
+    settled.get(item.id)?.reject(new DOMException('Cancelled', 'AbortError'));
+    settled.delete(item.id);
+  }
+  refusedForNow.clear();
 }
 
 const subscribe = (listener: () => void) => {

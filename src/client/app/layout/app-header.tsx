@@ -1,9 +1,10 @@
-import { Anchor, Button, Group, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
+import { AttendeeMenu } from '../../features/privacy/attendee-menu.tsx';
 import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useAttendeeToken } from '../../lib/attendee-token.ts';
@@ -13,7 +14,7 @@ import classes from './app-header.module.css';
 
 /**
  * The header bar: logo and back arrow to /home, the Q&A Room, colour mode, the signed-in
- * username and Logout.
+ * username (a menu: download or delete their data) and Logout.
  */
 export function AppHeader() {
   const navigate = useNavigate();
@@ -63,19 +64,7 @@ export function AppHeader() {
             {TEXTS.qaRoom}
           </Anchor>
           <ColorSchemeToggle />
-          {username && (
-            <Text
-              fz="sm"
-              fw={600}
-              truncate
-              maw={{ base: '100%', sm: 240 }}
-              className={classes.username}
-              title={`Signed in as ${username}`}
-            >
-              <VisuallyHidden>Signed in as </VisuallyHidden>
-              {username}
-            </Text>
-          )}
+          {username && <AttendeeMenu username={username} className={classes.username} />}
           {username && (
             <Button
               variant="default"

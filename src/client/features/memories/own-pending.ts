@@ -1,5 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { z } from 'zod';
+import { STORAGE_KEYS } from '../../../shared/constants.ts';
 import { type Memory, memorySchema } from '../../../shared/schemas/memory.ts';
 
 /**
@@ -8,7 +9,7 @@ import { type Memory, memorySchema } from '../../../shared/schemas/memory.ts';
  * answer, kept here (and in local storage, so a reload keeps them) until they are published or
  * deleted, which the socket and the gallery's polls tell. Bounded: the latest 20, for a day.
  */
-const STORAGE_KEY = 'pendingMemories';
+const STORAGE_KEY = STORAGE_KEYS.pendingMemories;
 const MAX_KEPT = 20;
 const KEPT_FOR_MS = 24 * 60 * 60 * 1000;
 
