@@ -41,7 +41,7 @@ import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { LOGO_MAX_MB, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { memoriesView } from '../memories/memory.service.ts';
-import { memoriesArchive } from './memories-archive.ts';
+import { memoriesArchive } from '../memories/memories-archive.ts';
 import {
   type Actor,
   adminStats,

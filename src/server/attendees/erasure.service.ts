@@ -3,7 +3,7 @@ import type { DataStore } from '@tus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { AttendeeExport, Removed } from '../../shared/schemas/privacy.ts';
-import { memoriesArchive } from '../admin/memories-archive.ts';
+import { memoriesArchive } from '../memories/memories-archive.ts';
 import type { Attendee } from '../auth/callers.ts';
 import type { AppDeps } from '../deps.ts';
 import { unauthorized, unavailable } from '../http/errors.ts';

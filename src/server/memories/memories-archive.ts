@@ -9,7 +9,7 @@ import {
   type ArchiveScope,
   archiveSize,
   listArchiveEntries,
-} from '../memories/memory.repository.ts';
+} from './memory.repository.ts';
 
 /** Memories read from the database at a time: the next page is read while one streams. */
 const PAGE_SIZE = 100;
