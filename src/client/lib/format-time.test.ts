@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatTimeAgo } from './format-time.ts';
+import {
+  formatDateTime,
+  formatTimeAgo,
+  formatTimeRange,
+  formatZonedDay,
+  formatZonedTime,
+  timeZoneLabel,
+  zonedDayKey,
+} from './format-time.ts';
 
 const now = Date.parse('2026-11-24T12:00:00.000Z');
 const ago = (seconds: number) => new Date(now - seconds * 1000).toISOString();
@@ -46,5 +54,63 @@ describe('formatDateTime', () => {
     }).format(Date.parse(iso));
     expect(formatDateTime(iso)).toBe(expected);
     expect(formatDateTime('')).toBe('');
+  });
+});
+
+describe('the programme’s times, in the event’s time zone', () => {
+  const berlin = 'Europe/Berlin';
+  // 2026-03-29: Berlin's clocks go from 02:00 (CET, +01:00) to 03:00 (CEST, +02:00).
+  const beforeChange = '2026-03-29T01:30:00+01:00';
+  const afterChange = '2026-03-29T03:30:00+02:00';
+
+  it('writes times with each instant’s own offset, across a daylight-saving change', () => {
+    expect(formatZonedTime(beforeChange, berlin, 'en-GB')).toBe('01:30');
+    expect(formatZonedTime(afterChange, berlin, 'en-GB')).toBe('03:30');
+    // One hour apart as instants, two on the wall clock.
+    expect(Date.parse(afterChange) - Date.parse(beforeChange)).toBe(3_600_000);
+    expect(formatTimeRange(beforeChange, afterChange, berlin, 'en-GB')).toBe('01:30–03:30');
+    // The same instants written in UTC (`Z`) read the same in Berlin.
+    expect(formatZonedTime('2026-03-29T00:30:00Z', berlin, 'en-GB')).toBe('01:30');
+    expect(formatZonedTime('2026-10-25T01:30:00Z', berlin, 'en-GB')).toBe('02:30');
+  });
+
+  it('names the zone once, with its short name on that day', () => {
+    expect(timeZoneLabel(berlin, Date.parse(beforeChange), 'en-GB')).toBe('Europe/Berlin (CET)');
+    expect(timeZoneLabel(berlin, Date.parse(afterChange), 'en-GB')).toBe('Europe/Berlin (CEST)');
+    expect(timeZoneLabel('UTC', Date.parse(afterChange), 'en-GB')).toBe('UTC');
+    // A name the runtime does not know is never thrown at the reader: UTC instead.
+    expect(timeZoneLabel('Mars/Olympus', Date.parse(afterChange), 'en-GB')).toBe('UTC');
+  });
+
+  it('puts a session in the day of its start in the event’s zone', () => {
+    // 23:30 in Berlin on the 14th is already the 15th in Tokyo and still the 14th in UTC.
+    const late = '2026-03-14T23:30:00+01:00';
+    expect(zonedDayKey(late, berlin)).toBe('2026-03-14');
+    expect(zonedDayKey(late, 'Asia/Tokyo')).toBe('2026-03-15');
+    expect(zonedDayKey(late, 'UTC')).toBe('2026-03-14');
+    expect(formatZonedDay(late, berlin, 'en-GB')).toBe('Sat 14 Mar');
+  });
+
+  it('does not follow the phone’s own time zone', () => {
+    const phone = process.env.TZ;
+    try {
+      for (const zone of ['America/Los_Angeles', 'Asia/Tokyo', 'Pacific/Kiritimati']) {
+        process.env.TZ = zone;
+        expect(new Date(Date.parse(afterChange)).getHours(), zone).not.toBe(3);
+        expect(formatZonedTime(afterChange, berlin, 'en-GB'), zone).toBe('03:30');
+        expect(zonedDayKey('2026-03-14T23:30:00+01:00', berlin), zone).toBe('2026-03-14');
+        expect(formatZonedDay('2026-03-14T23:30:00+01:00', berlin, 'en-GB'), zone).toBe(
+          'Sat 14 Mar',
+        );
+      }
+    } finally {
+      if (phone === undefined) delete process.env.TZ;
+      else process.env.TZ = phone;
+    }
+  });
+
+  it('answers nothing for a time that is not one', () => {
+    expect(formatZonedTime('soon', berlin)).toBe('');
+    expect(formatTimeRange('soon', afterChange, berlin)).toBe('');
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The one place dates and times are written for people: in their own locale and time zone,
- * from the ISO 8601 times the API sends.
+ * from the ISO 8601 times the API sends; the programme's in the event's time zone.
  */
+
+import { isTimeZone, zonedFormatter } from '../../shared/zoned-time.ts';
 
 const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const relative = {
@@ -54,4 +56,79 @@ const hourOfDay = new Intl.DateTimeFormat(undefined, {
 export function formatHour(iso: string): string {
   const time = Date.parse(iso);
   return Number.isNaN(time) ? '' : hourOfDay.format(time);
+}
+
+/*
+ * The programme's times (decision 225): every time of a session is written in the event's time
+ * zone, whatever the phone's, in the reader's own locale (24 or 12 hours as they are used to).
+ * `locale` is for tests; screens leave it out.
+ */
+
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per locale, zone and style, made once (making one is the costly part). */
+function zonedFormat(
+  timeZone: string,
+  style: 'time' | 'day' | 'zone',
+  locale: string | undefined,
+): Intl.DateTimeFormat {
+  const zone = isTimeZone(timeZone) ? timeZone : 'UTC';
+  const key = `${locale ?? ''}\n${zone}\n${style}`;
+  let format = zonedFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      style === 'time'
+        ? { hour: '2-digit', minute: '2-digit' }
+        : style === 'day'
+          ? { weekday: 'short', day: 'numeric', month: 'short' }
+          : { timeZoneName: 'short' };
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone: zone });
+    zonedFormats.set(key, format);
+  }
+  return format;
+}
+
+/** A time of day in `timeZone`, e.g. "09:30"; '' for a time that is not one. */
+export function formatZonedTime(iso: string, timeZone: string, locale?: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? '' : zonedFormat(timeZone, 'time', locale).format(time);
+}
+
+/** A session's time range in `timeZone`, e.g. "09:30 – 10:15"; '' when either is not a time. */
+export function formatTimeRange(
+  startIso: string,
+  endIso: string,
+  timeZone: string,
+  locale?: string,
+): string {
+  const start = Date.parse(startIso);
+  const end = Date.parse(endIso);
+  if (Number.isNaN(start) || Number.isNaN(end)) return '';
+  if (end <= start) return zonedFormat(timeZone, 'time', locale).format(start);
+  return zonedFormat(timeZone, 'time', locale).formatRange(start, end);
+}
+
+/** The day of a time in `timeZone`, as a programme names it, e.g. "Sat, 14 Mar". */
+export function formatZonedDay(iso: string, timeZone: string, locale?: string): string {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? '' : zonedFormat(timeZone, 'day', locale).format(time);
+}
+
+/** The calendar day of an instant in `timeZone`, `YYYY-MM-DD` (a programme's day tab). */
+export function zonedDayKey(instant: string | number, timeZone: string): string {
+  const zone = isTimeZone(timeZone) ? timeZone : 'UTC';
+  return zonedFormatter(zone)(instant).slice(0, 10);
+}
+
+/**
+ * The time zone as the page names it once: its IANA name and, where the locale has one that
+ * differs, its short name at `at` (which changes with daylight-saving time), e.g.
+ * "Europe/Berlin (CET)" or "Europe/Berlin (GMT+1)"; "UTC" alone.
+ */
+export function timeZoneLabel(timeZone: string, at: number, locale?: string): string {
+  const zone = isTimeZone(timeZone) ? timeZone : 'UTC';
+  const short = zonedFormat(zone, 'zone', locale)
+    .formatToParts(at)
+    .find((part) => part.type === 'timeZoneName')?.value;
+  return short && short !== zone ? `${zone} (${short})` : zone;
 }
