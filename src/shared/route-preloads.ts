@@ -60,6 +60,15 @@ export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
     },
   },
   questions: { modules: [SCREEN_PROVIDERS, FRAME, 'features/questions/questions-screen.tsx'] },
+  // The programme's screens read the schedule first (a talk's page for its room and time zone).
+  schedule: {
+    modules: [SCREEN_PROVIDERS, FRAME, 'features/programme/schedule-screen.tsx'],
+    data: () => [API_PATHS.schedule],
+  },
+  session: {
+    modules: [SCREEN_PROVIDERS, FRAME, 'app/routes/session-route.tsx'],
+    data: () => [API_PATHS.schedule],
+  },
 };
 
 /** What the route at `pathname` loads before its first render, if the server names any. */

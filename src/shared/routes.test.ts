@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { routePreload } from './route-preloads.ts';
-import { CLIENT_PATHS, clientRouteAt, hasAppHeader, speakerDashboardPath } from './routes.ts';
+import {
+  CLIENT_PATHS,
+  clientRouteAt,
+  hasAppHeader,
+  sessionPath,
+  speakerDashboardPath,
+} from './routes.ts';
 
 describe('the client routes', () => {
   it('are found at their address, with or without a trailing slash, and nowhere else', () => {
@@ -11,11 +17,21 @@ describe('the client routes', () => {
       '/memory': 'memory',
       '/memories': 'memories',
       [speakerDashboardPath('ada lovelace')]: 'speakerDashboard',
+      '/schedule': 'schedule',
+      [sessionPath('0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d')]: 'session',
     };
     for (const [pathname, name] of Object.entries(found)) {
       expect(clientRouteAt(pathname), pathname).toBe(name);
     }
-    for (const pathname of ['//', '/homes', '/home/x', '/speakers//dashboard', '/SPEAKERSCARD']) {
+    for (const pathname of [
+      '//',
+      '/homes',
+      '/home/x',
+      '/speakers//dashboard',
+      '/SPEAKERSCARD',
+      '/sessions/',
+      '/sessions/a/b',
+    ]) {
       expect(clientRouteAt(pathname), pathname).toBeUndefined();
     }
   });
@@ -24,7 +40,7 @@ describe('the client routes', () => {
     expect(hasAppHeader('/')).toBe(false);
     expect(hasAppHeader('/borderlessadmin')).toBe(false);
     expect(hasAppHeader('/borderlessadmin/')).toBe(false);
-    for (const path of ['/home', '/speakerscard', '/memory', '/no-such-page']) {
+    for (const path of ['/home', '/speakerscard', '/memory', '/schedule', '/no-such-page']) {
       expect(hasAppHeader(path), path).toBe(true);
     }
   });

@@ -101,6 +101,9 @@ export const CLIENT_ROUTES = {
   speakerPresent: { path: '/speakers/:username/present', header: false },
   // The photo wall, full screen on a projector: no attendee header.
   wall: { path: '/wall', header: false },
+  // The programme and a talk: public, like the Q&A room (asking needs a username).
+  schedule: { path: '/schedule', header: true },
+  session: { path: '/sessions/:id', header: true },
 } as const satisfies Record<string, ClientRoute>;
 
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;
@@ -121,6 +124,10 @@ export const speakerPresentPath = (username: string) =>
 /** A memory's share link (`/m/:id`), the address the share buttons give out. */
 export const memorySharePath = (id: string) =>
   CLIENT_PATHS.memoryShare.replace(':id', encodeURIComponent(id));
+
+/** A session's page (`/sessions/:id`). */
+export const sessionPath = (id: string) =>
+  CLIENT_PATHS.session.replace(':id', encodeURIComponent(id));
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -85,6 +85,8 @@ const SpeakerDashboardScreen = lazyScreen(
 const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
 const PresenterScreen = lazyScreen(() => import('../features/questions/presenter-screen.tsx'));
 const WallScreen = lazyScreen(() => import('../features/wall/wall-screen.tsx'));
+const ScheduleScreen = lazyScreen(() => import('../features/programme/schedule-screen.tsx'));
+const SessionRoute = lazyScreen(() => import('./routes/session-route.tsx'));
 
 /** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
 const SCREENS: Record<ClientRouteName, ReactElement> = {
@@ -102,6 +104,8 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   speakerDashboard: <SpeakerDashboardScreen />,
   speakerPresent: <PresenterScreen />,
   wall: <WallScreen />,
+  schedule: <ScheduleScreen />,
+  session: <SessionRoute />,
 };
 
 /** The routes drawn under the attendee header, those for joined attendees or the others. */

@@ -1,5 +1,5 @@
 import { Anchor, Button, Group } from '@mantine/core';
-import { IconArrowLeft, IconLogout, IconMessages } from '@tabler/icons-react';
+import { IconArrowLeft, IconCalendarEvent, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
@@ -13,8 +13,8 @@ import '../../components/app-header.css';
 import classes from './app-header.module.css';
 
 /**
- * The header bar: logo and back arrow to /home, the Q&A Room, colour mode, the signed-in
- * username (a menu: download or delete their data) and Logout.
+ * The header bar: logo and back arrow to /home, the schedule, the Q&A Room, colour mode, the
+ * signed-in username (a menu: download or delete their data) and Logout.
  */
 export function AppHeader() {
   const navigate = useNavigate();
@@ -44,6 +44,25 @@ export function AppHeader() {
           </Link>
         </div>
         <Group gap={4} wrap="nowrap" justify="flex-end" className={classes.end}>
+          <Button
+            component={Link}
+            to={CLIENT_PATHS.schedule}
+            variant="subtle"
+            leftSection={<IconCalendarEvent size={18} />}
+            visibleFrom="sm"
+          >
+            Schedule
+          </Button>
+          <Anchor
+            component={Link}
+            to={CLIENT_PATHS.schedule}
+            hiddenFrom="sm"
+            fw={700}
+            fz="sm"
+            className={classes.touchLink}
+          >
+            Schedule
+          </Anchor>
           <Button
             component={Link}
             to={CLIENT_PATHS.speakersCard}

@@ -4,7 +4,7 @@ import {
   type SessionWithSpeakers,
   sessionWithSpeakersSchema,
 } from '../../../../shared/schemas/programme.ts';
-import { apiCall } from '../../../lib/api-client.ts';
+import { ApiError, apiCall } from '../../../lib/api-client.ts';
 import { useLiveUpdates } from '../../../lib/live.ts';
 
 /** Every cached session starts with this key; one per session id. */
@@ -19,6 +19,9 @@ export const sessionQueryOptions = (id: string) =>
   queryOptions({
     queryKey: sessionKey(id),
     queryFn: ({ signal }) => fetchSession(id, signal),
+    // An unknown session is said at once; a network failure or a 5xx is tried again.
+    retry: (failures, error) =>
+      !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failures < 3,
   });
 
 /**
