@@ -126,14 +126,14 @@ test('the schedule: now and next per room, the day, the zone, a cancelled talk',
   // Now and next, per room, in Berlin's times (the phone is in Los Angeles, 01:30 there).
   const nowNext = page.getByRole('region', { name: 'Now and next' });
   const hall = nowNext.getByRole('region', { name: 'Hall' });
-  await expect(hall.getByRole('link', { name: /^Typed sockets/ })).toContainText('Now 10:15–11:00');
+  await expect(hall.getByRole('link', { name: /Typed sockets/ })).toContainText('Now 10:15–11:00');
   // The cancelled talk is not next: the one after it is.
-  await expect(hall.getByRole('link', { name: /^Lunch lightning talks/ })).toContainText(
+  await expect(hall.getByRole('link', { name: /Lunch lightning talks/ })).toContainText(
     'Next 12:00–12:45',
   );
   const studio = nowNext.getByRole('region', { name: 'Studio' });
-  await expect(studio.getByRole('link', { name: /^Hands-on workshop/ })).toContainText('Now');
-  await expect(studio.getByRole('link', { name: /^Afternoon panel/ })).toContainText('Next');
+  await expect(studio.getByRole('link', { name: /Hands-on workshop/ })).toContainText('Now');
+  await expect(studio.getByRole('link', { name: /Afternoon panel/ })).toContainText('Next');
 
   // The day's programme: today's tab chosen, every talk of the day by time, with its room.
   const today = page.getByRole('tab', { name: 'Thu 3 Dec · Today' });
@@ -141,9 +141,12 @@ test('the schedule: now and next per room, the day, the zone, a cancelled talk',
   const programme = page.getByRole('tabpanel');
   await expect(programme.getByRole('link')).toHaveCount(6);
   await expect(
-    programme.getByRole('link', { name: /^Opening keynote, 09:00–10:00, Hall$/ }),
+    programme.getByRole('link', { name: '09:00–10:00 Opening keynote Hall', exact: true }),
   ).toBeVisible();
-  const cancelled = programme.getByRole('link', { name: /^The talk that was not.*cancelled$/ });
+  const cancelled = programme.getByRole('link', {
+    name: '11:15–12:00 Cancelled The talk that was not Hall',
+    exact: true,
+  });
   await expect(cancelled).toContainText('Cancelled');
   await expect(cancelled.getByText('The talk that was not')).toHaveCSS(
     'text-decoration-line',
@@ -151,13 +154,13 @@ test('the schedule: now and next per room, the day, the zone, a cancelled talk',
   );
   await page.getByRole('tab', { name: 'Fri 4 Dec' }).click();
   await expect(programme.getByRole('link')).toHaveCount(1);
-  await expect(programme.getByRole('link', { name: /^Day two opening/ })).toBeVisible();
+  await expect(programme.getByRole('link', { name: /Day two opening/ })).toBeVisible();
 
   // An hour on: the workshop is over and the hall has nothing on (its talk is cancelled).
   await page.clock.fastForward('01:00:00');
-  await expect(hall.getByRole('link', { name: /^Lunch lightning talks/ })).toContainText('Next');
+  await expect(hall.getByRole('link', { name: /Lunch lightning talks/ })).toContainText('Next');
   await expect(hall.getByRole('link')).toHaveCount(1);
-  await expect(studio.getByRole('link', { name: /^Hands-on workshop/ })).toBeHidden();
+  await expect(studio.getByRole('link', { name: /Hands-on workshop/ })).toBeHidden();
 });
 
 test('a talk: its page, its speakers and its Q&A, and the attendee’s own questions marked', async ({
@@ -170,7 +173,7 @@ test('a talk: its page, its speakers and its Q&A, and the attendee’s own quest
   await askViaApi(request, ada, 'How far can the types go?', username);
 
   await openAt(page, '/schedule');
-  const card = page.getByRole('tabpanel').getByRole('link', { name: /^Typed sockets/ });
+  const card = page.getByRole('tabpanel').getByRole('link', { name: /Typed sockets/ });
   await expect(card).toContainText('You asked 1');
   await card.click();
 
@@ -220,7 +223,7 @@ test('an edit of the programme reaches the open pages without a reload', async (
   const hall = page
     .getByRole('region', { name: 'Now and next' })
     .getByRole('region', { name: 'Hall' });
-  await expect(hall.getByRole('link', { name: /^Lunch lightning talks/ })).toBeVisible();
+  await expect(hall.getByRole('link', { name: /Lunch lightning talks/ })).toBeVisible();
   await expectNoHorizontalScroll(page);
   await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
 
@@ -229,13 +232,11 @@ test('an edit of the programme reaches the open pages without a reload', async (
     data: { title: 'Lunch talks, moved', startsAt: '2026-12-03T12:15:00+01:00' },
   });
   expect(moved.ok(), await moved.text()).toBe(true);
-  await expect(hall.getByRole('link', { name: /^Lunch talks, moved/ })).toContainText(
-    '12:15–12:45',
-  );
+  await expect(hall.getByRole('link', { name: /Lunch talks, moved/ })).toContainText('12:15–12:45');
 
   // The talk's own page follows too.
   await page
-    .getByRole('link', { name: /^Lunch talks, moved/ })
+    .getByRole('link', { name: /Lunch talks, moved/ })
     .first()
     .click();
   await expect(page.getByRole('heading', { level: 1, name: 'Lunch talks, moved' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconCalendarEvent, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
@@ -53,16 +53,18 @@ export function AppHeader() {
           >
             Schedule
           </Button>
-          <Anchor
+          {/* On a phone the calendar alone, so the username keeps its room; still named. */}
+          <ActionIcon
             component={Link}
             to={CLIENT_PATHS.schedule}
             hiddenFrom="sm"
-            fw={700}
-            fz="sm"
-            className={classes.touchLink}
+            variant="subtle"
+            size={44}
+            aria-label="Schedule"
+            title="Schedule"
           >
-            Schedule
-          </Anchor>
+            <IconCalendarEvent size={22} />
+          </ActionIcon>
           <Button
             component={Link}
             to={CLIENT_PATHS.speakersCard}

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Button,
   Center,
   EmptyState,
   Loader,
@@ -11,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCalendarEvent } from '@tabler/icons-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schedule } from '../../../shared/schemas/programme.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
@@ -38,6 +39,8 @@ import { useNow } from './use-now.ts';
 import classes from './programme.module.css';
 
 const NO_SPEAKERS: Speaker[] = [];
+/** The rooms "Now and next" shows before "Show all rooms". */
+const ROOMS_AT_FIRST = 6;
 
 /** The speakers' names of a session, in its order; an unknown id (just deleted) is skipped. */
 const namesOf = (ids: readonly string[], speakers: ReadonlyMap<string, string>) =>
@@ -58,8 +61,12 @@ function NowAndNext({
   speakers: ReadonlyMap<string, string>;
   asked: ReadonlyMap<string, number>;
 }) {
+  const [allRooms, setAllRooms] = useState(false);
   const rows = nowAndNext(schedule, now);
   if (rows.length === 0) return null;
+  // A big venue's thirty rooms would push the day's programme far down: the first few, then all
+  // on request.
+  const shown = allRooms ? rows : rows.slice(0, ROOMS_AT_FIRST);
   const today = zonedDayKey(now, schedule.timezone);
   return (
     <Stack component="section" gap="sm" aria-labelledby="now-and-next">
@@ -67,7 +74,7 @@ function NowAndNext({
         Now and next
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
-        {rows.map(({ room, now: on, next }) => (
+        {shown.map(({ room, now: on, next }) => (
           <Paper
             key={room._id}
             component="section"
@@ -107,6 +114,11 @@ function NowAndNext({
           </Paper>
         ))}
       </SimpleGrid>
+      {shown.length < rows.length && (
+        <Button variant="light" onClick={() => setAllRooms(true)} w="fit-content">
+          Show all {rows.length} rooms
+        </Button>
+      )}
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ export interface SessionCardProps {
   speakerNames: readonly string[];
   /** How many questions the attendee asked in it. */
   asked?: number | undefined;
-  /** "Now" or "Next", on the now-and-next cards. */
+  /** "Now" or "Next", on the now-and-next cards, which keep the title to two lines. */
   label?: string | undefined;
 }
 
@@ -40,13 +40,12 @@ export function SessionCard({
       radius="md"
       p="sm"
       className={classes.card}
-      aria-label={`${session.title}, ${time}${roomName ? `, ${roomName}` : ''}${session.cancelled ? ', cancelled' : ''}`}
     >
       <Stack gap={6}>
         <Group gap={6} justify="space-between" wrap="nowrap">
           <Text size="sm" fw={600} c="dimmed" className={classes.text}>
             {label && (
-              <Text span fw={800} c="var(--mantine-primary-color-filled)" tt="uppercase" fz="xs">
+              <Text span fw={800} c="var(--mantine-color-anchor)" tt="uppercase" fz="xs">
                 {label}{' '}
               </Text>
             )}
@@ -63,6 +62,8 @@ export function SessionCard({
           dir="auto"
           className={`${classes.text} ${session.cancelled ? classes.cancelled : ''}`}
           c={session.cancelled ? 'dimmed' : undefined}
+          lineClamp={label ? 2 : undefined}
+          title={label ? session.title : undefined}
         >
           {session.title}
         </Text>
@@ -82,6 +83,7 @@ export function SessionCard({
               <Badge
                 variant="default"
                 size="sm"
+                tt="none"
                 leftSection={<IconMapPin size={12} aria-hidden />}
                 maw="100%"
               >
@@ -89,7 +91,7 @@ export function SessionCard({
               </Badge>
             )}
             {session.track && (
-              <Badge variant="light" size="sm" maw="100%">
+              <Badge variant="light" size="sm" tt="none" maw="100%">
                 <bdi>{session.track}</bdi>
               </Badge>
             )}
@@ -97,6 +99,7 @@ export function SessionCard({
               <Badge
                 variant="filled"
                 size="sm"
+                tt="none"
                 leftSection={<IconMessageCircleQuestion size={12} aria-hidden />}
               >
                 You asked {asked}

@@ -119,12 +119,17 @@ function SessionDetails({
         </Text>
         <Group gap={6}>
           {roomName && (
-            <Badge variant="default" leftSection={<IconMapPin size={12} aria-hidden />} maw="100%">
+            <Badge
+              variant="default"
+              tt="none"
+              leftSection={<IconMapPin size={12} aria-hidden />}
+              maw="100%"
+            >
               <bdi>{roomName}</bdi>
             </Badge>
           )}
           {session.track && (
-            <Badge variant="light" maw="100%">
+            <Badge variant="light" tt="none" maw="100%">
               <bdi>{session.track}</bdi>
             </Badge>
           )}
