@@ -55,5 +55,8 @@ describe('the client routes', () => {
     expect(routePreload('/speakerscard')?.data?.(new URLSearchParams({ speaker: '../x' }))).toEqual(
       ['/api/speakerscard'],
     );
+    // The programme's screens read the schedule first (a talk's page for its room and zone).
+    expect(routePreload('/schedule')?.data?.(new URLSearchParams())).toEqual(['/api/schedule']);
+    expect(routePreload(sessionPath(id))?.data?.(new URLSearchParams())).toEqual(['/api/schedule']);
   });
 });

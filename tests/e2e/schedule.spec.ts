@@ -172,7 +172,10 @@ test('a talk: its page, its speakers and its Q&A, and the attendee’s own quest
   await join(page, username);
   await askViaApi(request, ada, 'How far can the types go?', username);
 
-  await openAt(page, '/schedule');
+  // The header leads to the programme.
+  await openAt(page, '/home');
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule' }).click();
+  await expect(page).toHaveURL('/schedule');
   const card = page.getByRole('tabpanel').getByRole('link', { name: /Typed sockets/ });
   await expect(card).toContainText('You asked 1');
   await card.click();

@@ -109,6 +109,11 @@ describe('the programme’s times, in the event’s time zone', () => {
     }
   });
 
+  it('writes hours as the locale does: 24 hours with two digits, 12 hours without', () => {
+    expect(formatZonedTime(afterChange, berlin, 'de-DE')).toBe('03:30');
+    expect(formatZonedTime(afterChange, berlin, 'en-US')).toMatch(/^3:30\sAM$/);
+  });
+
   it('answers nothing for a time that is not one', () => {
     expect(formatZonedTime('soon', berlin)).toBe('');
     expect(formatTimeRange('soon', afterChange, berlin)).toBe('');

@@ -66,6 +66,12 @@ export function formatHour(iso: string): string {
 
 const zonedFormats = new Map<string, Intl.DateTimeFormat>();
 
+/** Whether the locale writes times on a 12-hour clock ("9:30 AM"; 24 hours write "09:30"). */
+const usesTwelveHours = (locale: string | undefined) => {
+  const { hourCycle } = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions();
+  return hourCycle === 'h11' || hourCycle === 'h12';
+};
+
 /** One formatter per locale, zone and style, made once (making one is the costly part). */
 function zonedFormat(
   timeZone: string,
@@ -78,7 +84,7 @@ function zonedFormat(
   if (!format) {
     const options: Intl.DateTimeFormatOptions =
       style === 'time'
-        ? { hour: '2-digit', minute: '2-digit' }
+        ? { hour: usesTwelveHours(locale) ? 'numeric' : '2-digit', minute: '2-digit' }
         : style === 'day'
           ? { weekday: 'short', day: 'numeric', month: 'short' }
           : { timeZoneName: 'short' };

@@ -75,6 +75,8 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     '/speakers/ada-lovelace/dashboard',
     '/speakerscard',
     '/Speakerform',
+    '/schedule',
+    '/sessions/0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d',
   ])('the client route %s returns the app, revalidated', async (route) => {
     const response = await fetch(`${t.url}${route}`);
     expect(response.status).toBe(200);

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group } from '@mantine/core';
+import { Anchor, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconCalendarEvent, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
@@ -44,6 +44,7 @@ export function AppHeader() {
           </Link>
         </div>
         <Group gap={4} wrap="nowrap" justify="flex-end" className={classes.end}>
+          {/* From a tablet up; a phone's bar has no room left (it reaches it from /home). */}
           <Button
             component={Link}
             to={CLIENT_PATHS.schedule}
@@ -53,18 +54,6 @@ export function AppHeader() {
           >
             Schedule
           </Button>
-          {/* On a phone the calendar alone, so the username keeps its room; still named. */}
-          <ActionIcon
-            component={Link}
-            to={CLIENT_PATHS.schedule}
-            hiddenFrom="sm"
-            variant="subtle"
-            size={44}
-            aria-label="Schedule"
-            title="Schedule"
-          >
-            <IconCalendarEvent size={22} />
-          </ActionIcon>
           <Button
             component={Link}
             to={CLIENT_PATHS.speakersCard}

@@ -1,6 +1,8 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
-import { useSearchParams } from 'react-router';
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconCalendarEvent } from '@tabler/icons-react';
+import { Link, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { AppFooter } from '../../components/app-footer.tsx';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
@@ -39,6 +41,17 @@ export default function HomeRoute() {
           defaultOpened={Boolean(asked)}
         />
       </Group>
+      {/* The programme, for phones, whose header has no room for it. */}
+      <Button
+        component={Link}
+        to={CLIENT_PATHS.schedule}
+        variant="subtle"
+        leftSection={<IconCalendarEvent size={18} />}
+        hiddenFrom="sm"
+        mx="auto"
+      >
+        Schedule: now and next
+      </Button>
 
       <GallerySection />
       <AppFooter />
