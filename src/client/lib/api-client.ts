@@ -102,6 +102,8 @@ export interface ApiRequest {
   json?: unknown;
   /** A multipart body (files and fields). */
   form?: FormData;
+  /** A body sent as it is (a file's bytes), with its media type. */
+  raw?: { body: Blob | string; type: string };
   token?: string | null;
   signal?: AbortSignal | undefined;
 }
@@ -118,13 +120,17 @@ export async function apiCall<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { ...baseHeaders(), accept: 'application/json' };
   if (request.json !== undefined) headers['content-type'] = 'application/json';
+  if (request.raw) headers['content-type'] = request.raw.type;
   if (request.token) headers.authorization = `Bearer ${request.token}`;
   let response: Response;
   try {
     response = await fetch(path, {
       method: request.method ?? 'GET',
       headers,
-      body: request.form ?? (request.json === undefined ? undefined : JSON.stringify(request.json)),
+      body:
+        request.form ??
+        request.raw?.body ??
+        (request.json === undefined ? undefined : JSON.stringify(request.json)),
       credentials: 'same-origin',
       signal: request.signal,
     });

@@ -15,6 +15,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconAlertCircle,
+  IconCalendarEvent,
   IconChartBar,
   IconClockHour4,
   IconFlag,
@@ -39,6 +40,7 @@ import { AdminDeletions } from './admin-deletions.tsx';
 import { AdminOverview } from './admin-overview.tsx';
 import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
 import { AdminReports, useReportsCount } from './admin-reports.tsx';
+import { AdminProgramme } from './admin-programme.tsx';
 import { DownloadAllButton } from './download-all-button.tsx';
 import { OpenWallLink } from './open-wall-link.tsx';
 import { AdminQuestions } from './admin-questions.tsx';
@@ -58,6 +60,7 @@ const CONSOLE_TABS = [
   { value: 'pending', label: WALL_TEXTS.awaitingApproval, Icon: IconClockHour4 },
   { value: 'reports', label: 'Reports', Icon: IconFlag },
   { value: 'questions', label: 'Questions', Icon: IconMessages },
+  { value: 'programme', label: 'Programme', Icon: IconCalendarEvent },
   { value: 'speakers', label: 'Speakers', Icon: IconMicrophone },
   { value: 'settings', label: 'Settings', Icon: IconSettings },
 ];
@@ -67,6 +70,7 @@ const TAB_PANELS = {
   pending: AdminPendingMemories,
   reports: AdminReports,
   questions: AdminQuestions,
+  programme: AdminProgramme,
   speakers: AdminSpeakers,
   settings: AdminSettings,
 };
@@ -100,7 +104,7 @@ function GridSkeleton() {
 
 /**
  * The organiser's console (decision 160): Overview (live figures, charts, exports), Memories
- * (search, the grid with Delete, the moderation log), Questions, Speakers and Settings. The grid
+ * (search, the grid with Delete, the moderation log), Questions, Programme, Speakers and Settings. The grid
  * keeps only the rows near the viewport in the DOM: "Load more" can page through every memory.
  */
 export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
