@@ -97,16 +97,16 @@ export function ProgrammeImportPanel({
           accept={SCHEDULE_FILES}
           multiple={false}
           loading={importing.isPending}
-          aria-label="Schedule file"
+          role="button"
           radius="md"
           p="md"
         >
           <Group justify="center" gap="sm" wrap="nowrap" mih={64} style={{ pointerEvents: 'none' }}>
             <IconFileImport size={32} stroke={1.5} aria-hidden />
             <div>
-              <Text fw={600}>Drop schedule.xml or schedule.json here</Text>
+              <Text fw={600}>Pick schedule.xml or schedule.json</Text>
               <Text fz="sm" c="dimmed">
-                or click to pick it: as pretalx or frab export it
+                or drop it here, as pretalx or frab export it
               </Text>
             </div>
           </Group>
