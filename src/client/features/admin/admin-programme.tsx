@@ -105,15 +105,17 @@ export function AdminProgramme({ token, onExpired }: { token: string; onExpired:
   const { rooms, sessions } = schedule.data;
   return (
     <Stack gap="md">
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <ProgrammeImportPanel token={token} onExpired={onExpired} />
-        <TimeZoneCard
-          token={token}
-          onExpired={onExpired}
-          timezone={timezone}
-          offset={clock.offset(openedAt)}
-        />
-        <ProgrammeRooms token={token} onExpired={onExpired} rooms={rooms} />
+        <Stack gap="md">
+          <TimeZoneCard
+            token={token}
+            onExpired={onExpired}
+            timezone={timezone}
+            offset={clock.offset(openedAt)}
+          />
+          <ProgrammeRooms token={token} onExpired={onExpired} rooms={rooms} />
+        </Stack>
       </SimpleGrid>
       <ProgrammeSessions
         token={token}

@@ -1,3 +1,4 @@
+import '@mantine/dropzone/styles.layer.css';
 import { Alert, Button, Divider, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import {

@@ -21,6 +21,9 @@ import { isGone, isUnauthorized } from './api/errors.ts';
 import { type ZoneClock, programmeDays } from './programme-times.ts';
 import { type SessionDraft, SessionFormModal } from './session-form-modal.tsx';
 
+/** A session's start and end: digits of one width line up. */
+const TIMES = { flexShrink: 0, fontVariantNumeric: 'tabular-nums' } as const;
+
 /** One session's row: its times, title, track, speakers, and its Edit and Delete. */
 function SessionRow({
   session,
@@ -36,6 +39,7 @@ function SessionRow({
   onDelete: () => void;
 }) {
   const names = session.speakerIds.flatMap((id) => speakerNames.get(id) ?? []);
+  const times = `${clock.wall(session.startsAt).slice(11)}–${clock.wall(session.endsAt).slice(11)}`;
   return (
     <Group
       component="article"
@@ -46,10 +50,14 @@ function SessionRow({
       py={6}
       style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
     >
-      <Text fz="sm" c="dimmed" w={96} style={{ flexShrink: 0, fontVariantNumeric: 'tabular-nums' }}>
-        {clock.wall(session.startsAt).slice(11)}–{clock.wall(session.endsAt).slice(11)}
+      <Text fz="sm" c="dimmed" w={96} visibleFrom="sm" style={TIMES}>
+        {times}
       </Text>
       <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+        {/* On a phone the times sit above the title, which keeps the width. */}
+        <Text fz="xs" c="dimmed" hiddenFrom="sm" style={TIMES}>
+          {times}
+        </Text>
         <Text
           fw={600}
           fz="sm"
