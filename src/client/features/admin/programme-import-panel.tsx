@@ -27,7 +27,7 @@ const SCHEDULE_FILES = {
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** "12 added, 3 updated, 1 cancelled; 40 speakers added, 2 matched". */
-export const importSummary = ({ sessions, speakers }: ScheduleImportResult): string =>
+const importSummary = ({ sessions, speakers }: ScheduleImportResult): string =>
   `${sessions.added} added, ${sessions.updated} updated, ${sessions.cancelled} cancelled; ` +
   `${plural(speakers.added, 'speaker', 'speakers')} added, ${speakers.matched} matched`;
 

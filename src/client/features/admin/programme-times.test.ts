@@ -10,6 +10,8 @@ describe('a time zone’s clock', () => {
     expect(berlin.iso(berlin.instant('2026-03-29T01:30') ?? 0)).toBe('2026-03-29T01:30:00+01:00');
     expect(berlin.iso(berlin.instant('2026-03-29T03:30') ?? 0)).toBe('2026-03-29T03:30:00+02:00');
     expect(berlin.iso(berlin.instant('2026-10-25T12:00') ?? 0)).toBe('2026-10-25T12:00:00+01:00');
+    // The hour clocks skip does not exist: read as the hour after it.
+    expect(berlin.iso(berlin.instant('2026-03-29T02:30') ?? 0)).toBe('2026-03-29T03:30:00+02:00');
   });
 
   it('shows an instant as the zone’s wall time, its offset and its day', () => {
