@@ -104,8 +104,9 @@ function GridSkeleton() {
 
 /**
  * The organiser's console (decision 160): Overview (live figures, charts, exports), Memories
- * (search, the grid with Delete, the moderation log), Questions, Programme, Speakers and Settings. The grid
- * keeps only the rows near the viewport in the DOM: "Load more" can page through every memory.
+ * (search, the grid with Delete, the moderation log), Questions, Programme, Speakers and
+ * Settings. The grid keeps only the rows near the viewport in the DOM: "Load more" can page
+ * through every memory.
  */
 export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
   // The open tab is in the address (`?tab=`), so a reload or a shared link keeps it.
