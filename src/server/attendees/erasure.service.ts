@@ -10,6 +10,8 @@ import { unauthorized, unavailable } from '../http/errors.ts';
 import { attendeeRequesterKey } from '../http/transport/rate-limits.ts';
 import { deleteIdempotencyKeysOf } from '../memories/idempotency.repository.ts';
 import { deleteMemoriesOf, memoriesOf } from '../memories/memory.service.ts';
+import { reportsOf, withdrawReportsOf } from '../memories/report.service.ts';
+import { pollAnswersOf, withdrawAnswersOf } from '../polls/poll.service.ts';
 import {
   questionsOfAttendee,
   removeQuestionsAskedBy,
@@ -105,8 +107,13 @@ const ERASERS: readonly Eraser[] = [
   async ({ deps, attendeeId }) => ({ questions: await removeQuestionsAskedBy(deps, attendeeId) }),
   // Their votes: each question's count goes down.
   async ({ deps, attendeeId }) => ({ votes: await withdrawVotesOf(deps, attendeeId) }),
-  // Their poll answers: none until the event has polls.
-  async () => ({ pollAnswers: 0 }),
+  // Their poll answers: each poll's counts, voters and lists go down.
+  async ({ deps, attendeeId }) => ({ pollAnswers: await withdrawAnswersOf(deps, attendeeId) }),
+  // The reports they made: each memory's open count goes down (a hidden one stays hidden).
+  async ({ deps, attendeeId }) => {
+    await withdrawReportsOf(deps, attendeeId);
+    return {};
+  },
   // The answers kept for their `Idempotency-Key`s, which name their posts.
   async ({ deps, attendeeId }) => {
     await deleteIdempotencyKeysOf(deps.db, attendeeRequesterKey(attendeeId));
@@ -167,17 +174,19 @@ const withUrls =
 /**
  * Everything the app keeps of attendee `attendee`, for their download (GET
  * /api/attendees/me/export, decision 215): who they are, their memories with their files' URLs,
- * the questions they asked, their votes and poll answers. A part of the app that keeps
+ * the questions they asked, their votes, poll answers and reports. A part of the app that keeps
  * something more of an attendee adds it here, as to `ERASERS` above.
  */
 export async function exportAttendee(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
   attendee: Attendee,
 ): Promise<AttendeeExport> {
-  const [joinedAt, memories, asked] = await Promise.all([
+  const [joinedAt, memories, asked, pollAnswers, reports] = await Promise.all([
     findAttendeeJoinedAt(deps.db, attendee.id),
     memoriesOf(deps, attendee.id),
     questionsOfAttendee(deps, attendee.id),
+    pollAnswersOf(deps, attendee.id),
+    reportsOf(deps, attendee.id),
   ]);
   return {
     exportedAt: deps.clock.now().toISOString(),
@@ -185,7 +194,8 @@ export async function exportAttendee(
     memories: memories.map(withUrls(deps.config.publicUrl)),
     questions: asked.questions,
     votes: asked.votes,
-    pollAnswers: [],
+    pollAnswers,
+    reports,
   };
 }
 

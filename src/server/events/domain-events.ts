@@ -22,6 +22,11 @@ export type DomainEvent =
   | { type: 'memoryReported'; memoryId: string; reporters: number; hidden: Memory | null }
   /** The admin kept a memory that was still published: its open reports were dismissed. */
   | { type: 'reportsDismissed'; memoryId: string }
+  /**
+   * An open report went with its reporter's erasure: `reporters` is how many are open now. A
+   * memory it helped hide stays hidden (decision 228).
+   */
+  | { type: 'reportWithdrawn'; memoryId: string; reporters: number }
   /** Stored videos were cleaned of their metadata at start (decision 095): their files moved. */
   | { type: 'storedVideosCleaned'; count: number }
   | { type: 'questionCreated'; question: Question }

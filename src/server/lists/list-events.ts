@@ -35,6 +35,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
         if (event.hidden) lists.forget('memories');
         return;
       case 'reportsDismissed':
+      case 'reportWithdrawn':
         lists.forget('reports');
         return;
       case 'questionCreated':

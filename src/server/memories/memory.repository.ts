@@ -442,6 +442,19 @@ export async function countOpenReport(
   return row && { memory: toMemory(row), openReports: row.open_reports };
 }
 
+/** One report fewer is open on a memory (its reporter was erased); answers how many are left. */
+export async function uncountOpenReport(db: Executor, id: string): Promise<number | undefined> {
+  const row = await db
+    .updateTable('memories')
+    .set((eb) => ({
+      open_reports: sql<number>`case when ${eb.ref('open_reports')} > 0 then ${eb.ref('open_reports')} - 1 else 0 end`,
+    }))
+    .where('id', '=', id)
+    .returning('open_reports')
+    .executeTakeFirst();
+  return row?.open_reports;
+}
+
 /** Sets a memory's open reports back to none (the admin kept it). */
 export async function clearOpenReports(db: Executor, id: string): Promise<void> {
   await db.updateTable('memories').set({ open_reports: 0 }).where('id', '=', id).execute();

@@ -41,6 +41,30 @@ export function insertReport(db: Executor, report: NewReport): Promise<boolean> 
   );
 }
 
+/** The reports one reporter made, `limit` after the report `after`, oldest first. */
+export async function reportsBy(
+  db: Executor,
+  reporter: string,
+  page: { limit: number; after?: string | undefined },
+): Promise<MemoryReportsTable[]> {
+  let q = db
+    .selectFrom('memory_reports')
+    .selectAll()
+    .where('reporter', '=', reporter)
+    .orderBy('id')
+    .limit(page.limit);
+  if (page.after !== undefined) q = q.where('id', '>', page.after);
+  return q.execute();
+}
+
+/** Deletes one report; answers it as it was, or undefined when it was gone already. */
+export async function deleteReport(
+  db: Executor,
+  id: string,
+): Promise<MemoryReportsTable | undefined> {
+  return db.deleteFrom('memory_reports').where('id', '=', id).returningAll().executeTakeFirst();
+}
+
 /** Dismisses a memory's open reports (the admin kept it); answers how many there were. */
 export function dismissReports(db: Executor, memoryId: string, at: string): Promise<number> {
   return rowsWritten(

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Memory } from '../../shared/schemas/memory.ts';
+import type { ExportedReport } from '../../shared/schemas/privacy.ts';
 import type { ReportCategory, ReportedMemory } from '../../shared/schemas/report.ts';
 import type { Caller } from '../auth/callers.ts';
 import type { AppDeps } from '../deps.ts';
@@ -8,14 +9,28 @@ import { newId } from '../lib/ids.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import type { ListView } from '../lists/list-route.ts';
 import { settingOnce } from '../settings/settings.repository.ts';
-import { countOpenReport, findMemories, findMemory, setMemoryStatus } from './memory.repository.ts';
+import {
+  countOpenReport,
+  findMemories,
+  findMemory,
+  setMemoryStatus,
+  uncountOpenReport,
+} from './memory.repository.ts';
 import { visibleMemory } from './memory.service.ts';
-import { insertReport, listOpenReports, listReportedMemoryIds } from './report.repository.ts';
+import {
+  deleteReport,
+  insertReport,
+  listOpenReports,
+  listReportedMemoryIds,
+  reportsBy,
+} from './report.repository.ts';
 
 /** The salt of anonymous reporters' address hashes: made once, kept in the settings table. */
 const REPORT_SALT_KEY = 'report-salt';
 /** The reported memories the admin's list holds at most. */
 const REPORTED_MEMORIES_MAX = 200;
+/** How an attendee's reports are keyed (decision 216). */
+const attendeeReporter = (attendeeId: string) => `attendee:${attendeeId}`;
 /** The reports shown per memory at most (newest first); `reporters` counts them all. */
 const REPORTS_PER_MEMORY_MAX = 50;
 
@@ -28,7 +43,7 @@ async function reporterOf(
   caller: Caller,
   address: string,
 ): Promise<string> {
-  if (caller.kind === 'attendee') return `attendee:${caller.id}`;
+  if (caller.kind === 'attendee') return attendeeReporter(caller.id);
   const salt = await settingOnce(deps.db, REPORT_SALT_KEY, randomBytes(32).toString('base64url'));
   const hash = createHash('sha256').update(`${salt}\u0000${address}`).digest('base64url');
   return `address:${hash.slice(0, 32)}`;
@@ -84,6 +99,68 @@ export async function reportMemory(
   }
   if (!result) return;
   await deps.events.publish({ type: 'memoryReported', memoryId: id, ...result });
+}
+
+/** The reports an erasure removes at a time. */
+const ERASURE_PAGE = 100;
+
+/**
+ * Removes every report attendee `attendeeId` made (their erasure, decision 214), dismissed ones
+ * too: each in its own transaction with its memory's open count, which goes down by an open one.
+ * A memory their report helped hide stays hidden until the admin decides (decision 228). The
+ * admin's list hears each (`reportWithdrawn`). Answers how many went.
+ */
+export async function withdrawReportsOf(
+  deps: Pick<AppDeps, 'db' | 'events'>,
+  attendeeId: string,
+): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const page = await reportsBy(deps.db, attendeeReporter(attendeeId), { limit: ERASURE_PAGE });
+    for (const { id } of page) {
+      const result = await deps.db.transaction().execute(async (trx) => {
+        const report = await deleteReport(trx, id);
+        if (!report) return undefined;
+        const reporters =
+          report.dismissed_at === null ? await uncountOpenReport(trx, report.memory_id) : undefined;
+        return { memoryId: report.memory_id, reporters };
+      });
+      if (!result) continue;
+      removed += 1;
+      // A dismissed report was in no list and no count.
+      if (result.reporters === undefined) continue;
+      await deps.events.publish({
+        type: 'reportWithdrawn',
+        memoryId: result.memoryId,
+        reporters: result.reporters,
+      });
+    }
+    if (page.length < ERASURE_PAGE) return removed;
+  }
+}
+
+/**
+ * The reports attendee `attendeeId` made with their token, for their export (decision 215): the
+ * memory, the category and their reason, and when; oldest first. A report goes with its memory.
+ */
+export async function reportsOf(
+  deps: Pick<AppDeps, 'db'>,
+  attendeeId: string,
+): Promise<ExportedReport[]> {
+  const reports: ExportedReport[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await reportsBy(deps.db, attendeeReporter(attendeeId), { limit: 500, after });
+    for (const row of page) {
+      reports.push({
+        memoryId: row.memory_id,
+        category: row.category as ReportCategory,
+        reason: row.reason,
+        reportedAt: row.created_at,
+      });
+    }
+    after = page.at(-1)?.id;
+    if (page.length < 500) return reports;
+  }
 }
 
 /** The memories with open reports, most recently reported first, each with its reports. */

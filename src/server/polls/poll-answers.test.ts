@@ -65,6 +65,13 @@ describe('countChanges', () => {
         ['c', -1],
       ]),
     );
+    // Taken back: every point it gave goes, and a last option's zero moves nothing.
+    expect(countChanges(second, undefined)).toEqual(
+      new Map([
+        ['a', -2],
+        ['c', -1],
+      ]),
+    );
   });
 });
 

@@ -171,9 +171,16 @@ export function countsOf(answer: Answer): Map<string, number> {
   }
 }
 
-/** The counters' changes when `before` is replaced by `after`, zero changes left out. */
-export function countChanges(before: Answer | undefined, after: Answer): Map<string, number> {
-  const changes = countsOf(after);
+/**
+ * The counters' changes when `before` is replaced by `after`, zero changes left out: a first
+ * answer when there is nothing `before`, an answer taken back (its attendee erased) when there is
+ * nothing `after`.
+ */
+export function countChanges(
+  before: Answer | undefined,
+  after: Answer | undefined,
+): Map<string, number> {
+  const changes = after ? countsOf(after) : new Map<string, number>();
   for (const [key, amount] of before ? countsOf(before) : []) {
     changes.set(key, (changes.get(key) ?? 0) - amount);
   }

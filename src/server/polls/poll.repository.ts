@@ -301,18 +301,7 @@ export async function recordResponse(
         .where('attendee_id', '=', input.attendeeId)
         .execute();
     }
-    const moves = [...changes(earlier)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [key, amount] of moves) {
-      await trx
-        .insertInto('poll_counts')
-        .values({ poll_id: input.pollId, key, count: amount, hidden: 0 })
-        .onConflict((oc) =>
-          oc
-            .columns(['poll_id', 'key'])
-            .doUpdateSet((eb) => ({ count: eb('poll_counts.count', '+', amount) })),
-        )
-        .execute();
-    }
+    await moveCounts(trx, input.pollId, changes(earlier));
     let row = locked;
     if (inserted > 0) {
       row = await trx
@@ -324,6 +313,132 @@ export async function recordResponse(
     }
     return { poll: toStored(row), replaced: inserted === 0 };
   });
+}
+
+/**
+ * Moves a poll's counters by `changes`, in key order (so two answers never wait on each other in
+ * a circle), inside the transaction that holds the poll's row.
+ */
+async function moveCounts(
+  trx: Executor,
+  pollId: string,
+  changes: Map<string, number>,
+): Promise<void> {
+  const moves = [...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [key, amount] of moves) {
+    await trx
+      .insertInto('poll_counts')
+      .values({ poll_id: pollId, key, count: amount, hidden: 0 })
+      .onConflict((oc) =>
+        oc
+          .columns(['poll_id', 'key'])
+          .doUpdateSet((eb) => ({ count: eb('poll_counts.count', '+', amount) })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Takes one attendee's response to a poll back (their erasure, decision 214), whatever the
+ * poll's state, as a replaced answer is taken back: in one transaction, the poll's row first (as
+ * every answer takes it), then the response deleted, then each counter moved by
+ * `changes(its answer)`, in key order, and one voter fewer. Answers the poll after, or undefined
+ * when there was no such response (taken back already).
+ */
+export async function removeResponse(
+  db: Db,
+  pollId: string,
+  attendeeId: string,
+  changes: (answer: string) => Map<string, number>,
+): Promise<StoredPoll | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await trx
+      .updateTable('polls')
+      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .where('id', '=', pollId)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('poll_responses')
+            .select('poll_responses.poll_id')
+            .where('poll_responses.poll_id', '=', pollId)
+            .where('poll_responses.attendee_id', '=', attendeeId),
+        ),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (!locked) return undefined;
+    const removed = await trx
+      .deleteFrom('poll_responses')
+      .where('poll_id', '=', pollId)
+      .where('attendee_id', '=', attendeeId)
+      .returning('answer')
+      .executeTakeFirst();
+    // Taken back meanwhile by another run: the row's lock waited for it. Nothing moves but the
+    // revision.
+    if (!removed) return undefined;
+    await moveCounts(trx, pollId, changes(removed.answer));
+    const row = await trx
+      .updateTable('polls')
+      .set((eb) => ({ voters: eb('voters', '-', 1) }))
+      .where('id', '=', pollId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toStored(row);
+  });
+}
+
+/** The polls attendee `attendeeId` answered, `limit` of them after the poll `after`, by id. */
+export async function pollsAnsweredBy(
+  db: Executor,
+  attendeeId: string,
+  page: { limit: number; after?: string | undefined },
+): Promise<string[]> {
+  let q = db
+    .selectFrom('poll_responses')
+    .select('poll_id')
+    .where('attendee_id', '=', attendeeId)
+    .orderBy('poll_id')
+    .limit(page.limit);
+  if (page.after !== undefined) q = q.where('poll_id', '>', page.after);
+  return (await q.execute()).map((row) => row.poll_id);
+}
+
+/** One response of an attendee with the poll it answers, for their export. */
+export interface ResponseOf {
+  poll: StoredPoll;
+  /** JSON of the answer. */
+  answer: string;
+  answeredAt: string;
+  points: number;
+}
+
+/** Attendee `attendeeId`'s responses, `limit` after the poll `after`, by poll id. */
+export async function responsesOf(
+  db: Executor,
+  attendeeId: string,
+  page: { limit: number; after?: string | undefined },
+): Promise<ResponseOf[]> {
+  let q = db
+    .selectFrom('poll_responses')
+    .innerJoin('polls', 'polls.id', 'poll_responses.poll_id')
+    .selectAll('polls')
+    .select([
+      'poll_responses.answer as answer',
+      'poll_responses.answered_at as answered_at',
+      'poll_responses.points as points',
+    ])
+    .where('poll_responses.attendee_id', '=', attendeeId)
+    .orderBy('poll_responses.poll_id')
+    .limit(page.limit);
+  if (page.after !== undefined) q = q.where('poll_responses.poll_id', '>', page.after);
+  const rows = await q.execute();
+  return rows.map(({ answer, answered_at, points, ...poll }) => ({
+    poll: toStored(poll),
+    answer,
+    answeredAt: answered_at,
+    points,
+  }));
 }
 
 /** Hides or shows an open answer (and moves the poll's revision); false when there is none. */

@@ -15,6 +15,7 @@ import {
 } from '../../shared/schemas/poll.ts';
 import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
 import { authorize, can } from '../auth/policies.ts';
+import type { ExportedPollAnswer } from '../../shared/schemas/privacy.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -45,8 +46,11 @@ import {
   patchPoll,
   pollCounts,
   pollParticipation,
+  pollsAnsweredBy,
   recordResponse,
+  removeResponse,
   resetPoll,
+  responsesOf,
   sessionSpeakerIds,
   setAnswerHidden,
 } from './poll.repository.ts';
@@ -391,6 +395,82 @@ export async function answerPoll(
     revision: result.poll.revision,
   });
   return viewOf(deps, result.poll, 'public');
+}
+
+/** The polls an erasure takes answers back from at a time. */
+const ERASURE_PAGE = 100;
+
+/**
+ * Takes back every answer attendee `attendeeId` gave (their erasure, decision 214), whatever the
+ * polls' states: each as a replaced answer is taken back, the counters, voters, word counts and
+ * averages down by it in the poll's own transaction, their open answer and leaderboard place
+ * gone; watchers get each poll's new results as after an answer. Answers how many were taken.
+ */
+export async function withdrawAnswersOf(deps: PollDeps, attendeeId: string): Promise<number> {
+  let withdrawn = 0;
+  for (;;) {
+    // Each page starts from the first: those taken back are no longer listed.
+    const pollIds = await pollsAnsweredBy(deps.db, attendeeId, { limit: ERASURE_PAGE });
+    for (const pollId of pollIds) {
+      const poll = await removeResponse(deps.db, pollId, attendeeId, (answer) =>
+        countChanges(JSON.parse(answer) as Answer, undefined),
+      );
+      if (!poll) continue;
+      withdrawn += 1;
+      await deps.events.publish({
+        type: 'pollVoted',
+        pollId: poll._id,
+        sessionId: poll.sessionId,
+        revision: poll.revision,
+      });
+    }
+    if (pollIds.length < ERASURE_PAGE) return withdrawn;
+  }
+}
+
+/** An answer in words: the options' texts, in the order chosen or ranked. */
+function exportedAnswer(poll: StoredPoll, answer: Answer) {
+  const textOf = (id: string) => poll.options.find((option) => option.id === id)?.text ?? id;
+  switch (answer.kind) {
+    case 'options':
+      return { options: answer.optionIds.map(textOf) };
+    case 'ranking':
+      return { ranking: answer.ranking.map(textOf) };
+    case 'rating':
+      return { rating: answer.rating };
+    case 'words':
+      return { words: answer.words };
+    case 'text':
+      return { text: answer.text };
+  }
+}
+
+/**
+ * Every answer attendee `attendeeId` gave, for their export (decision 215): the poll's title and
+ * type, their answer in words (options' texts, a rating, their text, a ranking, the words of a
+ * cloud as counted), when, and a closed quiz's points; by poll, oldest first.
+ */
+export async function pollAnswersOf(
+  deps: Pick<AppDeps, 'db'>,
+  attendeeId: string,
+): Promise<ExportedPollAnswer[]> {
+  const answers: ExportedPollAnswer[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await responsesOf(deps.db, attendeeId, { limit: 500, after });
+    for (const { poll, answer, answeredAt, points } of page) {
+      answers.push({
+        pollId: poll._id,
+        title: poll.title,
+        type: poll.type,
+        answer: exportedAnswer(poll, JSON.parse(answer) as Answer),
+        // A quiz's points tell whether it was right: only once it is closed, as its results.
+        ...(poll.type === 'quiz' && poll.state === 'closed' ? { points } : {}),
+        answeredAt,
+      });
+    }
+    after = page.at(-1)?.poll._id;
+    if (page.length < 500) return answers;
+  }
 }
 
 /** An open answer hidden from (or shown again in) the results, by the poll's owner. */

@@ -429,6 +429,7 @@ export function createRealtime(
         io.to(moderationRoom()).emit('reportsChanged', { memoryId: event.memoryId });
         return;
       case 'reportsDismissed':
+      case 'reportWithdrawn':
         io.to(moderationRoom()).emit('reportsChanged', { memoryId: event.memoryId });
         return;
       case 'questionCreated':
