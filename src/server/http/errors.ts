@@ -231,6 +231,8 @@ const CONFLICT = {
   proofUsed: 'This puzzle was used to join already; your device will solve a new one',
   roomHasSessions: (count: number) =>
     `This room has ${plural(count, 'session')}; move or delete ${count === 1 ? 'it' : 'them'} first`,
+  sessionHasPolls: (count: number) =>
+    `This session has ${plural(count, 'poll')}; delete ${count === 1 ? 'it' : 'them'} first, or mark the session cancelled`,
   pollNotOpen: 'This poll is not open for answers',
   pollNotDraft: 'A poll’s title and options change only while it is a draft',
   pollState: (from: string, to: string) => `A poll that is ${from} cannot become ${to}`,

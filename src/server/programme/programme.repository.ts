@@ -420,6 +420,16 @@ export async function sessionHasDependents(db: Executor, sessionId: string): Pro
   );
 }
 
+/** How many polls a session has (decision 228: a session with polls is not deleted). */
+export async function pollCountOfSession(db: Executor, sessionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('polls')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /**
  * Deletes a session and its speaker places; its questions stay, no longer in any session
  * (decision 210). False when there was no such session.

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
+import { pollListSchema, pollSchema } from '../../shared/schemas/poll.ts';
 import {
   type Room,
   type Session,
@@ -17,6 +18,7 @@ import {
   call,
   collect,
   forged,
+  joinAttendee,
 } from '../../../tests/support/speakers.ts';
 import { ManualClock } from '../../../tests/support/manual-clock.ts';
 import { testDatabases, useTestApp, useWatchingSockets } from '../../../tests/support/test-app.ts';
@@ -373,6 +375,56 @@ describe.each(testDatabases)('the programme on %s', (database) => {
     const emptied = await as(admin).del(`/api/admin/rooms/${room._id}`);
     expect(emptied.status).toBe(200);
     expect((await as(admin).del(`/api/admin/rooms/${room._id}`)).status).toBe(404);
+  });
+
+  it('refuses to delete a session with polls, naming how many, and keeps their results', async () => {
+    const room = await addRoom('Poll room');
+    const session = await addSession({
+      title: 'Polled talk',
+      roomId: room._id,
+      startsAt: '2026-03-28T13:00:00Z',
+      endsAt: '2026-03-28T14:00:00Z',
+    });
+    const pollIds: string[] = [];
+    for (const title of ['Rate it', 'Again?']) {
+      const created = await as(admin).post('/api/polls', {
+        sessionId: session._id,
+        title,
+        type: 'rating',
+      });
+      expect(created.status).toBe(201);
+      pollIds.push(pollSchema.parse(await created.json())._id);
+    }
+    const [first, second] = pollIds;
+    expect((await as(admin).patch(`/api/polls/${first}`, { state: 'open' })).status).toBe(200);
+    const grace = await joinAttendee(t.url, 'poll-grace');
+    expect(
+      (await call(t.url, 'PUT', `/api/polls/${first}/vote`, { token: grace, body: { rating: 5 } }))
+        .status,
+    ).toBe(200);
+    const before = (await schedule()).body.version;
+
+    const refused = await as(admin).del(`/api/admin/sessions/${session._id}`);
+    expect(refused.status).toBe(409);
+    expect(await errorOf(refused)).toEqual({
+      error: 'This session has 2 polls; delete them first, or mark the session cancelled',
+      code: expect.any(String) as string,
+    });
+    // Nothing changed: the session, its polls and their results are there.
+    expect((await schedule()).body).toMatchObject({ version: before });
+    expect((await schedule()).body.sessions.map((s) => s._id)).toContain(session._id);
+    const polls = pollListSchema.parse(
+      await (
+        await call(t.url, 'GET', `/api/polls?sessionId=${session._id}`, { token: admin })
+      ).json(),
+    );
+    expect(polls.map((poll) => [poll._id, poll.voters])).toEqual([
+      [first, 1],
+      [second, 0],
+    ]);
+
+    for (const id of pollIds) expect((await as(admin).del(`/api/polls/${id}`)).status).toBe(200);
+    expect((await as(admin).del(`/api/admin/sessions/${session._id}`)).status).toBe(200);
   });
 
   it('finds the session running now, and lets an import write in one transaction', async () => {

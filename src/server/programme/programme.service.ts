@@ -30,6 +30,7 @@ import {
   listRooms,
   listSessions,
   nextRoomPosition,
+  pollCountOfSession,
   readScheduleVersion,
   sessionCountInRoom,
   sessionSpeakerIds as readSessionSpeakerIds,
@@ -279,11 +280,16 @@ export async function changeSession(
   return (await presenter(deps))(stored);
 }
 
-/** Deletes a session; its questions stay, in no session (decision 210). Answers it as it was. */
+/**
+ * Deletes a session; its questions stay, in no session (decision 210). One with polls is a 409
+ * naming how many: their results are not lost by accident (decision 228). Answers it as it was.
+ */
 export async function removeSession(deps: WriteDeps, id: string): Promise<Session> {
   const stored = await changeSchedule(deps, async (trx) => {
     const session = await findSession(trx, id.toLowerCase());
     if (!session) throw notFound('session');
+    const polls = await pollCountOfSession(trx, session.id);
+    if (polls > 0) throw conflict('sessionHasPolls', polls);
     await deleteSession(trx, session.id);
     return session;
   });
