@@ -77,8 +77,7 @@ const TAB_PANELS = {
 const memoryKey = (memory: Memory) => memory._id;
 
 /** The count on a tab (memories awaiting approval, reported memories); nothing when none. */
-function TabCount({ value, count }: { value: string; count: string | null | undefined }) {
-  if (!count) return null;
+function TabCount({ value, count }: { value: string; count: string }) {
   const reports = value === 'reports';
   return (
     <Badge
@@ -188,7 +187,8 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
             key={value}
             value={value}
             leftSection={<Icon size={18} />}
-            rightSection={<TabCount value={value} count={counts[value]} />}
+            // No section at all without a count: an empty one would still be drawn.
+            rightSection={counts[value] ? <TabCount value={value} count={counts[value]} /> : null}
           >
             {label}
           </Tabs.Tab>
