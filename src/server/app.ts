@@ -39,6 +39,7 @@ import { mediaStorePlugin } from './plugins/media-store.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { resumableUploadsPlugin } from './plugins/resumable-uploads.ts';
 import { scheduleRefreshPlugin } from './plugins/schedule-refresh.ts';
+import { retentionPlugin } from './plugins/retention.ts';
 import { settingsPlugin } from './plugins/settings.ts';
 import { videoMetadataSweepPlugin } from './plugins/video-metadata-sweep.ts';
 import { videoRenditionsPlugin } from './plugins/video-renditions.ts';
@@ -122,11 +123,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(videoRenditionsPlugin);
   await app.register(appDepsPlugin);
   await app.register(scheduleRefreshPlugin);
+  await app.register(retentionPlugin);
   await app.register(httpPlugin);
 
   const { deps } = app;
   await app.register(systemRoutes, { deps });
-  await app.register(adminRoutes, { deps, auth: app.adminAuth });
+  await app.register(adminRoutes, { deps, auth: app.adminAuth, uploads: app.resumableUploads });
   await app.register(attendeeRoutes, {
     deps,
     proofs: app.joinProofs,

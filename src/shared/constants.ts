@@ -80,6 +80,10 @@ export const MAX_FILES_PER_POST = 10;
 export const EVENT_NAME_SLOT = '%EVENT_NAME%';
 /** The same for the logo's address (the event's, else the app's own). */
 export const LOGO_URL_SLOT = '%LOGO_URL%';
+/** The same for the join page's line on what is kept and for how long (decision 217). */
+export const DATA_KEPT_SLOT = '%DATA_KEPT%';
+/** `<meta name>` of the page carrying the last day attendees' data is kept (empty: no end). */
+export const DATA_KEPT_META = 'confab-data-kept-until';
 /** The app's own logo, shown while the organiser has not set one. */
 export const DEFAULT_LOGO_URL = '/logo.svg';
 /** `<meta name>` of the page carrying the event's logo address (empty: the app's own). */

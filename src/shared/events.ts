@@ -17,6 +17,11 @@ export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
 export const questionUpdatedEventSchema = z.object({ question: questionSchema });
 export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: idSchema });
 export const speakerDeletedEventSchema = z.object({ id: idSchema });
+/**
+ * Attendees' data was purged (decision 218): every memory, question and vote is gone. One event
+ * however much went; screens read their lists again. To everyone.
+ */
+export const dataPurgedEventSchema = z.object({});
 /** The event's public settings changed (name, colour, logo, the wall's pace): every page. */
 export const settingsUpdatedEventSchema = z.object({ settings: publicSettingsSchema });
 /** The programme changed (rooms, sessions, an import): fetch GET /api/schedule again. Everyone. */
@@ -65,6 +70,7 @@ export const serverEventSchemas = {
   reportsChanged: reportsChangedEventSchema,
   pollUpdated: pollUpdatedEventSchema,
   pollDeleted: pollDeletedEventSchema,
+  dataPurged: dataPurgedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;

@@ -55,6 +55,7 @@ export const API_PATHS = {
   pollWord: (id: string, text: string) =>
     `/api/polls/${encodeURIComponent(id)}/words/${encodeURIComponent(text)}`,
   adminPollsCsv: '/api/admin/polls.csv',
+  adminPurge: '/api/admin/purge',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',
   schedule: '/api/schedule',
@@ -104,6 +105,8 @@ export const CLIENT_ROUTES = {
   // The programme and a talk: public, like the Q&A room (asking needs a username).
   schedule: { path: '/schedule', header: true },
   session: { path: '/sessions/:id', header: true },
+  // The organiser's privacy notice, linked from the join page (decision 217).
+  privacy: { path: '/privacy', header: true },
 } as const satisfies Record<string, ClientRoute>;
 
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;

@@ -87,6 +87,7 @@ const PresenterScreen = lazyScreen(() => import('../features/questions/presenter
 const WallScreen = lazyScreen(() => import('../features/wall/wall-screen.tsx'));
 const ScheduleScreen = lazyScreen(() => import('../features/programme/schedule-screen.tsx'));
 const SessionRoute = lazyScreen(() => import('./routes/session-route.tsx'));
+const PrivacyScreen = lazyScreen(() => import('../features/join/privacy-screen.tsx'));
 
 /** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
 const SCREENS: Record<ClientRouteName, ReactElement> = {
@@ -106,6 +107,7 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   wall: <WallScreen />,
   schedule: <ScheduleScreen />,
   session: <SessionRoute />,
+  privacy: <PrivacyScreen />,
 };
 
 /** The routes drawn under the attendee header, those for joined attendees or the others. */

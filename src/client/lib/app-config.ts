@@ -9,8 +9,24 @@ const CONFIG_KEY = ['config'] as const;
 
 export async function fetchAppConfig(): Promise<PublicConfig> {
   const config = await apiCall(publicConfigSchema, API_PATHS.config);
-  const { eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone } = config;
-  takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone });
+  const {
+    eventName,
+    primaryColor,
+    logoUrl,
+    wallIntervalSeconds,
+    timezone,
+    privacyNotice,
+    dataKeptUntil,
+  } = config;
+  takePublicSettings({
+    eventName,
+    primaryColor,
+    logoUrl,
+    wallIntervalSeconds,
+    timezone,
+    privacyNotice,
+    dataKeptUntil,
+  });
   return config;
 }
 

@@ -1,6 +1,13 @@
 import { useSyncExternalStore } from 'react';
 import { BRAND_STYLE_ID, DEFAULT_PRIMARY_COLOR, brandCss } from '../../shared/brand-palette.ts';
-import { EVENT_NAME_SLOT, LOGO_META, LOGO_URL_SLOT } from '../../shared/constants.ts';
+import {
+  DATA_KEPT_META,
+  DATA_KEPT_SLOT,
+  EVENT_NAME_SLOT,
+  LOGO_META,
+  LOGO_URL_SLOT,
+} from '../../shared/constants.ts';
+import { dataKeptLine } from '../../shared/retention.ts';
 import { defaultLogoUrl } from '../../shared/logo.ts';
 
 /** What every screen shows of the event: the admin's settings, live (decision 162). */
@@ -9,6 +16,8 @@ export interface Branding {
   primaryColor: string;
   /** The event's logo; null: the app's own. */
   logoUrl: string | null;
+  /** The last day attendees' data is kept (`YYYY-MM-DD`); null: until the organiser deletes it. */
+  dataKeptUntil: string | null;
 }
 
 /** What the texts call the event ({product}) when the page does not say (the dev server). */
@@ -40,6 +49,7 @@ function fromPage(): Branding {
       eventName: EVENT_NAME_SLOT,
       primaryColor: DEFAULT_PRIMARY_COLOR,
       logoUrl: LOGO_URL_SLOT,
+      dataKeptUntil: null,
     };
   }
   const color = metaOf('theme-color')?.content.trim() ?? '';
@@ -47,6 +57,7 @@ function fromPage(): Branding {
     eventName: metaOf('application-name')?.content.trim() || DEFAULT_EVENT_NAME,
     primaryColor: /^#[0-9a-f]{6}$/i.test(color) ? color : DEFAULT_PRIMARY_COLOR,
     logoUrl: metaOf(LOGO_META)?.content.trim() || null,
+    dataKeptUntil: metaOf(DATA_KEPT_META)?.content.trim() || null,
   };
   if (!document.getElementById(BRAND_STYLE_ID)) applyColor(branding.primaryColor);
   return branding;
@@ -75,15 +86,22 @@ export function setBranding(next: Branding): void {
   if (
     next.eventName === previous.eventName &&
     next.primaryColor === previous.primaryColor &&
-    next.logoUrl === previous.logoUrl
+    next.logoUrl === previous.logoUrl &&
+    next.dataKeptUntil === previous.dataKeptUntil
   ) {
     return;
   }
-  current = { eventName: next.eventName, primaryColor: next.primaryColor, logoUrl: next.logoUrl };
+  current = {
+    eventName: next.eventName,
+    primaryColor: next.primaryColor,
+    logoUrl: next.logoUrl,
+    dataKeptUntil: next.dataKeptUntil,
+  };
   applyColor(current.primaryColor);
   setMeta('application-name', current.eventName);
   setMeta('theme-color', current.primaryColor);
   setMeta(LOGO_META, current.logoUrl ?? '');
+  setMeta(DATA_KEPT_META, current.dataKeptUntil ?? '');
   const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
   if (icon) {
     icon.href = current.logoUrl ?? defaultLogoUrl(current.primaryColor);
@@ -111,4 +129,13 @@ export const useBranding = (): Branding => useSyncExternalStore(subscribe, snaps
 export const useLogoUrl = (): string => {
   const { logoUrl, primaryColor } = useBranding();
   return logoUrl ?? defaultLogoUrl(primaryColor);
+};
+
+/**
+ * The join page's line on what is kept and until when, from the page at its first render; in
+ * the page rendered at build time, the slot the server fills in (decision 217).
+ */
+export const useDataKeptLine = (): string => {
+  const { dataKeptUntil } = useBranding();
+  return typeof document === 'undefined' ? DATA_KEPT_SLOT : dataKeptLine(dataKeptUntil);
 };

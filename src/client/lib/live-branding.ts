@@ -4,6 +4,7 @@ import type { PublicSettings } from '../../shared/schemas/settings.ts';
 import { apiCall } from './api-client.ts';
 import { setBranding } from './branding.ts';
 import { live } from './live-connection.ts';
+import { queryClient } from './query-client.ts';
 
 /** How often the settings are read again, the fallback when the live connection is down. */
 const BRANDING_POLL_MS = 60_000;
@@ -27,18 +28,36 @@ export function takePublicSettings(settings: PublicSettings): void {
 
 const readSettings = () =>
   apiCall(publicConfigSchema, API_PATHS.config).then(
-    ({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone }) =>
-      takePublicSettings({ eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone }),
+    ({
+      eventName,
+      primaryColor,
+      logoUrl,
+      wallIntervalSeconds,
+      timezone,
+      privacyNotice,
+      dataKeptUntil,
+    }) =>
+      takePublicSettings({
+        eventName,
+        primaryColor,
+        logoUrl,
+        wallIntervalSeconds,
+        timezone,
+        privacyNotice,
+        dataKeptUntil,
+      }),
     () => undefined,
   );
 
 /**
- * The branding kept live (decision 162): `settingsUpdated` events, a read at every connect of
+ * The branding kept live (decision 162), and every list read again after a purge: `settingsUpdated` events, a read at every connect of
  * the socket (what changed while it was down), and a read every minute. The answer stops it.
  */
 export function startLiveBranding(): () => void {
   const stop = live.listen({
     event: (event, payload) => {
+      // Attendees' data was purged (decision 218): every screen reads its lists again.
+      if (event === 'dataPurged') void queryClient.invalidateQueries();
       if (event !== 'settingsUpdated') return;
       takePublicSettings((payload as { settings: PublicSettings }).settings);
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AdminAuditEntry } from '../../shared/schemas/admin.ts';
 import type { AdminAuditTable } from '../db/database.ts';
-import { type Executor, type PageBefore, newestFirst } from '../db/queries.ts';
+import { type Executor, type PageBefore, newestFirst, rowsWritten } from '../db/queries.ts';
 
 /** What the moderation log keeps about a deleted memory. */
 export interface DeletedMemoryDetails {
@@ -19,6 +19,13 @@ export interface ApprovedMemoryDetails {
   dismissedReports: number;
 }
 
+/** What the log keeps of a purge of the event's data (decision 218): counts, no one's data. */
+export interface PurgeDetails {
+  removed: Record<string, number>;
+  /** The admin's address, or null for the retention sweep. */
+  ip: string | null;
+}
+
 export type NewAuditEntry = {
   id: string;
   adminUsername: string;
@@ -27,6 +34,7 @@ export type NewAuditEntry = {
 } & (
   | { action: 'memory.delete'; details: DeletedMemoryDetails }
   | { action: 'memory.approve' | 'memory.keep'; details: ApprovedMemoryDetails }
+  | { action: 'event.purge'; details: PurgeDetails }
 );
 
 const storedDetailsSchema = z.object({
@@ -84,4 +92,16 @@ export async function listAuditEntries(
     .$call(newestFirst(query))
     .execute();
   return rows.map(toEntry);
+}
+
+/**
+ * Removes the log's entries about attendees' memories (a purge, decision 218): they quote the
+ * attendee's name and caption. Answers how many went.
+ */
+export function deleteMemoryAuditEntries(db: Executor): Promise<number> {
+  return rowsWritten(
+    db
+      .deleteFrom('admin_audit')
+      .where('action', 'in', ['memory.delete', 'memory.approve', 'memory.keep']),
+  );
 }

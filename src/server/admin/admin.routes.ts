@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { DataStore } from '@tus/server';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,6 +12,8 @@ import {
   adminLoginResponseSchema,
   adminMediaParamsSchema,
   adminMediaQuerySchema,
+  purgeRequestSchema,
+  purgeResponseSchema,
 } from '../../shared/schemas/admin.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import {
@@ -42,6 +45,7 @@ import { formRoutes } from '../http/transport/multipart.ts';
 import { LOGO_MAX_MB, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { memoriesView } from '../memories/memory.service.ts';
 import { memoriesArchive } from '../memories/memories-archive.ts';
+import { purgeAsAdmin } from './purge.service.ts';
 import {
   type Actor,
   adminStats,
@@ -61,10 +65,12 @@ const MAX_ARCHIVES_AT_ONCE = 2;
  * Admin login, the token check, moderation of memories and the moderation log. Every route
  * but the login answers 401 before doing anything else when the Bearer token is not valid.
  */
-export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; auth: AdminAuth }> = async (
-  app,
-  { deps, auth },
-) => {
+export const adminRoutes: FastifyPluginAsyncZod<{
+  deps: AppDeps;
+  auth: AdminAuth;
+  /** The resumable uploads' store: a purge removes the unfinished ones. */
+  uploads: DataStore;
+}> = async (app, { deps, auth, uploads }) => {
   const route = routeOptions('Admin');
 
   app.post(
@@ -270,7 +276,8 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; auth: AdminAuth
         summary: 'Change any of the settings',
         access: adminOnly,
         limit: limit(),
-        bodyLimit: 4096,
+        // The privacy notice: up to 5,000 characters, each up to 4 bytes.
+        bodyLimit: 32 * 1024,
         body: settingsUpdateSchema,
         response: { 200: settingsResponseSchema },
       }),
@@ -323,6 +330,25 @@ export const adminRoutes: FastifyPluginAsyncZod<{ deps: AppDeps; auth: AdminAuth
           request.log.info({ admin: requireAdmin(request).username }, 'logo removed');
         }
         return deps.settings.withLogo;
+      },
+    );
+
+    secured.post(
+      API_PATHS.adminPurge,
+      route({
+        summary:
+          "Purge the event's data: attendees, memories and their files, questions, votes; keeps the settings, speakers and programme",
+        access: adminOnly,
+        limit: limit(),
+        bodyLimit: 1024,
+        body: purgeRequestSchema,
+        response: { 200: purgeResponseSchema },
+      }),
+      async (request) => {
+        const actor = actorOf(request);
+        const removed = await purgeAsAdmin(deps, uploads, request.body.confirm, actor);
+        request.log.warn({ admin: actor.username, ip: actor.ip, removed }, 'event data purged');
+        return { removed };
       },
     );
 

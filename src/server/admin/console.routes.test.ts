@@ -167,6 +167,8 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
           logoUrl: null,
           wallIntervalSeconds: 15,
           timezone: 'UTC',
+          privacyNotice: '',
+          dataKeptUntil: null,
         },
       });
 

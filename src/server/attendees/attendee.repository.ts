@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.ts';
-import { type Executor, countRows, wroteAny } from '../db/queries.ts';
+import { type Executor, countRows, rowsWritten, wroteAny } from '../db/queries.ts';
 
 /**
  * Stores a new attendee; false when the proof of work it joined with made an attendee already
@@ -93,4 +93,12 @@ export async function findAttendeeJoinedAt(db: Executor, id: string): Promise<st
     .where('id', '=', id)
     .executeTakeFirst();
   return row?.created_at;
+}
+
+/**
+ * Forgets every attendee (a purge); answers how many there were. The rows of erased attendees
+ * stay: they hold no name, and keep those tokens refused (decision 214).
+ */
+export function deleteAllAttendees(db: Executor): Promise<number> {
+  return rowsWritten(db.deleteFrom('attendees').where('erasing_since', 'is', null));
 }

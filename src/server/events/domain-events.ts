@@ -1,3 +1,4 @@
+import type { PurgeRemoved } from '../../shared/schemas/admin.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import type { PublicSettings } from '../../shared/schemas/settings.ts';
@@ -50,6 +51,11 @@ export type DomainEvent =
    * finished (their token is refused everywhere) (decision 214).
    */
   | { type: 'attendeeErasure'; attendeeId: string; state: 'erasing' | 'erased' }
+  /**
+   * Attendees' data was purged (the organiser's "Purge event data", or the retention sweep):
+   * one event for everything removed, whatever its size (decision 218).
+   */
+  | { type: 'eventDataPurged'; removed: PurgeRemoved }
   /** The admin changed the settings; `settings` is their public part, as every screen shows it. */
   | { type: 'settingsUpdated'; settings: PublicSettings }
   /**

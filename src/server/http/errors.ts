@@ -179,6 +179,7 @@ const INVALID = {
   unknownSpeakers: (ids: string) => `speakerIds names no speaker with the id ${ids}`,
   /** A poll's setup or an answer that does not fit the poll (the rules write the message). */
   poll: (message: string) => message,
+  purgeConfirm: 'Type the event’s name exactly as it is set to confirm the purge',
 } as const;
 
 const UNAUTHORIZED = {
@@ -316,6 +317,7 @@ export const invalid = factory(400, INVALID, {
   unknownRoom: 'VALIDATION',
   unknownSpeakers: 'VALIDATION',
   poll: 'VALIDATION',
+  purgeConfirm: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);
 export const forbidden = factory(403, FORBIDDEN);

@@ -44,6 +44,10 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
       case 'questionDeleted':
         lists.forget('questions', scopesChangedBy(event.question));
         return;
+      case 'eventDataPurged':
+        // Every memory, question, report and poll answer went.
+        forgetAll();
+        return;
       case 'speakerCreated':
         lists.forget('speakers');
         return;

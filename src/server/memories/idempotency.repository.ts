@@ -55,3 +55,8 @@ export function deleteIdempotencyKeysBefore(db: Executor, cutoff: string): Promi
 export function deleteIdempotencyKeysOf(db: Executor, client: string): Promise<number> {
   return rowsWritten(db.deleteFrom('idempotency_keys').where('client', '=', client));
 }
+
+/** Forgets every key and the answer kept with it (a purge: the answers name attendees). */
+export function deleteAllIdempotencyKeys(db: Executor): Promise<number> {
+  return rowsWritten(db.deleteFrom('idempotency_keys'));
+}

@@ -9,6 +9,7 @@ import {
   idsOf,
   newestFirst,
   oldestFirst,
+  rowsWritten,
   wroteAny,
 } from '../db/queries.ts';
 import { mediaUrl } from '../media/media-url.ts';
@@ -316,6 +317,18 @@ export async function archiveSize(
     .$call(inArchive(scope))
     .executeTakeFirstOrThrow();
   return { files: Number(row.files), bytes: Number(row.bytes ?? 0) };
+}
+
+/** Up to `limit` memories with the keys of their files, oldest first (a purge's next batch). */
+export async function listStoredMemories(db: Executor, limit: number): Promise<StoredMemory[]> {
+  const rows = await db.selectFrom('memories').selectAll().orderBy('id').limit(limit).execute();
+  return rows.map(toStored);
+}
+
+/** Deletes these memory rows; answers how many there were. */
+export function deleteMemoryRows(db: Executor, ids: string[]): Promise<number> {
+  if (ids.length === 0) return Promise.resolve(0);
+  return rowsWritten(db.deleteFrom('memories').where('id', 'in', ids));
 }
 
 /** Deletes one memory row; answers what it was (with its file keys), or undefined. */

@@ -137,3 +137,8 @@ export async function reportsVersion(
     revision: Number(row.dismissed),
   };
 }
+
+/** Forgets every report (a purge, decision 218: reports name their reporters); answers how many. */
+export function deleteAllReports(db: Executor): Promise<number> {
+  return rowsWritten(db.deleteFrom('memory_reports'));
+}

@@ -213,6 +213,22 @@ export async function resetPoll(db: Db, id: string, now: string): Promise<Stored
   });
 }
 
+/**
+ * Every poll's answers gone (a purge, decision 218): the polls stay, with no voters and no
+ * counts; removed words stay removed. Answers how many responses went.
+ */
+export async function deleteAllPollAnswers(db: Executor): Promise<number> {
+  await db
+    .updateTable('polls')
+    .set((eb) => ({ voters: 0, revision: eb('revision', '+', 1) }))
+    .where('voters', '>', 0)
+    .execute();
+  const responses = await rowsWritten(db.deleteFrom('poll_responses'));
+  await db.deleteFrom('poll_counts').where('hidden', '=', 0).execute();
+  await db.updateTable('poll_counts').set({ count: 0 }).execute();
+  return responses;
+}
+
 /** Deletes a poll with its responses and counters; answers what it was. */
 export async function deletePoll(db: Db, id: string): Promise<StoredPoll | undefined> {
   return db.transaction().execute(async (trx) => {

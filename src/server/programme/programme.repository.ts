@@ -227,6 +227,16 @@ async function withSpeakers(db: Executor, rows: SessionsTable[]): Promise<Stored
   return rows.map((row) => toStored(row, bySession.get(row.id) ?? []));
 }
 
+/** When the programme's last session that takes place ends (ISO time), or null: no programme. */
+export async function programmeEndsAt(db: Executor): Promise<string | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => eb.fn.max<string | null>('ends_at').as('endsAt'))
+    .where('cancelled', '=', 0)
+    .executeTakeFirst();
+  return row?.endsAt ?? null;
+}
+
 /** Every session, by start, then by room and creation. */
 export async function listSessions(db: Executor): Promise<StoredSession[]> {
   const rows = await db

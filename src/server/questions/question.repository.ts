@@ -11,6 +11,7 @@ import {
   findById,
   newestFirst,
   oldestFirst,
+  rowsWritten,
   wroteAny,
 } from '../db/queries.ts';
 
@@ -239,6 +240,15 @@ export async function patchQuestion(
       .executeTakeFirstOrThrow();
     return [toStored(row), ...others];
   });
+}
+
+/** Deletes every question and every vote (a purge); answers how many of each there were. */
+export async function deleteAllQuestions(
+  db: Executor,
+): Promise<{ questions: number; votes: number }> {
+  const votes = await rowsWritten(db.deleteFrom('question_votes'));
+  const questions = await rowsWritten(db.deleteFrom('questions'));
+  return { questions, votes };
 }
 
 /** Deletes a question and its votes; answers what it was, or undefined when there was none. */

@@ -25,7 +25,8 @@ type EveryoneEvent =
   | 'speakerCreated'
   | 'speakerDeleted'
   | 'settingsUpdated'
-  | 'scheduleUpdated';
+  | 'scheduleUpdated'
+  | 'dataPurged';
 
 /** An event for every client, with its payload. */
 type ForEveryone = {
@@ -471,6 +472,10 @@ export function createRealtime(
         return;
       case 'pollDeleted':
         pollDeleted(event);
+        return;
+      case 'eventDataPurged':
+        // One event however much went: open screens read their lists again.
+        toEveryone({ event: 'dataPurged', payload: {} });
         return;
       case 'storedVideosCleaned':
         // Screens see the cleaned files at their next read of the gallery.

@@ -8,6 +8,7 @@ import {
   type SettingsUpdate,
   settingsSchema,
 } from '../../shared/schemas/settings.ts';
+import { lastDayKept, retentionEnd } from '../../shared/retention.ts';
 import { badRequest, HttpError, unsupported } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ImagePipeline, ImagePlan } from '../media/image-pipeline.ts';
@@ -43,6 +44,9 @@ export const defaultSettings = (config: Config): Settings => ({
   questionsPerMinute: config.questionsPerMinute,
   timezone: 'UTC',
   reportsToHide: 3,
+  retentionDays: null,
+  retentionUntil: null,
+  privacyNotice: '',
 });
 
 /**
@@ -69,6 +73,8 @@ function storedOver(defaults: Settings, saved: unknown): Settings {
 export class SettingsStore {
   #current: Settings;
   #logoKey: string | null = null;
+  /** When the programme's last session ends (ISO time); null: no programme. */
+  #programmeEndsAt: string | null = null;
   #public!: PublicBranding;
   readonly #db: Db;
   readonly #events: Events;
@@ -83,13 +89,15 @@ export class SettingsStore {
   }
 
   #refreshPublic(): void {
-    const { eventName, primaryColor, wallIntervalSeconds, timezone } = this.#current;
+    const { eventName, primaryColor, wallIntervalSeconds, timezone, privacyNotice } = this.#current;
     const settings: PublicSettings = {
       eventName,
       primaryColor,
       logoUrl: this.#logoKey ? mediaUrl(this.#logoKey) : null,
       wallIntervalSeconds,
       timezone,
+      privacyNotice,
+      dataKeptUntil: lastDayKept(this.retentionEnd()),
     };
     const version = createHash('sha256')
       .update(JSON.stringify(settings))
@@ -125,9 +133,28 @@ export class SettingsStore {
     return this.#public;
   }
 
-  /** The settings and the logo, as the admin sees them. */
+  /** The settings and the logo, as the admin sees them, with when attendees' data goes. */
   get withLogo(): SettingsResponse {
-    return { ...this.#current, logoUrl: this.#public.logoUrl };
+    return {
+      ...this.#current,
+      logoUrl: this.#public.logoUrl,
+      retentionEndsAt: this.retentionEnd()?.toISOString() ?? null,
+    };
+  }
+
+  /** When attendees' data is removed, by the settings and the programme (decision 217). */
+  retentionEnd(): Date | null {
+    return retentionEnd(this.#current, this.#programmeEndsAt);
+  }
+
+  /**
+   * The programme's last session ended or moved: the retention end follows. Every instance
+   * hears of the programme's change and reads it itself, so nothing is published.
+   */
+  setProgrammeEnd(endsAt: string | null): void {
+    if (endsAt === this.#programmeEndsAt) return;
+    this.#programmeEndsAt = endsAt;
+    this.#refreshPublic();
   }
 
   /** The media key of the logo in use, if any. */

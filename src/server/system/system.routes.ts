@@ -14,6 +14,7 @@ import {
   healthResponseSchema,
   publicConfigSchema,
 } from '../../shared/schemas/config.ts';
+import type { PublicSettings } from '../../shared/schemas/settings.ts';
 import type { AppDeps } from '../deps.ts';
 import { matchesIfNoneMatch } from '../http/transport/conditional-get.ts';
 import { unavailable } from '../http/errors.ts';
@@ -21,10 +22,7 @@ import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** Health and public configuration. */
 export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app, { deps }) => {
-  const publicConfig: Omit<
-    PublicConfig,
-    'eventName' | 'primaryColor' | 'logoUrl' | 'wallIntervalSeconds' | 'timezone'
-  > = {
+  const publicConfig: Omit<PublicConfig, keyof PublicSettings> = {
     maxUploadMb: deps.config.maxUploadMb,
     maxUploadBytes: Math.floor(deps.config.maxUploadMb * 1024 * 1024),
     acceptedTypes: { images: [...ACCEPTED_IMAGE_TYPES], videos: [...ACCEPTED_VIDEO_TYPES] },

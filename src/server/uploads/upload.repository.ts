@@ -174,6 +174,17 @@ export function deleteFinishedUploadsOf(db: Executor, attendeeId: string): Promi
   );
 }
 
+/** Up to `limit` uploads' ids, finished or not (a purge's next batch). */
+export async function listUploadIds(db: Executor, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('resumable_uploads')
+    .select('id')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 export async function deleteResumableUpload(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('resumable_uploads').where('id', '=', id).execute();
 }

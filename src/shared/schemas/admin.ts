@@ -70,3 +70,30 @@ export const adminAuditEntrySchema = z.object({
 export type AdminAuditEntry = z.infer<typeof adminAuditEntrySchema>;
 
 export const adminAuditQuerySchema = pageQuerySchema;
+
+/** POST /api/admin/purge: the event's name, typed exactly, confirms it (decision 218). */
+export const purgeRequestSchema = z
+  .object({
+    confirm: z
+      .string({ error: 'confirm must be the event’s name' })
+      .max(200, { error: 'confirm must be the event’s name' }),
+  })
+  .strict();
+export type PurgeRequest = z.infer<typeof purgeRequestSchema>;
+
+/** What a purge (or the retention sweep) removed, by kind. */
+export const purgeRemovedSchema = z.object({
+  attendees: z.number(),
+  memories: z.number(),
+  /** Stored files of those memories (renditions, posters, masters) and unfinished uploads. */
+  files: z.number(),
+  questions: z.number(),
+  votes: z.number(),
+  /** Unfinished (and finished) resumable uploads. */
+  uploads: z.number(),
+  /** Answers to polls (0 until the event has polls). */
+  pollAnswers: z.number(),
+});
+export type PurgeRemoved = z.infer<typeof purgeRemovedSchema>;
+
+export const purgeResponseSchema = z.object({ removed: purgeRemovedSchema });

@@ -11,6 +11,10 @@ export const publicConfigSchema = z.object({
   wallIntervalSeconds: z.number(),
   /** The event's time zone (an IANA name): the programme's times carry its offset. */
   timezone: z.string(),
+  /** The organiser's privacy notice: plain text, shown with its line breaks; empty: none. */
+  privacyNotice: z.string(),
+  /** The last day attendees' data is kept (`YYYY-MM-DD`, decision 217); null: until deleted. */
+  dataKeptUntil: z.string().nullable(),
   /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
   publicUrl: z.string().nullable(),
   maxUploadMb: z.number(),

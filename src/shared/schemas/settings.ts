@@ -3,6 +3,9 @@ import { pollStatsSchema } from './poll.ts';
 import { cleanName } from '../names.ts';
 import { isTimeZone } from '../zoned-time.ts';
 
+/** The longest privacy notice, in characters. */
+export const PRIVACY_NOTICE_MAX = 5000;
+
 /** The admin's settings (GET and PUT /api/admin/settings), with their bounds. */
 export const settingsSchema = z.object({
   moderateQuestions: z.boolean(),
@@ -37,6 +40,32 @@ export const settingsSchema = z.object({
     .int({ error: 'reportsToHide must be a whole number' })
     .min(0, { error: 'reportsToHide must be at least 0' })
     .max(1000, { error: 'reportsToHide must be at most 1000' }),
+  /** Days attendees' data is kept after the programme's last session (decision 217); null: no period. */
+  retentionDays: z
+    .number({ error: 'retentionDays must be a number of days or null' })
+    .int({ error: 'retentionDays must be a whole number' })
+    .min(1, { error: 'retentionDays must be at least 1' })
+    .max(3650, { error: 'retentionDays must be at most 3650' })
+    .nullable(),
+  /** The last day attendees' data is kept (`YYYY-MM-DD`, UTC); wins over `retentionDays`. */
+  retentionUntil: z.iso
+    .date({ error: 'retentionUntil must be a date like 2027-03-12, or null' })
+    .refine((day) => day >= '2000-01-01' && day <= '2100-12-31', {
+      error: 'retentionUntil must be a date between 2000 and 2100',
+    })
+    .nullable(),
+  /** The organiser's privacy notice: plain text (no HTML), shown with its line breaks. */
+  privacyNotice: z
+    .string({ error: 'privacyNotice must be text' })
+    .overwrite((text) =>
+      // One kind of line break; other control characters print nothing and go.
+      // eslint-disable-next-line no-control-regex -- removing them is the point
+      text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ''),
+    )
+    .trim()
+    .max(PRIVACY_NOTICE_MAX, {
+      error: `privacyNotice must be at most ${PRIVACY_NOTICE_MAX} characters`,
+    }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -51,6 +80,8 @@ export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 export const settingsResponseSchema = settingsSchema.extend({
   /** The event's logo (PUT /api/admin/settings/logo); null: the app's own. */
   logoUrl: z.string().nullable(),
+  /** When attendees' data will be removed (ISO time), by the rule of decision 217; null: never by itself. */
+  retentionEndsAt: z.string().nullable(),
 });
 export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
 
@@ -67,6 +98,10 @@ export const publicSettingsSchema = z.object({
   wallIntervalSeconds: z.number(),
   /** The event's time zone (an IANA name). */
   timezone: z.string(),
+  /** The organiser's privacy notice (plain text; empty: none written). */
+  privacyNotice: z.string(),
+  /** The last day attendees' data is kept (`YYYY-MM-DD`); null: until the organiser deletes it. */
+  dataKeptUntil: z.string().nullable(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

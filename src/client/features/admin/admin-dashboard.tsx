@@ -45,6 +45,7 @@ import { DownloadAllButton } from './download-all-button.tsx';
 import { OpenWallLink } from './open-wall-link.tsx';
 import { AdminQuestions } from './admin-questions.tsx';
 import { AdminSettings } from './admin-settings.tsx';
+import { RetentionBanner } from './retention-banner.tsx';
 import { AdminSpeakers } from './admin-speakers.tsx';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
@@ -181,6 +182,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
       activateTabWithKeyboard={false}
     >
       <HiddenPageHeading>Organiser's console</HiddenPageHeading>
+      <RetentionBanner token={token} />
       <Tabs.List mb="sm">
         {CONSOLE_TABS.map(({ value, label, Icon }) => (
           <Tabs.Tab

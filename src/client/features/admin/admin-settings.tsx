@@ -13,6 +13,7 @@ import {
   Stack,
   Switch,
   Text,
+  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -21,7 +22,13 @@ import { IconPhotoUp, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { DEFAULT_PRIMARY_COLOR } from '../../../shared/brand-palette.ts';
 import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
-import { type Settings, settingsSchema } from '../../../shared/schemas/settings.ts';
+import { formatDay, lastDayKept } from '../../../shared/retention.ts';
+import {
+  PRIVACY_NOTICE_MAX,
+  type Settings,
+  settingsSchema,
+} from '../../../shared/schemas/settings.ts';
+import { PurgeEventData } from './purge-event-data.tsx';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
@@ -55,8 +62,14 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       questionsPerMinute: 5,
       timezone: 'UTC',
       reportsToHide: 3,
+      retentionDays: null,
+      retentionUntil: null,
+      privacyNotice: '',
     },
     validate: {
+      retentionDays: fieldCheck('retentionDays'),
+      retentionUntil: fieldCheck('retentionUntil'),
+      privacyNotice: fieldCheck('privacyNotice'),
       eventName: fieldCheck('eventName'),
       primaryColor: fieldCheck('primaryColor'),
       wallIntervalSeconds: fieldCheck('wallIntervalSeconds'),
@@ -68,7 +81,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
   const loaded = settings.data;
   useEffect(() => {
     if (loaded) {
-      const { logoUrl: _logo, ...values } = loaded;
+      const { logoUrl: _logo, retentionEndsAt: _end, ...values } = loaded;
       setValues(values);
       resetDirty(values);
     }
@@ -218,6 +231,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
             />
           </Stack>
         </Paper>
+        <PrivacyFields form={form} retentionEndsAt={loaded.retentionEndsAt} />
       </SimpleGrid>
       <Group mt="md">
         <Button type="submit" loading={save.isPending}>
@@ -229,6 +243,71 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
           </Text>
         )}
       </Group>
+      <PurgeEventData token={token} eventName={loaded.eventName} onExpired={onExpired} />
     </form>
+  );
+}
+
+/**
+ * Privacy: the notice the join page links, and how long attendees' data is kept after the event
+ * (decision 217), with the date it will go as the server works it out from the saved settings.
+ */
+function PrivacyFields({
+  form,
+  retentionEndsAt,
+}: {
+  form: Pick<
+    ReturnType<typeof useForm<Settings>>,
+    'values' | 'errors' | 'setFieldValue' | 'getInputProps'
+  >;
+  retentionEndsAt: string | null;
+}) {
+  const lastDay = lastDayKept(retentionEndsAt === null ? null : new Date(retentionEndsAt));
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="md">
+        <Title order={2} fz="lg">
+          Privacy
+        </Title>
+        <Textarea
+          label="Privacy notice"
+          description="Plain text, linked from the join page: who you are, what you keep, why, and whom to ask."
+          autosize
+          minRows={4}
+          maxRows={12}
+          maxLength={PRIVACY_NOTICE_MAX}
+          {...form.getInputProps('privacyNotice')}
+        />
+        <NumberInput
+          label="Keep attendee data for (days after the programme ends)"
+          description="Empty: keep it until you purge it."
+          min={1}
+          max={3650}
+          allowDecimal={false}
+          value={form.values.retentionDays ?? ''}
+          onChange={(value) =>
+            form.setFieldValue('retentionDays', typeof value === 'number' ? value : null)
+          }
+          error={form.errors.retentionDays}
+        />
+        <TextInput
+          type="date"
+          label="Or keep it until (last day)"
+          description="A date wins over the days."
+          value={form.values.retentionUntil ?? ''}
+          onChange={(event) =>
+            form.setFieldValue('retentionUntil', event.currentTarget.value || null)
+          }
+          error={form.errors.retentionUntil}
+        />
+        <Text fz="sm" c="dimmed">
+          {lastDay
+            ? `Saved: attendee data is removed after ${formatDay(lastDay)}.`
+            : form.values.retentionDays !== null && !form.values.retentionUntil
+              ? 'The days count from the programme’s last session: with no programme, nothing is removed by itself.'
+              : 'Saved: attendee data is kept until you purge it.'}
+        </Text>
+      </Stack>
+    </Paper>
   );
 }

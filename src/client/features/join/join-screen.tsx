@@ -1,12 +1,23 @@
-import { Button, Center, Group, Image, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Image,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useField } from '@mantine/form';
 import { type SyntheticEvent, useEffect, useEffectEvent } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { AppFooter } from '../../components/app-footer.tsx';
 import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
-import { useLogoUrl } from '../../lib/branding.ts';
+import { useDataKeptLine, useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ensureAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
@@ -33,6 +44,7 @@ export default function JoinScreen() {
   const navigate = useNavigate();
   const eventName = useEventName();
   const logoUrl = useLogoUrl();
+  const dataKept = useDataKeptLine();
   const [stored, setStored] = useStoredUsername();
   const [, setToken] = useAttendeeToken();
   const [params] = useSearchParams();
@@ -130,6 +142,12 @@ export default function JoinScreen() {
                 </Button>
               </Stack>
             </form>
+            <Text fz="sm" c="dimmed" ta="center">
+              {dataKept}{' '}
+              <Anchor component={Link} to={CLIENT_PATHS.privacy} fz="sm">
+                Privacy notice
+              </Anchor>
+            </Text>
           </Stack>
         </Paper>
       </Center>

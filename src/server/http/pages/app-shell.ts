@@ -1,4 +1,10 @@
-import { DEFAULT_LOGO_URL, EVENT_NAME_SLOT, LOGO_URL_SLOT } from '../../../shared/constants.ts';
+import {
+  DATA_KEPT_SLOT,
+  DEFAULT_LOGO_URL,
+  EVENT_NAME_SLOT,
+  LOGO_URL_SLOT,
+} from '../../../shared/constants.ts';
+import { dataKeptLine } from '../../../shared/retention.ts';
 import { defaultLogoUrl } from '../../../shared/logo.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
@@ -43,7 +49,12 @@ export const withAppShell = (html: string, shell: string) =>
 export function withPrerendered(
   html: string,
   markup: string,
-  branding: { eventName: string; logoUrl: string | null; primaryColor: string },
+  branding: {
+    eventName: string;
+    logoUrl: string | null;
+    primaryColor: string;
+    dataKeptUntil?: string | null;
+  },
   { hydrate, codeAfterPaint = hydrate }: { hydrate: boolean; codeAfterPaint?: boolean },
 ): string {
   const filled = markup
@@ -51,7 +62,8 @@ export function withPrerendered(
     .replaceAll(
       LOGO_URL_SLOT,
       escapeHtml(branding.logoUrl ?? defaultLogoUrl(branding.primaryColor)),
-    );
+    )
+    .replaceAll(DATA_KEPT_SLOT, escapeHtml(dataKeptLine(branding.dataKeptUntil ?? null)));
   const page = html.replace(
     /<div id="root"><\/div>/,
     () => `<div id="root" ${hydrate ? 'data-prerendered' : 'data-shell'}="">${filled}</div>`,

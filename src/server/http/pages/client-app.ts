@@ -7,7 +7,7 @@ import { BRAND_STYLE_ID, brandCss } from '../../../shared/brand-palette.ts';
 import { LOGO_FILE, LOGO_ROUTE, defaultLogoUrl, logoSvg } from '../../../shared/logo.ts';
 import { SERVICE_WORKER_HEADER } from '../../../shared/pwa.ts';
 import { PAGE_DATA_ID, isId, routePreload } from '../../../shared/route-preloads.ts';
-import { COLOR_SCHEME_STORAGE_KEY, LOGO_META } from '../../../shared/constants.ts';
+import { COLOR_SCHEME_STORAGE_KEY, DATA_KEPT_META, LOGO_META } from '../../../shared/constants.ts';
 import {
   CLIENT_PATHS,
   CLIENT_ROUTES,
@@ -49,6 +49,8 @@ export interface PageBranding {
   eventName: string;
   primaryColor: string;
   logoUrl: string | null;
+  /** The last day attendees' data is kept (`YYYY-MM-DD`, decision 217); null or absent: no end. */
+  dataKeptUntil?: string | null;
   version: string;
 }
 
@@ -137,6 +139,7 @@ export function withBranding(html: string, branding: Omit<PageBranding, 'version
   let page = withApplicationName(html, branding.eventName);
   page = withMeta(page, 'theme-color', branding.primaryColor);
   page = withMeta(page, LOGO_META, branding.logoUrl ?? '');
+  page = withMeta(page, DATA_KEPT_META, branding.dataKeptUntil ?? '');
   page = page.replace(/<link rel="icon"[^>]*>/, () =>
     branding.logoUrl
       ? `<link rel="icon" href="${escapeHtml(branding.logoUrl)}" />`
