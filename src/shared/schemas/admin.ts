@@ -79,7 +79,6 @@ export const purgeRequestSchema = z
       .max(200, { error: 'confirm must be the event’s name' }),
   })
   .strict();
-export type PurgeRequest = z.infer<typeof purgeRequestSchema>;
 
 /** What a purge (or the retention sweep) removed, by kind. */
 export const purgeRemovedSchema = z.object({

@@ -126,125 +126,128 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
   };
 
   return (
-    <form onSubmit={submit} noValidate>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" maw={1000}>
-        <Paper withBorder p="md" radius="md">
-          <Stack gap="md">
-            <Title order={2} fz="lg">
-              The event
-            </Title>
-            <TextInput
-              label="Event name"
-              description="Shown on every screen, the wall, link previews and the page title."
-              maxLength={settingsSchema.shape.eventName.maxLength ?? undefined}
-              required
-              {...form.getInputProps('eventName')}
-            />
-            <ColorInput
-              label="Primary colour"
-              description="Buttons, links and highlights. Shades are adjusted so text stays readable."
-              format="hex"
-              withEyeDropper={false}
-              swatches={[
-                '#4c6ef5',
-                '#1971c2',
-                '#0c8599',
-                '#2f9e44',
-                '#e8590c',
-                '#c2255c',
-                '#7048e8',
-              ]}
-              {...form.getInputProps('primaryColor')}
-            />
-            <Stack gap={6}>
-              <Text fw={500} fz="sm">
-                Logo
-              </Text>
-              <Group gap="sm" wrap="wrap">
-                <Image
-                  src={loaded.logoUrl ?? defaultLogoUrl(loaded.primaryColor)}
-                  alt={loaded.logoUrl ? 'The event’s logo' : 'The app’s own logo'}
-                  w={48}
-                  h={48}
-                  fit="contain"
-                />
-                <FileButton onChange={changeLogo} accept={ACCEPTED_IMAGE_TYPES.join(',')}>
-                  {(props) => (
+    <>
+      <form onSubmit={submit} noValidate>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" maw={1000}>
+          <Paper withBorder p="md" radius="md">
+            <Stack gap="md">
+              <Title order={2} fz="lg">
+                The event
+              </Title>
+              <TextInput
+                label="Event name"
+                description="Shown on every screen, the wall, link previews and the page title."
+                maxLength={settingsSchema.shape.eventName.maxLength ?? undefined}
+                required
+                {...form.getInputProps('eventName')}
+              />
+              <ColorInput
+                label="Primary colour"
+                description="Buttons, links and highlights. Shades are adjusted so text stays readable."
+                format="hex"
+                withEyeDropper={false}
+                swatches={[
+                  '#4c6ef5',
+                  '#1971c2',
+                  '#0c8599',
+                  '#2f9e44',
+                  '#e8590c',
+                  '#c2255c',
+                  '#7048e8',
+                ]}
+                {...form.getInputProps('primaryColor')}
+              />
+              <Stack gap={6}>
+                <Text fw={500} fz="sm">
+                  Logo
+                </Text>
+                <Group gap="sm" wrap="wrap">
+                  <Image
+                    src={loaded.logoUrl ?? defaultLogoUrl(loaded.primaryColor)}
+                    alt={loaded.logoUrl ? 'The event’s logo' : 'The app’s own logo'}
+                    w={48}
+                    h={48}
+                    fit="contain"
+                  />
+                  <FileButton onChange={changeLogo} accept={ACCEPTED_IMAGE_TYPES.join(',')}>
+                    {(props) => (
+                      <Button
+                        {...props}
+                        variant="default"
+                        leftSection={<IconPhotoUp size={18} />}
+                        loading={logo.isPending && logo.variables !== null}
+                      >
+                        {loaded.logoUrl ? 'Change logo' : 'Upload logo'}
+                      </Button>
+                    )}
+                  </FileButton>
+                  {loaded.logoUrl && (
                     <Button
-                      {...props}
-                      variant="default"
-                      leftSection={<IconPhotoUp size={18} />}
-                      loading={logo.isPending && logo.variables !== null}
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={18} />}
+                      loading={logo.isPending && logo.variables === null}
+                      onClick={() => changeLogo(null)}
                     >
-                      {loaded.logoUrl ? 'Change logo' : 'Upload logo'}
+                      Remove logo
                     </Button>
                   )}
-                </FileButton>
-                {loaded.logoUrl && (
-                  <Button
-                    variant="subtle"
-                    color="red"
-                    leftSection={<IconTrash size={18} />}
-                    loading={logo.isPending && logo.variables === null}
-                    onClick={() => changeLogo(null)}
-                  >
-                    Remove logo
-                  </Button>
-                )}
-              </Group>
-              <Text c="dimmed" fz="xs">
-                A square image works best (JPEG, PNG, WebP, GIF or HEIC, up to 5 MB); it is saved at
-                once.
-              </Text>
+                </Group>
+                <Text c="dimmed" fz="xs">
+                  A square image works best (JPEG, PNG, WebP, GIF or HEIC, up to 5 MB); it is saved
+                  at once.
+                </Text>
+              </Stack>
             </Stack>
-          </Stack>
-        </Paper>
-        <Paper withBorder p="md" radius="md">
-          <Stack gap="md">
-            <Title order={2} fz="lg">
-              Moderation and pace
-            </Title>
-            <Switch
-              label="Moderate questions"
-              description="New questions wait for your approval (or their speaker's) before anyone else sees them."
-              {...form.getInputProps('moderateQuestions', { type: 'checkbox' })}
-            />
-            <Switch
-              label="Moderate memories"
-              description="New memories wait for your approval."
-              {...form.getInputProps('moderateMemories', { type: 'checkbox' })}
-            />
-            <NumberInput
-              label="Questions per minute"
-              description="How many questions one attendee may ask a minute."
-              {...wholeNumber('questionsPerMinute')}
-            />
-            <NumberInput
-              label="Wall: seconds per memory"
-              description="How long each memory stays on the projected wall."
-              {...wholeNumber('wallIntervalSeconds')}
-            />
-            <NumberInput
-              label="Reports that hide a memory"
-              description="A memory reported by this many people is hidden until you keep or remove it; 0: never hidden by reports."
-              {...wholeNumber('reportsToHide')}
-            />
-          </Stack>
-        </Paper>
-        <PrivacyFields form={form} retentionEndsAt={loaded.retentionEndsAt} />
-      </SimpleGrid>
-      <Group mt="md">
-        <Button type="submit" loading={save.isPending}>
-          Save settings
-        </Button>
-        {form.isDirty() && (
-          <Text c="dimmed" fz="sm">
-            Unsaved changes
-          </Text>
-        )}
-      </Group>
+          </Paper>
+          <Paper withBorder p="md" radius="md">
+            <Stack gap="md">
+              <Title order={2} fz="lg">
+                Moderation and pace
+              </Title>
+              <Switch
+                label="Moderate questions"
+                description="New questions wait for your approval (or their speaker's) before anyone else sees them."
+                {...form.getInputProps('moderateQuestions', { type: 'checkbox' })}
+              />
+              <Switch
+                label="Moderate memories"
+                description="New memories wait for your approval."
+                {...form.getInputProps('moderateMemories', { type: 'checkbox' })}
+              />
+              <NumberInput
+                label="Questions per minute"
+                description="How many questions one attendee may ask a minute."
+                {...wholeNumber('questionsPerMinute')}
+              />
+              <NumberInput
+                label="Wall: seconds per memory"
+                description="How long each memory stays on the projected wall."
+                {...wholeNumber('wallIntervalSeconds')}
+              />
+              <NumberInput
+                label="Reports that hide a memory"
+                description="A memory reported by this many people is hidden until you keep or remove it; 0: never hidden by reports."
+                {...wholeNumber('reportsToHide')}
+              />
+            </Stack>
+          </Paper>
+          <PrivacyFields form={form} retentionEndsAt={loaded.retentionEndsAt} />
+        </SimpleGrid>
+        <Group mt="md">
+          <Button type="submit" loading={save.isPending}>
+            Save settings
+          </Button>
+          {form.isDirty() && (
+            <Text c="dimmed" fz="sm">
+              Unsaved changes
+            </Text>
+          )}
+        </Group>
+      </form>
+      {/* Outside the settings' form: the dialog's own form must not submit the settings. */}
       <PurgeEventData token={token} eventName={loaded.eventName} onExpired={onExpired} />
-    </form>
+    </>
   );
 }
 
