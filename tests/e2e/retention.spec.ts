@@ -2,7 +2,7 @@ import { type RunningServer, expect, startServer, test as base } from './fixture
 import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
 import { png } from './memory-helpers.ts';
 
-/** The privacy specs change the settings and purge everything: a server of their own. */
+/** These specs change the settings and purge everything: a server of their own. */
 const test = base.extend<object, { retentionServer: RunningServer }>({
   retentionServer: [
     // eslint-disable-next-line no-empty-pattern
@@ -24,7 +24,7 @@ const KEPT = 'Your name, photos and questions are kept until 12 March 2027, then
 
 test.describe.configure({ mode: 'serial' });
 
-test.describe('privacy', () => {
+test.describe('privacy notice, retention and purge', () => {
   test.beforeAll(async ({ request }) => {
     const login = await request.post('/api/admin/login', {
       data: { username: 'admin', password: ADMIN_PASSWORD },
