@@ -19,6 +19,7 @@ describe('the client routes', () => {
       [speakerDashboardPath('ada lovelace')]: 'speakerDashboard',
       '/schedule': 'schedule',
       [sessionPath('0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d')]: 'session',
+      '/privacy': 'privacy',
     };
     for (const [pathname, name] of Object.entries(found)) {
       expect(clientRouteAt(pathname), pathname).toBe(name);

@@ -77,6 +77,7 @@ describe.each(testDatabases)('system routes on %s', (database) => {
     '/Speakerform',
     '/schedule',
     '/sessions/0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d',
+    '/privacy',
   ])('the client route %s returns the app, revalidated', async (route) => {
     const response = await fetch(`${t.url}${route}`);
     expect(response.status).toBe(200);
