@@ -167,6 +167,15 @@ describe.each(setups)('POST /api/admin/purge ($database, media $media)', ({ data
       body: { optionIds: ['2'] },
     });
     expect(answered.status).toBe(200);
+    // A report of a memory: it names its reporter.
+    const [reported] = await gallery(t);
+    const report = await call(t.url, 'POST', `/api/memories/${reported?._id ?? ''}/report`, {
+      token: voter,
+      body: { reason: 'Not me' },
+    });
+    expect(report.status).toBe(202);
+    const reportRows = () => t.app.deps.db.selectFrom('memory_reports').select('id').execute();
+    expect(await reportRows()).toHaveLength(1);
     const speakerPictures = await speakerFiles(t);
     expect(speakerPictures.length).toBeGreaterThan(0);
     const memoryFiles = await t.storedMediaKeys('memories/');
@@ -232,7 +241,19 @@ describe.each(setups)('POST /api/admin/purge ($database, media $media)', ({ data
     const polls = pollSchema
       .array()
       .parse(await (await fetch(`${t.url}/api/polls?event=1`)).json());
-    expect(polls.find((p) => p._id === poll._id)).toMatchObject({ voters: 0 });
+    expect(polls.find((p) => p._id === poll._id)).toMatchObject({
+      title: 'Best talk?',
+      options: poll.options,
+      state: 'open',
+      voters: 0,
+      results: {
+        options: [
+          { id: '1', count: 0 },
+          { id: '2', count: 0 },
+        ],
+      },
+    });
+    expect(await reportRows()).toEqual([]);
     // Kept: the speakers and their pictures, the settings.
     expect(await speakerFiles(t)).toEqual(speakerPictures);
     const settings = settingsResponseSchema.parse(

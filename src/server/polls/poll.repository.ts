@@ -205,17 +205,39 @@ export async function resetPoll(db: Db, id: string, now: string): Promise<Stored
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
-    await trx.deleteFrom('poll_responses').where('poll_id', '=', id).execute();
-    // Removed words stay removed.
-    await trx.deleteFrom('poll_counts').where('poll_id', '=', id).where('hidden', '=', 0).execute();
-    await trx.updateTable('poll_counts').set({ count: 0 }).where('poll_id', '=', id).execute();
+    await clearAnswers(trx, id);
     return toStored(row);
   });
 }
 
 /**
- * Every poll's answers gone (a purge, decision 218): the polls stay, with no voters and no
- * counts; removed words stay removed. Answers how many responses went.
+ * The answers of one poll (`pollId`), or of every poll, gone: their responses deleted and their
+ * counters at nothing; removed words stay removed. The caller moved the polls' rows first (their
+ * voters to 0), in the same transaction. Answers how many responses went.
+ */
+async function clearAnswers(trx: Executor, pollId?: string): Promise<number> {
+  const responses = await rowsWritten(
+    trx
+      .deleteFrom('poll_responses')
+      .$if(pollId !== undefined, (q) => q.where('poll_id', '=', pollId ?? '')),
+  );
+  await trx
+    .deleteFrom('poll_counts')
+    .where('hidden', '=', 0)
+    .$if(pollId !== undefined, (q) => q.where('poll_id', '=', pollId ?? ''))
+    .execute();
+  await trx
+    .updateTable('poll_counts')
+    .set({ count: 0 })
+    .$if(pollId !== undefined, (q) => q.where('poll_id', '=', pollId ?? ''))
+    .execute();
+  return responses;
+}
+
+/**
+ * Every poll's answers gone (a purge, decision 218), as a reset takes one poll's: the polls stay,
+ * with their questions and options, no voters and no counts; removed words stay removed. Answers
+ * how many responses went.
  */
 export async function deleteAllPollAnswers(db: Executor): Promise<number> {
   await db
@@ -223,10 +245,7 @@ export async function deleteAllPollAnswers(db: Executor): Promise<number> {
     .set((eb) => ({ voters: 0, revision: eb('revision', '+', 1) }))
     .where('voters', '>', 0)
     .execute();
-  const responses = await rowsWritten(db.deleteFrom('poll_responses'));
-  await db.deleteFrom('poll_counts').where('hidden', '=', 0).execute();
-  await db.updateTable('poll_counts').set({ count: 0 }).execute();
-  return responses;
+  return clearAnswers(db);
 }
 
 /** Deletes a poll with its responses and counters; answers what it was. */
