@@ -40,6 +40,10 @@ const TAGS = [
     name: 'Programme',
     description: 'The schedule: rooms and sessions, read by anyone, written by the admin.',
   },
+  {
+    name: 'Polls',
+    description: "Live polls: run by a session's speakers or the admin, answered by attendees.",
+  },
 ];
 
 const DESCRIPTION = `The HTTP API of Confab, generated from the zod schemas its routes validate with.
