@@ -7,15 +7,24 @@ import { reportsChangedEventSchema } from './schemas/report.ts';
 import { publicSettingsSchema } from './schemas/settings.ts';
 import { speakerSchema } from './schemas/speaker.ts';
 
-/** Socket payloads: typed here, and still parsed on arrival. */
-export const newQuestionEventSchema = z.object({ speakerId: idSchema, question: questionSchema });
+/**
+ * Socket payloads: typed here, and still parsed on arrival. A question asked of a session's
+ * panel has no speaker: `speakerId` null (decision 223).
+ */
+export const newQuestionEventSchema = z.object({
+  speakerId: idSchema.nullable(),
+  question: questionSchema,
+});
 export const memoryCreatedEventSchema = z.object({ memory: memorySchema });
 /** A memory changed: approved, or its video's playable rendition is ready. To everyone. */
 export const memoryUpdatedEventSchema = z.object({ memory: memorySchema });
 export const memoryDeletedEventSchema = z.object({ id: idSchema });
 export const speakerCreatedEventSchema = z.object({ speaker: speakerSchema });
 export const questionUpdatedEventSchema = z.object({ question: questionSchema });
-export const questionDeletedEventSchema = z.object({ id: idSchema, speakerId: idSchema });
+export const questionDeletedEventSchema = z.object({
+  id: idSchema,
+  speakerId: idSchema.nullable(),
+});
 export const speakerDeletedEventSchema = z.object({ id: idSchema });
 /**
  * Attendees' data was purged (decision 218): every memory, question and vote is gone. One event
@@ -39,7 +48,7 @@ export const pollDeletedEventSchema = z.object({ id: idSchema, sessionId: idSche
 export const watchRequestSchema = z.discriminatedUnion('room', [
   z.object({ room: z.literal('speaker'), speakerId: idSchema }),
   z.object({ room: z.literal('questions') }),
-  /** One session: its polls (and what else happens in the talk). */
+  /** One session: its questions (decision 223), its polls (and what else happens in the talk). */
   z.object({ room: z.literal('session'), sessionId: idSchema }),
   /**
    * Every question whatever its status, for the admin (all of them) or a speaker (their own),

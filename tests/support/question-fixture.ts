@@ -18,5 +18,6 @@ export const questionFixture = (n: number, fields: Partial<Question> = {}): Ques
   answered: false,
   pinned: false,
   status: 'published',
+  sessionId: null,
   ...fields,
 });

@@ -25,7 +25,8 @@ const postsAs = (caller: Caller, username: string): boolean =>
 interface Subjects {
   'post as': string;
   'ask as': string;
-  'moderate question': { speakerId: string };
+  /** A question: its speaker (null for a panel's) and its session's speakers (decision 223). */
+  'moderate question': { speakerId: string | null; speakerIds?: readonly string[] };
   'export questions': { speakerId: string };
   'see moderated questions': { speakerId: string };
   'delete memory': { ownerId: string | null };
@@ -56,9 +57,13 @@ const RULES = {
   'post as': { allow: postsAs, refusal: 'uploadAsYourself' },
   /** Ask a question under an asker's name. */
   'ask as': { allow: postsAs, refusal: 'askAsYourself' },
-  /** Answer, pin, hide or publish a question: its speaker, or the admin. */
+  /** Answer, pin, hide or publish a question: its speaker, its session's speakers, or the admin. */
   'moderate question': {
-    allow: (caller, question) => moderates(caller, question.speakerId),
+    allow: (caller, question) =>
+      caller.kind === 'admin' ||
+      (caller.kind === 'speaker' &&
+        (caller.speakerId === question.speakerId ||
+          (question.speakerIds ?? []).includes(caller.speakerId))),
     refusal: 'otherSpeakersQuestion',
   },
   /** Download a speaker's questions as CSV: that speaker, or the admin. */

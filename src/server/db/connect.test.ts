@@ -5,6 +5,7 @@ import { type Kysely, sql } from 'kysely';
 import { migrateToLatest } from './connect.ts';
 import * as originalKey from './migrations/0005-original-key.ts';
 import * as idempotencyPerClient from './migrations/0009-idempotency-per-client.ts';
+import * as panelQuestions from './migrations/0017-panel-questions.ts';
 
 describe.each(testDatabases)('database on %s', (database) => {
   let t: TestApp | undefined;
@@ -146,6 +147,59 @@ describe.each(testDatabases)('database on %s', (database) => {
         .values({ ...entry, client: '127.0.0.1|id:ann' })
         .execute(),
     ).rejects.toThrow();
+  });
+
+  it('0017 lets a panel question have no speaker, keeping every question, vote and key', async () => {
+    t = await startTestApp({ database });
+    const { db } = t.app.deps;
+    const untyped = db as unknown as Kysely<unknown>;
+    const now = new Date().toISOString();
+    const speakerId = newId();
+    await db
+      .insertInto('speakers')
+      .values({
+        id: speakerId,
+        name: 'Ada',
+        username: 'ada',
+        stack: 's',
+        bio: 'b',
+        picture_key: 'speakers/p.webp',
+        avatar_key: null,
+        message: '',
+        created_at: now,
+      })
+      .execute();
+    const asked = questionRow(speakerId, now);
+    await db.insertInto('questions').values(asked).execute();
+    const panel = { ...questionRow(speakerId, now), speaker_id: null, session_id: newId() };
+    await db.insertInto('questions').values(panel).execute();
+    // Back to a required speaker: the panel's question goes, the speaker's stays.
+    await panelQuestions.down(untyped);
+    await expect(
+      db
+        .insertInto('questions')
+        .values({ ...panel, id: newId() })
+        .execute(),
+    ).rejects.toThrow();
+    await db
+      .insertInto('question_votes')
+      .values({ question_id: asked.id, attendee_id: 'grace', created_at: now })
+      .execute();
+    await panelQuestions.up(untyped);
+
+    const rows = await db.selectFrom('questions').select(['id', 'speaker_id']).execute();
+    expect(rows).toEqual([{ id: asked.id, speaker_id: speakerId }]);
+    await db.insertInto('questions').values(panel).execute();
+    const votes = await db.selectFrom('question_votes').select('question_id').execute();
+    expect(votes).toEqual([{ question_id: asked.id }]);
+    // The keys hold as before: a question of an unknown speaker is refused, and a speaker's
+    // questions go with the speaker, their votes with them.
+    await expect(
+      db.insertInto('questions').values(questionRow(newId(), now)).execute(),
+    ).rejects.toThrow();
+    await db.deleteFrom('speakers').where('id', '=', speakerId).execute();
+    expect(await db.selectFrom('question_votes').select('question_id').execute()).toEqual([]);
+    expect(await db.selectFrom('questions').select('id').execute()).toEqual([{ id: panel.id }]);
   });
 
   it('running the migrations again is a no-op', async () => {

@@ -54,7 +54,8 @@ export interface SpeakersTable {
 
 export interface QuestionsTable {
   id: string;
-  speaker_id: string;
+  /** Null for a question asked of a session's panel as a whole (decision 223). */
+  speaker_id: string | null;
   speaker_name: string;
   asker_username: string;
   question: string;

@@ -5,6 +5,22 @@ import type { PublicSettings } from '../../shared/schemas/settings.ts';
 import type { Speaker } from '../../shared/schemas/speaker.ts';
 
 /**
+ * Whom a question's events reach besides everybody's views: `speakerIds`, its own speaker and
+ * its session's speakers (decision 223), whose rooms and dashboards show it. Left out: its own
+ * speaker alone (and any session's lists are read again).
+ */
+export interface QuestionAudience {
+  speakerIds?: readonly string[];
+}
+
+/** The speakers a question's event reaches (see `QuestionAudience`). */
+export const audienceOf = (event: {
+  question: { speakerId: string | null };
+  speakerIds?: readonly string[] | undefined;
+}): readonly string[] =>
+  event.speakerIds ?? (event.question.speakerId === null ? [] : [event.question.speakerId]);
+
+/**
  * What happened, once per change, published by the service that made it after its transaction
  * committed (CONVENTIONS 16). The list cache, the settings and the sockets of every instance
  * subscribe; nothing else tells them. Each carries what its subscribers need without reading the
@@ -30,15 +46,20 @@ export type DomainEvent =
   | { type: 'reportWithdrawn'; memoryId: string; reporters: number }
   /** Stored videos were cleaned of their metadata at start (decision 095): their files moved. */
   | { type: 'storedVideosCleaned'; count: number }
-  | { type: 'questionCreated'; question: Question }
+  | ({ type: 'questionCreated'; question: Question } & QuestionAudience)
   /**
    * An attendee's vote moved a question's count. `revision` orders the states of one question:
    * sockets send a question's votes of a short window once, with the latest (decision 113).
    */
-  | { type: 'questionVoted'; question: Question; revision: number }
+  | ({ type: 'questionVoted'; question: Question; revision: number } & QuestionAudience)
   /** A moderator changed a question: answered, pinned (or unpinned by another's pin), status. */
-  | { type: 'questionUpdated'; question: Question; revision: number }
-  | { type: 'questionDeleted'; question: Pick<Question, '_id' | 'speakerId' | 'askerUsername'> }
+  | ({ type: 'questionUpdated'; question: Question; revision: number } & QuestionAudience)
+  | ({
+      type: 'questionDeleted';
+      question: Pick<Question, '_id' | 'speakerId' | 'askerUsername'> & {
+        sessionId?: string | null;
+      };
+    } & QuestionAudience)
   | { type: 'speakerCreated'; speaker: Speaker }
   /** A speaker was deleted, with their questions; their tokens stopped being valid. */
   | { type: 'speakerDeleted'; speakerId: string }

@@ -180,6 +180,8 @@ const INVALID = {
   /** A poll's setup or an answer that does not fit the poll (the rules write the message). */
   poll: (message: string) => message,
   purgeConfirm: 'Type the event’s name exactly as it is set to confirm the purge',
+  unknownSession: 'sessionId names no session of the programme',
+  notSessionSpeaker: 'speakerId names no speaker of this session',
 } as const;
 
 const UNAUTHORIZED = {
@@ -230,6 +232,7 @@ const CONFLICT = {
   postBeingSent: 'This post is being sent already; try again',
   uploadFinished: 'This upload is finished',
   proofUsed: 'This puzzle was used to join already; your device will solve a new one',
+  sessionCancelled: 'This session is cancelled: it takes no more questions',
   roomHasSessions: (count: number) =>
     `This room has ${plural(count, 'session')}; move or delete ${count === 1 ? 'it' : 'them'} first`,
   sessionHasPolls: (count: number) =>
@@ -318,6 +321,8 @@ export const invalid = factory(400, INVALID, {
   unknownSpeakers: 'VALIDATION',
   poll: 'VALIDATION',
   purgeConfirm: 'VALIDATION',
+  unknownSession: 'VALIDATION',
+  notSessionSpeaker: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);
 export const forbidden = factory(403, FORBIDDEN);

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../events/domain-events.ts';
+import { type DomainEvent, audienceOf } from '../events/domain-events.ts';
 import type { EventSubscriber } from '../events/events.ts';
 import type { ListCache } from './list-cache.ts';
 import { pollsScope } from './poll-scopes.ts';
@@ -6,7 +6,8 @@ import { scopesChangedBy } from './question-scopes.ts';
 
 /**
  * The list cache as a subscriber of the domain events: each event forgets the lists, and the
- * scopes of them, it changed (a question only its speaker's, its asker's, both and everybody's),
+ * scopes of them, it changed (a question only the lists it is in: its speaker's, its asker's, its
+ * session's, everybody's, and the dashboards of its speaker and its session's speakers),
  * whichever instance published it.
  */
 export function forgetChangedLists(lists: ListCache): EventSubscriber {
@@ -42,7 +43,10 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
       case 'questionVoted':
       case 'questionUpdated':
       case 'questionDeleted':
-        lists.forget('questions', scopesChangedBy(event.question));
+        // A session's question from a publisher that did not name its audience: its session's
+        // speakers' dashboards are unknown, so every question list is read again.
+        if (event.speakerIds === undefined && event.question.sessionId) lists.forget('questions');
+        else lists.forget('questions', scopesChangedBy(event.question, audienceOf(event)));
         return;
       case 'eventDataPurged':
         // Every memory, question, report and poll answer went.
@@ -58,9 +62,11 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
         lists.forget('schedule');
         return;
       case 'scheduleChanged':
-        // An import may have added speakers (decision 212).
+        // An import may have added speakers (decision 212); a speaker's dashboard holds their
+        // sessions' questions, and who speaks in which session may have changed (decision 223).
         lists.forget('speakers');
         lists.forget('schedule');
+        lists.forget('questions');
         return;
       case 'settingsUpdated':
         // The schedule carries the event's time zone.

@@ -1,37 +1,84 @@
 /**
- * The scopes of the question lists (see `ListCache`): one speaker's, one asker's, both, and
- * everybody's. A scope names the filter its version is read with.
+ * The scopes of the question lists (see `ListCache`): one speaker's, one asker's, one session's,
+ * any of them together, and everybody's; and a speaker's dashboard (their questions and their
+ * sessions', decision 223). A scope names the filter its version is read with.
  */
-export const questionsScope = (speakerId?: string, askerUsername?: string): string =>
-  JSON.stringify([speakerId ?? null, askerUsername ?? null]);
+export const questionsScope = (
+  speakerId?: string,
+  askerUsername?: string,
+  sessionId?: string,
+): string =>
+  JSON.stringify(
+    sessionId === undefined
+      ? [speakerId ?? null, askerUsername ?? null]
+      : [speakerId ?? null, askerUsername ?? null, sessionId],
+  );
 
-/** The filter a scope stands for; a scope that cannot be read stands for everybody's. */
-export function questionsFilterOf(scope: string): {
+/** A speaker's dashboard: the questions asked of them and those of their sessions. */
+export const dashboardScope = (speakerId: string): string =>
+  JSON.stringify({ dashboard: speakerId });
+
+/** What a scope stands for (see `QuestionFilter`). */
+export interface ScopeFilter {
   speakerId: string | undefined;
   askerUsername: string | undefined;
-} {
+  sessionId: string | undefined;
+  dashboardOf: string | undefined;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** The filter a scope stands for; a scope that cannot be read stands for everybody's. */
+export function questionsFilterOf(scope: string): ScopeFilter {
+  const filter: ScopeFilter = {
+    speakerId: undefined,
+    askerUsername: undefined,
+    sessionId: undefined,
+    dashboardOf: undefined,
+  };
   try {
     const parsed: unknown = JSON.parse(scope);
     if (Array.isArray(parsed)) {
-      const [speakerId, askerUsername] = parsed as unknown[];
+      const [speakerId, askerUsername, sessionId] = parsed as unknown[];
       return {
-        speakerId: typeof speakerId === 'string' ? speakerId : undefined,
-        askerUsername: typeof askerUsername === 'string' ? askerUsername : undefined,
+        ...filter,
+        speakerId: text(speakerId),
+        askerUsername: text(askerUsername),
+        sessionId: text(sessionId),
       };
+    }
+    if (parsed !== null && typeof parsed === 'object' && 'dashboard' in parsed) {
+      return { ...filter, dashboardOf: text(parsed.dashboard) };
     }
   } catch {
     // everybody's
   }
-  return { speakerId: undefined, askerUsername: undefined };
+  return filter;
 }
 
 /**
- * The scopes a new question changes — its speaker's, its asker's, both, and everybody's — and
- * only those: every other list keeps its version, and its pollers their 304.
+ * The scopes a question's change touches — every list it is in: its speaker's, its asker's, its
+ * session's, each of them together, everybody's, and the dashboards of `speakerIds` (its
+ * speaker and its session's) — and only those: every other list keeps its version, and its
+ * pollers their 304.
  */
-export const scopesChangedBy = (question: { speakerId: string; askerUsername: string }) => [
-  questionsScope(question.speakerId, question.askerUsername),
-  questionsScope(question.speakerId),
-  questionsScope(undefined, question.askerUsername),
-  questionsScope(),
-];
+export function scopesChangedBy(
+  question: { speakerId: string | null; askerUsername: string; sessionId?: string | null },
+  speakerIds: readonly string[] = [],
+): string[] {
+  const scopes = new Set<string>();
+  for (const speakerId of new Set([question.speakerId ?? undefined, undefined])) {
+    for (const asker of [question.askerUsername, undefined]) {
+      for (const sessionId of new Set([question.sessionId ?? undefined, undefined])) {
+        scopes.add(questionsScope(speakerId, asker, sessionId));
+      }
+    }
+  }
+  for (const speakerId of new Set([
+    ...speakerIds,
+    ...(question.speakerId ? [question.speakerId] : []),
+  ])) {
+    scopes.add(dashboardScope(speakerId));
+  }
+  return [...scopes];
+}

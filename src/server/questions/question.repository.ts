@@ -26,6 +26,7 @@ const toQuestion = (row: QuestionsTable): Question => ({
   answered: row.answered === 1,
   pinned: row.pinned === 1,
   status: row.status as QuestionStatus,
+  sessionId: row.session_id ?? null,
 });
 
 /** A question as stored, with the revision its lists' versions sum. */
@@ -57,6 +58,7 @@ export async function insertQuestion(
     status: question.status,
     revision: 0,
     asker_id: askerId ?? null,
+    session_id: question.sessionId,
   };
   await db.insertInto('questions').values(row).execute();
   return toQuestion(row);
@@ -65,6 +67,10 @@ export async function insertQuestion(
 /** Which questions a list holds: ids sort by creation time, so every bound is an id. */
 export interface QuestionFilter {
   speakerId?: string | undefined;
+  /** Asked in this session (of its panel or of one of its speakers). */
+  sessionId?: string | undefined;
+  /** A speaker's dashboard: asked of them, or in one of their sessions (decision 223). */
+  dashboardOf?: string | undefined;
   askerUsername?: string | undefined;
   /** Only ids greater than this one. */
   after?: string | undefined;
@@ -77,6 +83,23 @@ export interface QuestionFilter {
 function filtered(db: Executor, filter: QuestionFilter) {
   let q = db.selectFrom('questions');
   if (filter.speakerId) q = q.where('speaker_id', '=', filter.speakerId);
+  if (filter.sessionId) q = q.where('session_id', '=', filter.sessionId);
+  const { dashboardOf } = filter;
+  if (dashboardOf) {
+    q = q.where((eb) =>
+      eb.or([
+        eb('speaker_id', '=', dashboardOf),
+        eb(
+          'session_id',
+          'in',
+          eb
+            .selectFrom('session_speakers')
+            .select('session_id')
+            .where('speaker_id', '=', dashboardOf),
+        ),
+      ]),
+    );
+  }
   if (filter.askerUsername) q = q.where('asker_username', '=', filter.askerUsername);
   if (filter.after) q = q.where('id', '>', filter.after);
   if (filter.before) q = q.where('id', '<', filter.before);
@@ -139,17 +162,22 @@ export function findQuestion(db: Executor, id: string): Promise<StoredQuestion |
   return findById(db, 'questions', id, toStored);
 }
 
-/** The texts one asker sent one speaker since a time: to refuse the same question twice. */
+/**
+ * The texts one asker sent one speaker (or one session's panel) since a time: to refuse the
+ * same question twice.
+ */
 export async function recentTextsOf(
   db: Executor,
-  speakerId: string,
+  to: { speakerId: string } | { panelOf: string },
   asker: { username: string; id: string | undefined },
   sinceId: string,
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom('questions')
-    .select('question')
-    .where('speaker_id', '=', speakerId)
+  let q = db.selectFrom('questions').select('question');
+  q =
+    'speakerId' in to
+      ? q.where('speaker_id', '=', to.speakerId)
+      : q.where('session_id', '=', to.panelOf).where('speaker_id', 'is', null);
+  const rows = await q
     .where('id', '>', sinceId)
     .where((eb) =>
       asker.id
@@ -200,8 +228,9 @@ export async function setVote(
 }
 
 /**
- * A speaker's (or the admin's) change of one question; pinning unpins the speaker's other
- * pinned question in the same transaction. Answers the changed questions, this one first.
+ * A speaker's (or the admin's) change of one question; pinning unpins the other pinned question
+ * of its session (of its speaker, for a question asked in no session) in the same transaction
+ * (decision 223). Answers the changed questions, this one first.
  */
 export async function patchQuestion(
   db: Db,
@@ -217,10 +246,14 @@ export async function patchQuestion(
     if (!current) return [];
     const others: StoredQuestion[] = [];
     if (patch.pinned === true) {
-      const unpinned = await trx
+      const { session_id: sessionId, speaker_id: speakerId } = current;
+      const unpin = trx
         .updateTable('questions')
-        .set((eb) => ({ pinned: 0, revision: eb('revision', '+', 1) }))
-        .where('speaker_id', '=', current.speaker_id)
+        .set((eb) => ({ pinned: 0, revision: eb('revision', '+', 1) }));
+      const inScope = sessionId
+        ? unpin.where('session_id', '=', sessionId)
+        : unpin.where('speaker_id', '=', speakerId).where('session_id', 'is', null);
+      const unpinned = await inScope
         .where('pinned', '=', 1)
         .where('id', '<>', id)
         .returningAll()

@@ -9,10 +9,12 @@ import type {
 import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
 import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, invalid, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ListView } from '../lists/list-route.ts';
 import { questionsScope } from '../lists/question-scopes.ts';
+import { currentSessionOf } from '../programme/programme.service.ts';
+import { findSession, sessionSpeakerIds } from '../programme/programme.repository.ts';
 import {
   type QuestionFilter,
   type VoteOf,
@@ -50,12 +52,75 @@ const sameText = (text: string) => text.normalize('NFKC').toLowerCase().replace(
 
 type QuestionDeps = Pick<AppDeps, 'db' | 'events' | 'clock' | 'settings'>;
 
+/** Whom a question is asked of: a speaker (in a session or not), or a session's panel. */
+interface Asked {
+  speaker: { _id: string; name: string } | null;
+  session: { id: string; title: string } | null;
+  /** Whose rooms and dashboards see it: its speaker and its session's speakers. */
+  speakerIds: string[];
+}
+
+const unique = (ids: (string | null)[]): string[] => [
+  ...new Set(ids.filter((id): id is string => id !== null)),
+];
+
 /**
- * Stores a question for an existing speaker and pushes it at once to everyone watching that
- * speaker (and the all-questions views). The stored speaker name is the speaker's own, whatever
- * name the client sent along. With pre-moderation on it is pending: only the admin and its
- * speaker see it until it is published. The same text from the same asker to the same speaker
- * within 10 minutes is a 409. With an attendee token the asker must be the token's username (403).
+ * Whom a request asks (decision 223). With `sessionId`: that session (an unknown one is a 400,
+ * a cancelled one a 409), its panel as a whole or, with `speakerId`, one of its speakers (anyone
+ * else is a 400). With `speakerId` alone, as the spec's call does: that speaker (404 when
+ * unknown), in the session they are on now by the clock, if any.
+ */
+async function askedOf(
+  deps: QuestionDeps,
+  input: QuestionCreateRequest,
+  now: Date,
+): Promise<Asked> {
+  const speakerId = input.speakerId?.toLowerCase();
+  if (input.sessionId !== undefined) {
+    const session = await findSession(deps.db, input.sessionId.toLowerCase());
+    if (!session) throw invalid('unknownSession');
+    if (session.cancelled) throw conflict('sessionCancelled');
+    if (speakerId !== undefined && !session.speakerIds.includes(speakerId)) {
+      throw invalid('notSessionSpeaker');
+    }
+    const speaker = speakerId === undefined ? null : await findAskedSpeaker(deps.db, speakerId);
+    if (speakerId !== undefined && !speaker) throw invalid('notSessionSpeaker');
+    return {
+      speaker: speaker ?? null,
+      session: { id: session.id, title: session.title },
+      speakerIds: unique([speaker?._id ?? null, ...session.speakerIds]),
+    };
+  }
+  if (speakerId === undefined) throw invalid('schema', 'Speaker is required', 'request');
+  const speaker = await findAskedSpeaker(deps.db, speakerId);
+  if (!speaker) throw notFound('speaker');
+  const session = await currentSessionOf(deps, { speakerId: speaker._id }, now);
+  return {
+    speaker,
+    session: session && { id: session._id, title: session.title },
+    speakerIds: unique([speaker._id, ...(session?.speakerIds ?? [])]),
+  };
+}
+
+/** Whose rooms and dashboards see a question: its speaker and its session's speakers. */
+async function audienceOfQuestion(
+  deps: Pick<AppDeps, 'db'>,
+  question: Pick<Question, 'speakerId' | 'sessionId'>,
+): Promise<string[]> {
+  const sessionSpeakers = question.sessionId
+    ? await sessionSpeakerIds(deps.db, question.sessionId)
+    : [];
+  return unique([question.speakerId, ...sessionSpeakers]);
+}
+
+/**
+ * Stores a question for an existing speaker or a session's panel and pushes it at once to
+ * everyone watching that speaker, that session and its speakers (and the all-questions views).
+ * The stored speaker name is the speaker's own, whatever name the client sent along (the
+ * session's title for its panel). With pre-moderation on it is pending: only the admin and its
+ * speakers see it until it is published. The same text from the same asker to the same speaker
+ * (or panel) within 10 minutes is a 409. With an attendee token the asker must be the token's
+ * username (403).
  */
 export async function askQuestion(
   deps: QuestionDeps,
@@ -64,13 +129,12 @@ export async function askQuestion(
 ): Promise<Question> {
   authorize(caller, 'ask as', input.askerUsername);
   const attendee = caller.kind === 'attendee' ? caller : null;
-  const speaker = await findAskedSpeaker(deps.db, input.speakerId.toLowerCase());
-  if (!speaker) throw notFound('speaker');
   const now = deps.clock.now();
+  const { speaker, session, speakerIds } = await askedOf(deps, input, now);
   const windowStart = idAfter(new Date(now.getTime() - DUPLICATE_QUESTION_WINDOW_MS).toISOString());
   const recent = await recentTextsOf(
     deps.db,
-    speaker._id,
+    speaker ? { speakerId: speaker._id } : { panelOf: session?.id ?? '' },
     { username: input.askerUsername, id: attendee?.id },
     windowStart,
   );
@@ -82,8 +146,8 @@ export async function askQuestion(
     deps.db,
     {
       _id: newId(),
-      speakerId: speaker._id,
-      speakerName: speaker.name,
+      speakerId: speaker?._id ?? null,
+      speakerName: speaker?.name ?? session?.title ?? '',
       askerUsername: input.askerUsername,
       question: input.question,
       createdAt: now.toISOString(),
@@ -91,11 +155,12 @@ export async function askQuestion(
       answered: false,
       pinned: false,
       status: deps.settings.current.moderateQuestions ? 'pending' : 'published',
+      sessionId: session?.id ?? null,
     },
     attendee?.id,
   );
   // Before the answer, so the asker's next poll already finds it.
-  await deps.events.publish({ type: 'questionCreated', question });
+  await deps.events.publish({ type: 'questionCreated', question, speakerIds });
   return question;
 }
 
@@ -121,14 +186,16 @@ export async function vote(
   if (!result) throw notFound('question');
   if (result.changed) {
     const { question, revision } = result.stored;
-    await deps.events.publish({ type: 'questionVoted', question, revision });
+    const speakerIds = await audienceOfQuestion(deps, question);
+    await deps.events.publish({ type: 'questionVoted', question, revision, speakerIds });
   }
   return result.stored.question;
 }
 
 /**
- * A speaker's change to one of their questions (or the admin's to any): answered, pinned (one
- * per speaker: pinning unpins the other), status. Another speaker's question is a 403.
+ * A speaker's change to one of their questions or of their sessions' (or the admin's to any):
+ * answered, pinned (one per session, or per speaker outside sessions: pinning unpins the other),
+ * status. Another speaker's question is a 403.
  */
 export async function changeQuestion(
   deps: QuestionDeps,
@@ -138,25 +205,37 @@ export async function changeQuestion(
 ): Promise<Question> {
   const found = await findQuestion(deps.db, questionId.toLowerCase());
   if (!found) throw notFound('question');
-  authorize(by, 'moderate question', found.question);
+  const speakerIds = await audienceOfQuestion(deps, found.question);
+  authorize(by, 'moderate question', { speakerId: found.question.speakerId, speakerIds });
   const changed = await patchQuestion(deps.db, found.question._id, patch);
   const [first] = changed;
   if (!first) throw notFound('question');
-  // Pinning one question unpins the speaker's other: one event for each question changed.
+  // Pinning one question unpins the other of its session (or speaker): one event for each
+  // question changed; the others share its session, or its speaker outside sessions.
   for (const { question, revision } of changed) {
-    await deps.events.publish({ type: 'questionUpdated', question, revision });
+    const audience = question.sessionId ? speakerIds : unique([question.speakerId]);
+    await deps.events.publish({
+      type: 'questionUpdated',
+      question,
+      revision,
+      speakerIds: audience,
+    });
   }
   return first.question;
 }
 
 /** The admin deletes a question (and its votes); watchers see it go. */
 export async function removeQuestion(deps: QuestionDeps, questionId: string): Promise<boolean> {
-  const removed = await deleteQuestion(deps.db, questionId.toLowerCase());
+  const found = await findQuestion(deps.db, questionId.toLowerCase());
+  if (!found) return false;
+  const speakerIds = await audienceOfQuestion(deps, found.question);
+  const removed = await deleteQuestion(deps.db, found.question._id);
   if (!removed) return false;
-  const { _id, speakerId, askerUsername } = removed;
+  const { _id, speakerId, askerUsername, sessionId } = removed;
   await deps.events.publish({
     type: 'questionDeleted',
-    question: { _id, speakerId, askerUsername },
+    question: { _id, speakerId, askerUsername, sessionId },
+    speakerIds,
   });
   return true;
 }
@@ -240,13 +319,14 @@ const looksLikeFormula = (text: string): boolean =>
   FORMULA_START.test(text.slice(0, 2).normalize('NFKC'));
 
 /**
- * The published questions a poll asks for (by speaker or asker, recent or top), named by what it
+ * The published questions a poll asks for (by speaker, session or asker, recent or top), named by what it
  * asks: the same query, however it is spelt, shares one answer (decision 101).
  */
 export function publishedQuestionsView(deps: Pick<AppDeps, 'db'>, query: QuestionsQuery): ListView {
-  const { speakerId, since, before, askerUsername, limit, sort } = query;
+  const { speakerId, sessionId, since, before, askerUsername, limit, sort } = query;
   const filter: QuestionFilter = {
     speakerId: speakerId?.toLowerCase(),
+    sessionId: sessionId?.toLowerCase(),
     askerUsername,
     after: since === undefined ? undefined : idAfter(since),
     before: before?.toLowerCase(),
@@ -260,10 +340,11 @@ export function publishedQuestionsView(deps: Pick<AppDeps, 'db'>, query: Questio
     filter.askerUsername,
     limit,
     sort,
+    ...(filter.sessionId ? [filter.sessionId] : []),
   ]);
   return {
     topic: 'questions',
-    scope: questionsScope(filter.speakerId, filter.askerUsername),
+    scope: questionsScope(filter.speakerId, filter.askerUsername, filter.sessionId),
     key,
     rows: () => listQuestions(deps.db, filter, limit, sort),
   };
@@ -322,7 +403,7 @@ export async function* questionsCsv(
     yield `${[
       q._id,
       q.createdAt,
-      q.speakerId,
+      q.speakerId ?? '',
       q.speakerName,
       q.askerUsername,
       q.question,

@@ -23,6 +23,7 @@ const question = (speakerId: string, text: string): Question => ({
   answered: false,
   pinned: false,
   status: 'published',
+  sessionId: null,
 });
 
 async function connect(

@@ -13,7 +13,7 @@ import {
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Poll } from '../../shared/schemas/poll.ts';
 import type { Question } from '../../shared/schemas/question.ts';
-import type { DomainEvent } from '../events/domain-events.ts';
+import { type DomainEvent, audienceOf } from '../events/domain-events.ts';
 import type { EventSubscriber } from '../events/events.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/transport/security-headers.ts';
 
@@ -245,37 +245,51 @@ export function createRealtime(
     socket.on('error', (error) => log.debug({ err: error }, 'socket error'));
   });
 
-  const publicRooms = (speakerId: string) => [
-    roomFor({ room: 'speaker', speakerId }),
+  /**
+   * Where a question's events go: its speakers' rooms (its own speaker's and its session's
+   * speakers', `speakerIds`, decision 223), its session's room, and every question's.
+   */
+  type Audience = readonly string[];
+  const publicRooms = (question: Pick<Question, 'sessionId'>, speakerIds: Audience) => [
+    ...speakerIds.map((speakerId) => roomFor({ room: 'speaker', speakerId })),
+    ...(question.sessionId ? [roomFor({ room: 'session', sessionId: question.sessionId })] : []),
     roomFor({ room: 'questions' }),
   ];
-  const moderationRooms = (speakerId: string) => [moderationRoom(), moderationRoom(speakerId)];
-  const sendUpdated = (question: Question) => {
+  const moderationRooms = (speakerIds: Audience) => [
+    moderationRoom(),
+    ...speakerIds.map((speakerId) => moderationRoom(speakerId)),
+  ];
+  const sendUpdated = (question: Question, speakerIds: Audience) => {
+    const moderators = moderationRooms(speakerIds);
     if (question.status === 'published') {
-      io.to([...publicRooms(question.speakerId), ...moderationRooms(question.speakerId)]).emit(
-        'questionUpdated',
-        { question },
-      );
+      io.to([...publicRooms(question, speakerIds), ...moderators]).emit('questionUpdated', {
+        question,
+      });
       return;
     }
     // No longer public: gone from the public screens, still there for its moderators.
-    io.to(publicRooms(question.speakerId))
-      .except(moderationRooms(question.speakerId))
+    io.to(publicRooms(question, speakerIds))
+      .except(moderators)
       .emit('questionDeleted', { id: question._id, speakerId: question.speakerId });
-    io.to(moderationRooms(question.speakerId)).emit('questionUpdated', { question });
+    io.to(moderators).emit('questionUpdated', { question });
   };
+  interface Change {
+    question: Question;
+    revision: number;
+    speakerIds: Audience;
+  }
   // Vote changes waiting for their window: the latest state of each question.
-  const pending = new Map<string, { question: Question; revision: number }>();
+  const pending = new Map<string, Change>();
   // A window's changes being sent, one question per turn of the event loop, so that writing
   // them to a room of thousands of sockets does not hold up the requests arriving meanwhile.
-  let sending = new Map<string, { question: Question; revision: number }>();
+  let sending = new Map<string, Change>();
   let flushTimer: NodeJS.Timeout | undefined;
   const sendNext = (ids: string[], at: number) => {
     const id = ids[at];
     if (id === undefined) return;
     const next = sending.get(id);
     sending.delete(id);
-    if (next) sendUpdated(next.question);
+    if (next) sendUpdated(next.question, next.speakerIds);
     setImmediate(sendNext, ids, at + 1);
   };
   const flush = () => {
@@ -292,9 +306,9 @@ export function createRealtime(
   };
 
   /** A new question: to the public rooms when published, to the moderation rooms always. */
-  const newQuestion = (question: Question) => {
-    const rooms = moderationRooms(question.speakerId);
-    if (question.status === 'published') rooms.push(...publicRooms(question.speakerId));
+  const newQuestion = (question: Question, speakerIds: Audience) => {
+    const rooms = moderationRooms(speakerIds);
+    if (question.status === 'published') rooms.push(...publicRooms(question, speakerIds));
     io.to(rooms).emit('newQuestion', { speakerId: question.speakerId, question });
   };
   /**
@@ -302,26 +316,37 @@ export function createRealtime(
    * public rooms when it stopped being published. With `coalesce` (votes), the changes of one
    * question within a short window go out once, carrying the latest state (`revision`).
    */
-  const questionUpdated = (question: Question, revision: number, coalesce: boolean) => {
+  const questionUpdated = (change: Change, coalesce: boolean) => {
+    const { question, revision } = change;
     const waiting = pending.get(question._id) ?? sending.get(question._id);
     if (waiting && waiting.revision > revision) return;
     // A window being sent carries this state now, not an older one.
-    if (sending.has(question._id)) sending.set(question._id, { question, revision });
+    if (sending.has(question._id)) sending.set(question._id, change);
     if (coalesce) {
-      pending.set(question._id, { question, revision });
+      pending.set(question._id, change);
       flushTimer ??= setTimeout(flush, VOTE_COALESCE_MS);
       return;
     }
     pending.delete(question._id);
-    sendUpdated(question);
+    sendUpdated(question, change.speakerIds);
   };
-  const questionDeleted = ({ _id, speakerId }: Pick<Question, '_id' | 'speakerId'>) => {
+  const questionDeleted = (
+    {
+      _id,
+      speakerId,
+      sessionId,
+    }: Pick<Question, '_id' | 'speakerId'> & {
+      sessionId?: string | null;
+    },
+    speakerIds: Audience,
+  ) => {
     pending.delete(_id);
     sending.delete(_id);
-    io.to([...publicRooms(speakerId), ...moderationRooms(speakerId)]).emit('questionDeleted', {
-      id: _id,
-      speakerId,
-    });
+    const rooms = [
+      ...publicRooms({ sessionId: sessionId ?? null }, speakerIds),
+      ...moderationRooms(speakerIds),
+    ];
+    io.to(rooms).emit('questionDeleted', { id: _id, speakerId });
   };
   /**
    * The speaker's tokens stopped being valid (a new secret, or the speaker deleted): every
@@ -434,16 +459,17 @@ export function createRealtime(
         io.to(moderationRoom()).emit('reportsChanged', { memoryId: event.memoryId });
         return;
       case 'questionCreated':
-        newQuestion(event.question);
+        newQuestion(event.question, audienceOf(event));
         return;
       case 'questionVoted':
-        questionUpdated(event.question, event.revision, true);
+      case 'questionUpdated': {
+        const { question, revision } = event;
+        const change = { question, revision, speakerIds: audienceOf(event) };
+        questionUpdated(change, event.type === 'questionVoted');
         return;
-      case 'questionUpdated':
-        questionUpdated(event.question, event.revision, false);
-        return;
+      }
       case 'questionDeleted':
-        questionDeleted(event.question);
+        questionDeleted(event.question, audienceOf(event));
         return;
       case 'speakerCreated':
         toEveryone({ event: 'speakerCreated', payload: { speaker: event.speaker } });

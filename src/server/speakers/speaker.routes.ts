@@ -26,7 +26,7 @@ import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
-import { questionsScope } from '../lists/question-scopes.ts';
+import { dashboardScope } from '../lists/question-scopes.ts';
 import {
   createSpeaker,
   loginSpeaker,
@@ -145,7 +145,7 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
         });
         return {
           topic: 'questions',
-          scope: questionsScope(speaker._id),
+          scope: dashboardScope(speaker._id),
           key: JSON.stringify(['dashboard', speaker._id, moderated]),
           rows: () => speakerDashboard(deps, speaker, moderated),
         };

@@ -240,8 +240,9 @@ export async function speakerByUsername(
 }
 
 /**
- * The speaker with their latest questions, oldest first; for the speaker (`moderated`), the
- * pending and hidden ones too.
+ * The speaker with their latest questions, oldest first: those asked of them and those of their
+ * sessions (each of a panel's speakers sees all of its questions, decision 223); for the speaker
+ * (`moderated`), the pending and hidden ones too.
  */
 export async function speakerDashboard(
   deps: Pick<AppDeps, 'db'>,
@@ -251,7 +252,7 @@ export async function speakerDashboard(
   const questions = await listQuestions(
     deps.db,
     {
-      speakerId: speaker._id,
+      dashboardOf: speaker._id,
       statuses: moderated ? ['published', 'pending', 'hidden'] : ['published'],
     },
     DASHBOARD_QUESTIONS_MAX,

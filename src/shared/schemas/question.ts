@@ -3,10 +3,13 @@ import { LIMITS } from '../constants.ts';
 import { QA_TEXTS } from '../qa-constants.ts';
 import { filledIn, idSchema, multiLineText, pageQuerySchema, usernameSchema } from './common.ts';
 
-/** A question as the API answers it. */
+/**
+ * A question as the API answers it. One asked of a session's panel as a whole has no speaker
+ * (`speakerId` null) and carries the session's title as its `speakerName` (decision 223).
+ */
 export const questionSchema = z.object({
   _id: idSchema,
-  speakerId: idSchema,
+  speakerId: idSchema.nullable(),
   speakerName: z.string(),
   askerUsername: z.string(),
   question: z.string(),
@@ -18,6 +21,8 @@ export const questionSchema = z.object({
   pinned: z.boolean(),
   /** Public lists and events carry only published questions. */
   status: z.enum(['published', 'pending', 'hidden']),
+  /** The programme's session it was asked in (a talk, a panel), or null. */
+  sessionId: idSchema.nullable(),
 });
 export type Question = z.infer<typeof questionSchema>;
 export const QUESTION_STATUSES = ['published', 'pending', 'hidden'] as const;
@@ -26,37 +31,71 @@ export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
 /** The question text as a person types it: trimmed, 1 to 1,000 characters. */
 export const questionTextSchema = multiLineText('Question', LIMITS.questionMax);
 
-/** POST /questions (spec: speakerId, speakerName, question, askerUsername). */
-export const questionCreateRequestSchema = z.object({
-  speakerId: z.uuid({
-    error: (issue) => (issue.input === undefined ? 'Speaker is required' : 'Unknown speaker id'),
-  }),
-  /** Sent by the dialog as the spec says; the stored name is the speaker's own. */
-  speakerName: z
-    .string({ error: 'speakerName must be text' })
-    .max(LIMITS.speakerNameMax * 2, { error: 'speakerName is too long' })
-    .optional(),
-  question: questionTextSchema,
-  askerUsername: usernameSchema,
+const speakerIdField = z.uuid({
+  error: (issue) => (issue.input === undefined ? 'Speaker is required' : 'Unknown speaker id'),
 });
+
+/**
+ * POST /questions (spec: speakerId, speakerName, question, askerUsername). With `sessionId` the
+ * question is the session's: `speakerId` left out asks its panel as a whole, given it must be
+ * one of the session's speakers (decision 223).
+ */
+export const questionCreateRequestSchema = z
+  .object({
+    speakerId: speakerIdField.optional(),
+    sessionId: z.uuid({ error: 'sessionId must be a session id' }).optional(),
+    /** Sent by the dialog as the spec says; the stored name is the speaker's own. */
+    speakerName: z
+      .string({ error: 'speakerName must be text' })
+      .max(LIMITS.speakerNameMax * 2, { error: 'speakerName is too long' })
+      .optional(),
+    question: questionTextSchema,
+    askerUsername: usernameSchema,
+  })
+  .refine((request) => request.speakerId !== undefined || request.sessionId !== undefined, {
+    error: 'Speaker is required',
+    path: ['speakerId'],
+  });
 export type QuestionCreateRequest = z.infer<typeof questionCreateRequestSchema>;
 
-/** The ask dialog: the question, and the speaker picked in its list ('' until one is). */
+/**
+ * The ask dialog: the question, and whom it asks, picked in its list ('' until one is): a
+ * speaker, a session's panel or one speaker of a session (`askTarget` spells them).
+ */
 export const askQuestionFormSchema = z.object({
   question: questionTextSchema,
-  speakerId: filledIn(QA_TEXTS.selectSpeaker, questionCreateRequestSchema.shape.speakerId),
+  target: filledIn(QA_TEXTS.selectSpeaker, z.string().min(1)),
 });
+
+/** Whom an ask dialog's pick asks: `speaker:<id>`, `session:<id>` or `session:<id>:<speakerId>`. */
+export interface AskTarget {
+  speakerId?: string;
+  sessionId?: string;
+}
+export const askTargetValue = ({ speakerId, sessionId }: AskTarget): string =>
+  sessionId
+    ? `session:${sessionId}${speakerId ? `:${speakerId}` : ''}`
+    : `speaker:${speakerId ?? ''}`;
+export function askTarget(value: string): AskTarget {
+  const [kind, first, second] = value.split(':');
+  if (kind === 'speaker' && first) return { speakerId: first };
+  if (kind === 'session' && first)
+    return { sessionId: first, ...(second && { speakerId: second }) };
+  return {};
+}
 
 export const questionListSchema = z.array(questionSchema);
 
 /**
- * GET /api/questions/realtime: one speaker's questions (`speakerId`) or everybody's, or one
- * attendee's (`askerUsername`); `since` (a question id or an ISO time) keeps only newer ones,
+ * GET /api/questions/realtime: one speaker's questions (`speakerId`) or everybody's, one
+ * session's (`sessionId`), or one attendee's (`askerUsername`); `since` (a question id or an ISO time) keeps only newer ones,
  * `before` (an id) only older ones.
  * The answer is oldest first: the latest `limit` matches, or with `since` the first `limit`.
  */
 export const questionsQuerySchema = z.object({
   speakerId: z.uuid({ error: 'speakerId must be a speaker id' }).optional(),
+  /** One session's questions: its panel's and its speakers' asked in it (decision 223). */
+  sessionId: z.uuid({ error: 'sessionId must be a session id' }).optional(),
   since: z
     .union([z.uuid(), z.iso.datetime({ offset: true })], {
       error: 'since must be a question id or an ISO 8601 time',

@@ -13,6 +13,7 @@ import * as programme from './0011-programme.ts';
 import * as attendeeErasure from './0012-attendee-erasure.ts';
 import * as memoryReports from './0013-memory-reports.ts';
 import * as polls from './0016-polls.ts';
+import * as panelQuestions from './0017-panel-questions.ts';
 import * as erasureOfPollsAndReports from './0018-erasure-of-polls-and-reports.ts';
 
 /**
@@ -34,5 +35,6 @@ export const migrations: Record<string, Migration> = {
   '0012-attendee-erasure': attendeeErasure,
   '0013-memory-reports': memoryReports,
   '0016-polls': polls,
+  '0017-panel-questions': panelQuestions,
   '0018-erasure-of-polls-and-reports': erasureOfPollsAndReports,
 };
