@@ -60,29 +60,12 @@ export type QuestionCreateRequest = z.infer<typeof questionCreateRequestSchema>;
 
 /**
  * The ask dialog: the question, and whom it asks, picked in its list ('' until one is): a
- * speaker, a session's panel or one speaker of a session (`askTarget` spells them).
+ * speaker's id, or a session as `session:<id>` (decision 223).
  */
 export const askQuestionFormSchema = z.object({
   question: questionTextSchema,
-  target: filledIn(QA_TEXTS.selectSpeaker, z.string().min(1)),
+  speakerId: filledIn(QA_TEXTS.selectSpeaker, z.string()),
 });
-
-/** Whom an ask dialog's pick asks: `speaker:<id>`, `session:<id>` or `session:<id>:<speakerId>`. */
-export interface AskTarget {
-  speakerId?: string;
-  sessionId?: string;
-}
-export const askTargetValue = ({ speakerId, sessionId }: AskTarget): string =>
-  sessionId
-    ? `session:${sessionId}${speakerId ? `:${speakerId}` : ''}`
-    : `speaker:${speakerId ?? ''}`;
-export function askTarget(value: string): AskTarget {
-  const [kind, first, second] = value.split(':');
-  if (kind === 'speaker' && first) return { speakerId: first };
-  if (kind === 'session' && first)
-    return { sessionId: first, ...(second && { speakerId: second }) };
-  return {};
-}
 
 export const questionListSchema = z.array(questionSchema);
 

@@ -20,6 +20,8 @@ const ThankYouModal = lazyModal(
 export interface AskQuestionButtonProps extends ButtonProps {
   /** Chooses this speaker in the dialog. */
   speakerId?: string | undefined;
+  /** Chooses this session (a talk, a panel) in the dialog. */
+  sessionId?: string | undefined;
   label?: string;
   /** Opens the dialog at once (the QR code's link: `/?ask=<speaker>`). */
   defaultOpened?: boolean;
@@ -31,6 +33,7 @@ export interface AskQuestionButtonProps extends ButtonProps {
  */
 export function AskQuestionButton({
   speakerId,
+  sessionId,
   label = QA_TEXTS.askButton,
   defaultOpened = false,
   ...buttonProps
@@ -58,6 +61,7 @@ export function AskQuestionButton({
         onClose={ask.close}
         onAsked={thank.open}
         speakerId={speakerId}
+        sessionId={sessionId}
       />
       <ThankYouModal opened={thanking} onClose={thank.close} />
     </>

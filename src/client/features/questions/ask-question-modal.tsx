@@ -1,21 +1,46 @@
-import { Alert, Anchor, NativeSelect, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, NativeSelect, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Session } from '../../../shared/schemas/programme.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
 import { ApiError, errorMessage, isRetryLater } from '../../lib/api-client.ts';
 import { enqueue } from '../../lib/offline-queue.ts';
 import { toastQueued } from '../../components/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
+import { useNow } from '../../lib/use-now.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { type SpeakerChoice, speakersSeen, useSpeakers } from '../speakers/api/get-speakers.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
+import { scheduleQueryOptions } from '../programme/api/get-schedule.ts';
+import { startTime, todaysSessions } from '../programme/api/sessions-now.ts';
+
+/** The dialog's pick of a session (a speaker's is their id): `session:<id>`. */
+const SESSION_PICK = 'session:';
+const sessionPick = (id: string) => `${SESSION_PICK}${id}`;
+/** Asking a panel as a whole, in the choice between the panel and one of its speakers. */
+const WHOLE_PANEL = '';
+
+/** Whom the dialog's picks ask: a speaker, or a session (its panel, or one of its speakers). */
+function askedOf(
+  pick: string,
+  panellist: string,
+  sessions: readonly Session[],
+): { speakerId?: string; sessionId?: string } {
+  if (!pick.startsWith(SESSION_PICK)) return { speakerId: pick };
+  const sessionId = pick.slice(SESSION_PICK.length);
+  const session = sessions.find((item) => item._id === sessionId);
+  // A talk with one speaker asks that speaker; a panel, the choice made.
+  const speakerId =
+    session?.speakerIds.length === 1 ? session.speakerIds[0] : panellist || undefined;
+  return { sessionId, ...(speakerId && { speakerId }) };
+}
 
 /** Said when a question is kept for later. */
 export const QUEUED_QUESTION =
@@ -32,17 +57,32 @@ export interface AskQuestionModalProps {
   onAsked: () => void;
   /** The speaker chosen already when the dialog opens (from the Q&A room). */
   speakerId?: string | undefined;
+  /** The session chosen already when the dialog opens (a talk's page, the Q&A room). */
+  sessionId?: string | undefined;
 }
 
 /**
- * "Ask a Question": a required question and a required speaker (the dropdown's first, disabled
- * option reads "Select a speaker"; the list is refetched every 3 s while open, and offline the
- * speakers last seen are offered). Success clears the form, closes it and opens "Thank you!";
- * failure keeps what was typed; offline, the question is queued.
+ * "Ask a Question": a required question and whom it asks (the dropdown's first, disabled option
+ * reads "Select a speaker"): the talks on now first, then the rest of today's, then the
+ * speakers (refetched every 3 s while open; offline, the speakers last seen are offered). A
+ * panel is asked as a whole or one of its speakers is (decision 223). Success clears the form,
+ * closes it and opens "Thank you!"; failure keeps what was typed; offline, the question is
+ * queued.
  */
-export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQuestionModalProps) {
+export function AskQuestionModal({
+  opened,
+  onClose,
+  onAsked,
+  speakerId,
+  sessionId,
+}: AskQuestionModalProps) {
   const [username] = useStoredUsername();
   const speakers = useSpeakers(opened);
+  const schedule = useQuery({ ...scheduleQueryOptions(), enabled: opened });
+  const { onNow, later } = todaysSessions(schedule.data, useNow());
+  // Whom of a panel the question asks, for the pick it was chosen in: another pick starts from
+  // the whole panel again (a speaker of one panel is not the next one's).
+  const [panelChoice, setPanelChoice] = useState({ pick: '', speakerId: WHOLE_PANEL });
   const mutation = useCreateQuestion();
   const form = useForm({
     mode: 'controlled',
@@ -52,8 +92,9 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
   const { setFieldValue } = form;
 
   useEffect(() => {
-    if (opened && speakerId) setFieldValue('speakerId', speakerId);
-  }, [opened, speakerId, setFieldValue]);
+    if (opened && sessionId) setFieldValue('speakerId', sessionPick(sessionId));
+    else if (opened && speakerId) setFieldValue('speakerId', speakerId);
+  }, [opened, speakerId, sessionId, setFieldValue]);
 
   const submitting = mutation.isPending;
   const client = useQueryClient();
@@ -66,12 +107,26 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
   const list: SpeakerChoice[] = speakers.data ?? seen ?? [];
   const loading = speakers.isPending && !seen;
 
+  // A talk chosen before opening (its page) is offered even when it is not today's.
+  const preset =
+    sessionId && ![...onNow, ...later].some((item) => item._id === sessionId)
+      ? schedule.data?.sessions.find((item) => item._id === sessionId)
+      : undefined;
+  const offered = [...(preset ? [preset] : []), ...onNow, ...later];
+  const pick = form.values.speakerId;
+  const panellist = panelChoice.pick === pick ? panelChoice.speakerId : WHOLE_PANEL;
+  const pickedSession = pick.startsWith(SESSION_PICK)
+    ? (offered.find((item) => sessionPick(item._id) === pick) ?? null)
+    : null;
+  const panel = pickedSession && pickedSession.speakerIds.length > 1 ? pickedSession : null;
+  const nameOf = (id: string) => list.find((item) => item._id === id)?.name;
+
   const submit = form.onSubmit((values) => {
     if (submitting || !username) return;
-    const speaker = list.find((item) => item._id === values.speakerId);
+    const asked = askedOf(values.speakerId, panel ? panellist : WHOLE_PANEL, offered);
     const request = {
-      speakerId: values.speakerId,
-      speakerName: speaker?.name,
+      ...asked,
+      speakerName: asked.speakerId && nameOf(asked.speakerId),
       question: values.question,
       askerUsername: username,
     };
@@ -111,6 +166,7 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
           });
         }
         form.reset();
+        setPanelChoice({ pick: '', speakerId: WHOLE_PANEL });
         onAsked();
         onClose();
       },
@@ -185,7 +241,44 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
         required
         data={[
           { value: '', label: QA_TEXTS.selectSpeaker, disabled: true },
-          ...list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
+          ...(preset
+            ? [
+                {
+                  group: 'This talk',
+                  items: [{ value: sessionPick(preset._id), label: preset.title }],
+                },
+              ]
+            : []),
+          ...(onNow.length > 0
+            ? [
+                {
+                  group: 'On now',
+                  items: onNow.map((session) => ({
+                    value: sessionPick(session._id),
+                    label: session.title,
+                  })),
+                },
+              ]
+            : []),
+          ...(later.length > 0
+            ? [
+                {
+                  group: 'Today',
+                  items: later.map((session) => ({
+                    value: sessionPick(session._id),
+                    label: `${startTime(session)} · ${session.title}`,
+                  })),
+                },
+              ]
+            : []),
+          ...(offered.length > 0
+            ? [
+                {
+                  group: 'Speakers',
+                  items: list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
+                },
+              ]
+            : list.map((speaker) => ({ value: speaker._id, label: speaker.name }))),
         ]}
         description={
           loading
@@ -198,6 +291,20 @@ export function AskQuestionModal({ opened, onClose, onAsked, speakerId }: AskQue
         }
         {...form.getInputProps('speakerId')}
       />
+      {panel && (
+        <Radio.Group
+          label="Ask"
+          value={panellist}
+          onChange={(speakerId) => setPanelChoice({ pick, speakerId })}
+        >
+          <Stack gap="xs" mt={6}>
+            <Radio value={WHOLE_PANEL} label="The whole panel" />
+            {panel.speakerIds.map((id) => (
+              <Radio key={id} value={id} label={nameOf(id) ?? 'A speaker of this panel'} />
+            ))}
+          </Stack>
+        </Radio.Group>
+      )}
     </FormDialog>
   );
 }

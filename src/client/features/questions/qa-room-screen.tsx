@@ -13,17 +13,27 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconArrowLeft, IconMicrophone, IconUsers } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconArrowLeft,
+  IconMicrophone,
+  IconPresentation,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Session } from '../../../shared/schemas/programme.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
-import { useQuestions } from './api/get-questions.ts';
+import { useNow } from '../../lib/use-now.ts';
+import { type QuestionsScope, useQuestions } from './api/get-questions.ts';
+import { useSchedule } from '../programme/api/get-schedule.ts';
+import { isOnNow, startTime, todaysSessions } from '../programme/api/sessions-now.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { AskerAvatars } from './asker-avatars.tsx';
@@ -110,9 +120,109 @@ function SpeakerList({
   );
 }
 
-function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }) {
+/** When a session runs, as the room lists it: "On now", or its start today. */
+const whenOf = (session: Session, now: number) =>
+  isOnNow(session, now) ? 'On now' : startTime(session);
+
+/**
+ * Today's talks, the ones on now first (decision 223): each opens its questions, its panel's
+ * and its speakers', as the speakers below open theirs. Nothing when the programme has none.
+ */
+function SessionList({
+  sessions,
+  selectedId,
+  now,
+}: {
+  sessions: Session[];
+  selectedId: string | null;
+  now: number;
+}) {
+  if (sessions.length === 0) return null;
+  return (
+    <Stack gap={4} p="xs" pb={0} component="nav" aria-label="Talks today">
+      <Text size="xs" tt="uppercase" fw={800} c="dimmed" px="xs" pt={4}>
+        Talks today
+      </Text>
+      {sessions.map((session) => (
+        <NavLink
+          key={session._id}
+          component={Link}
+          to={{ search: `?session=${session._id}` }}
+          state={{ fromList: true }}
+          active={session._id === selectedId}
+          aria-current={session._id === selectedId ? 'true' : undefined}
+          className={classes.speakerLink}
+          classNames={{ description: classes.speakerStack }}
+          label={
+            <Text fw={700} truncate>
+              {session.title}
+            </Text>
+          }
+          description={
+            <Text size="sm" truncate>
+              {whenOf(session, now)}
+            </Text>
+          }
+          leftSection={
+            <Avatar radius="xl" color={isOnNow(session, now) ? 'green' : 'gray'} aria-hidden>
+              <IconPresentation size={20} />
+            </Avatar>
+          }
+        />
+      ))}
+    </Stack>
+  );
+}
+
+/** What the chat panel shows: one speaker's questions, or one session's. */
+type Subject = { kind: 'speaker'; speaker: Speaker } | { kind: 'session'; session: Session };
+
+const scopeOf = (subject: Subject): QuestionsScope =>
+  subject.kind === 'speaker'
+    ? { kind: 'speaker', speakerId: subject.speaker._id }
+    : { kind: 'session', sessionId: subject.session._id };
+
+function SubjectHeading({ subject, now }: { subject: Subject; now: number }) {
+  const speaker = subject.kind === 'speaker' ? subject.speaker : null;
+  const title = speaker ? speaker.name : subject.kind === 'session' ? subject.session.title : '';
+  const detail = speaker
+    ? speaker.stack
+    : subject.kind === 'session'
+      ? whenOf(subject.session, now)
+      : '';
+  return (
+    <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 220px' }}>
+      {speaker ? (
+        <Avatar
+          src={speaker.avatar}
+          alt=""
+          name={speaker.name}
+          color="initials"
+          size="lg"
+          radius="xl"
+        />
+      ) : (
+        <Avatar size="lg" radius="xl" color="green" aria-hidden>
+          <IconPresentation size={26} />
+        </Avatar>
+      )}
+      <Box miw={0}>
+        <Title order={2} fz="lg" lineClamp={1}>
+          {title}
+        </Title>
+        <Text size="sm" c="dimmed" lineClamp={1}>
+          {detail}
+        </Text>
+      </Box>
+    </Group>
+  );
+}
+
+function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }) {
   const [username] = useStoredUsername();
-  const scope = { kind: 'speaker', speakerId: speaker._id } as const;
+  const now = useNow();
+  const scope = scopeOf(subject);
+  const subjectId = subject.kind === 'speaker' ? subject.speaker._id : subject.session._id;
   const questions = useQuestions(scope);
   const viewport = useRef<HTMLDivElement>(null);
   // The questions render in slices, between which the page stays responsive: a hundred of them
@@ -135,7 +245,7 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
     if (element) {
       element.scrollTo({ top: order === 'chat' ? element.scrollHeight : -element.scrollHeight });
     }
-  }, [newestId, speaker._id, order]);
+  }, [newestId, subjectId, order]);
   const earlier = (
     <OlderQuestionsButton scope={scope} held={list.length} variant="subtle" size="sm">
       Show earlier questions
@@ -164,30 +274,20 @@ function ChatPanel({ speaker, onBack }: { speaker: Speaker; onBack: () => void }
           {QA_TEXTS.back}
         </Button>
         <Group justify="space-between" wrap="wrap" gap="sm">
-          <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 220px' }}>
-            <Avatar
-              src={speaker.avatar}
-              alt=""
-              name={speaker.name}
-              color="initials"
-              size="lg"
-              radius="xl"
-            />
-            <Box miw={0}>
-              <Title order={2} fz="lg" lineClamp={1}>
-                {speaker.name}
-              </Title>
-              <Text size="sm" c="dimmed" lineClamp={1}>
-                {speaker.stack}
-              </Text>
-            </Box>
-          </Group>
+          <SubjectHeading subject={subject} now={now} />
           {/* On a narrow phone with many askers, "Ask" takes a row of its own, in view. */}
           <Group gap="sm" wrap="wrap" className={classes.headerActions}>
             <QuestionOrderControl size="xs" value={order} onChange={setOrder} withChat />
             <AskerAvatars questions={list} />
             {username && (
-              <AskQuestionButton speakerId={speaker._id} label="Ask" size="sm" variant="light" />
+              <AskQuestionButton
+                {...(subject.kind === 'speaker'
+                  ? { speakerId: subject.speaker._id }
+                  : { sessionId: subject.session._id })}
+                label="Ask"
+                size="sm"
+                variant="light"
+              />
             )}
           </Group>
         </Group>
@@ -240,10 +340,30 @@ export default function QaRoomScreen() {
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
-  const selectedId = params.get('speaker');
+  const sessionId = params.get('session');
+  const selectedId = sessionId ? null : params.get('speaker');
   const speakers = useSpeakersCard();
-  const selected = speakers.data?.find((speaker) => speaker._id === selectedId) ?? null;
-  useLiveQuestions(selected ? { room: 'speaker', speakerId: selected._id } : null);
+  const schedule = useSchedule();
+  const now = useNow();
+  const { onNow, later } = todaysSessions(schedule.data, now);
+  const selectedSession = sessionId
+    ? (schedule.data?.sessions.find((session) => session._id === sessionId) ?? null)
+    : null;
+  const selectedSpeaker = speakers.data?.find((speaker) => speaker._id === selectedId) ?? null;
+  const subject: Subject | null = selectedSession
+    ? { kind: 'session', session: selectedSession }
+    : selectedSpeaker
+      ? { kind: 'speaker', speaker: selectedSpeaker }
+      : null;
+  const selectedAny = sessionId ?? selectedId;
+  const pending = sessionId ? schedule.isPending : speakers.isPending;
+  useLiveQuestions(
+    selectedSession
+      ? { room: 'session', sessionId: selectedSession._id }
+      : selectedSpeaker
+        ? { room: 'speaker', speakerId: selectedSpeaker._id }
+        : null,
+  );
 
   const back = () => {
     // Back to the list the way the phone's own back gesture would, when we came from it.
@@ -252,7 +372,7 @@ export default function QaRoomScreen() {
   };
 
   return (
-    <Box className={classes.room} data-selected={selectedId ? '' : undefined}>
+    <Box className={classes.room} data-selected={selectedAny ? '' : undefined}>
       {/* On a phone only one panel shows, so the room's own heading cannot be either panel's. */}
       <HiddenPageHeading>{TEXTS.qaRoom}</HiddenPageHeading>
       <Paper withBorder radius="lg" className={`${classes.column} ${classes.list}`}>
@@ -270,6 +390,7 @@ export default function QaRoomScreen() {
           )}
         </Group>
         <div className={classes.scroll}>
+          <SessionList sessions={[...onNow, ...later]} selectedId={sessionId} now={now} />
           <SpeakerList speakers={speakers} selectedId={selectedId} />
         </div>
       </Paper>
@@ -278,13 +399,21 @@ export default function QaRoomScreen() {
         radius="lg"
         className={`${classes.column} ${classes.panel}`}
         component="section"
-        aria-label={selected ? `Questions for ${selected.name}` : 'Questions'}
+        aria-label={
+          subject
+            ? `Questions for ${subject.kind === 'speaker' ? subject.speaker.name : subject.session.title}`
+            : 'Questions'
+        }
       >
-        {selected ? (
+        {subject ? (
           <VotesProvider>
-            <ChatPanel key={selected._id} speaker={selected} onBack={back} />
+            <ChatPanel
+              key={subject.kind === 'speaker' ? subject.speaker._id : subject.session._id}
+              subject={subject}
+              onBack={back}
+            />
           </VotesProvider>
-        ) : selectedId && !speakers.isPending ? (
+        ) : selectedAny && !pending ? (
           <Stack p="md">
             <Button
               variant="subtle"
@@ -297,8 +426,12 @@ export default function QaRoomScreen() {
             </Button>
             <EmptyState
               py="xl"
-              title={QA_TEXTS.speakerNotFound}
-              description="This speaker is not in the list."
+              title={sessionId ? 'Talk not found' : QA_TEXTS.speakerNotFound}
+              description={
+                sessionId
+                  ? 'This talk is not in the programme.'
+                  : 'This speaker is not in the list.'
+              }
             >
               <EmptyState.Actions>
                 <Button component={Link} to={CLIENT_PATHS.speakersCard} variant="light">
@@ -309,7 +442,7 @@ export default function QaRoomScreen() {
           </Stack>
         ) : (
           <Center h="100%" p="xl">
-            {selectedId ? (
+            {selectedAny ? (
               <Loader aria-label="Loading" />
             ) : (
               <EmptyState

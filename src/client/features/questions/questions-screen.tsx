@@ -45,7 +45,12 @@ function QuestionCard({ question, mine, canVote }: QuestionViewProps) {
           </Text>
           <Anchor
             component={Link}
-            to={`${CLIENT_PATHS.speakersCard}?speaker=${question.speakerId}`}
+            // A panel's question (no speaker) opens its session's questions (decision 223).
+            to={
+              question.speakerId === null
+                ? `${CLIENT_PATHS.speakersCard}?session=${question.sessionId ?? ''}`
+                : `${CLIENT_PATHS.speakersCard}?speaker=${question.speakerId}`
+            }
             fw={700}
           >
             {question.speakerName}

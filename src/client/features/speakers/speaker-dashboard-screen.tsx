@@ -10,6 +10,7 @@ import {
   Group,
   Image,
   Loader,
+  NativeSelect,
   Paper,
   Stack,
   Text,
@@ -33,6 +34,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
+import type { Session } from '../../../shared/schemas/programme.ts';
 import type { Question, QuestionPatch, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { byVotes, updateQuestionInLists } from '../questions/api/get-questions.ts';
@@ -53,6 +55,21 @@ import {
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
 import { xHandle, xProfileUrl } from '../../lib/x-profile.ts';
+import { useNow } from '../../lib/use-now.ts';
+import { useSchedule } from '../programme/api/get-schedule.ts';
+import { isOnNow, sessionsOfSpeaker, startTime } from '../programme/api/sessions-now.ts';
+
+/** Which of the speaker's questions the dashboard lists: all, one session's, or the others. */
+const ALL = 'all';
+const OUTSIDE = 'outside';
+
+/** A session as the picker names it: on now, or its day and start; cancelled ones say so. */
+function sessionLabel(session: Session, now: number): string {
+  const when = isOnNow(session, now)
+    ? 'On now'
+    : `${session.startsAt.slice(5, 10)} ${startTime(session)}`;
+  return `${when} · ${session.title}${session.cancelled ? ' (cancelled)' : ''}`;
+}
 
 /** Who asked: a link to their X profile when their username is an X handle, else plain text. */
 function Asker({ username }: { username: string }) {
@@ -170,7 +187,16 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
   );
 }
 
-function QuestionItem({ question, token }: { question: Question; token: string | undefined }) {
+function QuestionItem({
+  question,
+  token,
+  session,
+}: {
+  question: Question;
+  token: string | undefined;
+  /** The session it was asked in, named when the list shows more than one. */
+  session?: Session | undefined;
+}) {
   return (
     <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
@@ -187,6 +213,16 @@ function QuestionItem({ question, token }: { question: Question; token: string |
           {question.votes}
         </Badge>
         <QuestionFlags question={question} size="md" />
+        {question.speakerId === null && (
+          <Badge variant="light" color="grape">
+            To the panel
+          </Badge>
+        )}
+        {session && (
+          <Badge variant="outline" color="gray" maw={220}>
+            {session.title}
+          </Badge>
+        )}
         {question.status === 'pending' && (
           <Badge variant="light" color="orange">
             Awaiting approval
@@ -211,6 +247,13 @@ export default function SpeakerDashboardScreen() {
   useLiveDashboard(username, speaker?._id, token);
   const [order, setOrder] = useState<QuestionOrder>('recent');
   const [showHidden, setShowHidden] = useState(false);
+  // The speaker's sessions, the one on now first; the list opens on it (decision 223).
+  const schedule = useSchedule();
+  const now = useNow();
+  const sessions = sessionsOfSpeaker(schedule.data, speaker?._id ?? '', now);
+  const [picked, setPicked] = useState<string | null>(null);
+  const current = sessions.find((session) => isOnNow(session, now));
+  const view = picked ?? current?._id ?? ALL;
 
   useEffect(() => {
     if (dashboard.isError && !dashboard.data)
@@ -250,9 +293,27 @@ export default function SpeakerDashboardScreen() {
     );
   }
 
-  const shown = speaker.questions.filter((question) => question.status !== 'hidden');
+  const sessionOf = (question: Question) =>
+    sessions.find((session) => session._id === question.sessionId);
+  const inView = speaker.questions.filter((question) =>
+    view === ALL
+      ? true
+      : view === OUTSIDE
+        ? sessionOf(question) === undefined
+        : question.sessionId === view,
+  );
+  /** A question's card: with its session named when the list shows several. */
+  const item = (question: Question) => (
+    <QuestionItem
+      key={question._id}
+      question={question}
+      token={token}
+      session={view === ALL ? sessionOf(question) : undefined}
+    />
+  );
+  const shown = inView.filter((question) => question.status !== 'hidden');
   // Only the speaker's own dashboard (with the token) holds the hidden ones: newest first.
-  const hidden = speaker.questions.filter((question) => question.status === 'hidden').reverse();
+  const hidden = inView.filter((question) => question.status === 'hidden').reverse();
   const pinned = shown.find((question) => question.pinned);
   const rest = shown.filter((question) => question !== pinned);
   const open = rest.filter((question) => !question.answered);
@@ -344,6 +405,21 @@ export default function SpeakerDashboardScreen() {
               </Group>
               <QuestionOrderControl size="xs" value={order} onChange={setOrder} />
             </Group>
+            {sessions.length > 0 && (
+              <NativeSelect
+                label="Session"
+                value={view}
+                onChange={(event) => setPicked(event.currentTarget.value)}
+                data={[
+                  { value: ALL, label: 'All your questions' },
+                  ...sessions.map((session) => ({
+                    value: session._id,
+                    label: sessionLabel(session, now),
+                  })),
+                  { value: OUTSIDE, label: 'Asked outside your sessions' },
+                ]}
+              />
+            )}
             {shown.length === 0 ? (
               <Paper withBorder radius="lg" p="lg">
                 <NoQuestions
@@ -354,18 +430,14 @@ export default function SpeakerDashboardScreen() {
             ) : (
               <>
                 <Stack gap="sm" role="feed" aria-label="Questions for you">
-                  {newestFirst.map((question) => (
-                    <QuestionItem key={question._id} question={question} token={token} />
-                  ))}
+                  {newestFirst.map(item)}
                 </Stack>
                 {answered.length > 0 && (
                   <Stack gap="sm" component="section" aria-label={QA_TEXTS.answered}>
                     <Title order={3} fz="lg" c="dimmed">
                       {QA_TEXTS.answered}
                     </Title>
-                    {answered.map((question) => (
-                      <QuestionItem key={question._id} question={question} token={token} />
-                    ))}
+                    {answered.map(item)}
                   </Stack>
                 )}
               </>
@@ -393,9 +465,7 @@ export default function SpeakerDashboardScreen() {
                     <Text size="sm" c="dimmed">
                       Only you see these. Unhide one to show it to everyone again.
                     </Text>
-                    {hidden.map((question) => (
-                      <QuestionItem key={question._id} question={question} token={token} />
-                    ))}
+                    {hidden.map(item)}
                   </Stack>
                 </Collapse>
               </Stack>

@@ -11,6 +11,7 @@ import { mergeById } from '../../../lib/merge-by-id.ts';
 
 export interface QuestionsParams {
   speakerId?: string | undefined;
+  sessionId?: string | undefined;
   askerUsername?: string | undefined;
   since?: string | undefined;
   before?: string | undefined;
@@ -32,9 +33,12 @@ export async function fetchQuestions(
   });
 }
 
-/** Which questions a list shows: one speaker's, one attendee's, or everybody's. */
+/** Which questions a list shows: one speaker's, one session's, one attendee's, or everybody's. */
 export type QuestionsScope =
-  { kind: 'speaker'; speakerId: string } | { kind: 'asker'; username: string } | { kind: 'all' };
+  | { kind: 'speaker'; speakerId: string }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'asker'; username: string }
+  | { kind: 'all' };
 
 /** Every cached list of questions starts with this key. */
 export const QUESTIONS_KEY = ['questions'] as const;
@@ -42,15 +46,18 @@ export const QUESTIONS_KEY = ['questions'] as const;
 export const questionsKey = (scope: QuestionsScope) =>
   scope.kind === 'speaker'
     ? ([...QUESTIONS_KEY, 'speaker', scope.speakerId] as const)
-    : scope.kind === 'asker'
-      ? ([...QUESTIONS_KEY, 'asker', scope.username] as const)
-      : ([...QUESTIONS_KEY, 'all'] as const);
+    : scope.kind === 'session'
+      ? ([...QUESTIONS_KEY, 'session', scope.sessionId] as const)
+      : scope.kind === 'asker'
+        ? ([...QUESTIONS_KEY, 'asker', scope.username] as const)
+        : ([...QUESTIONS_KEY, 'all'] as const);
 
 /** The scope of a cached list, read back from its key. */
 function scopeOfKey(key: readonly unknown[]): QuestionsScope | null {
   const [, kind, value] = key;
   if (kind === 'all') return { kind: 'all' };
   if (kind === 'speaker' && typeof value === 'string') return { kind: 'speaker', speakerId: value };
+  if (kind === 'session' && typeof value === 'string') return { kind: 'session', sessionId: value };
   if (kind === 'asker' && typeof value === 'string') return { kind: 'asker', username: value };
   return null;
 }
@@ -58,14 +65,17 @@ function scopeOfKey(key: readonly unknown[]): QuestionsScope | null {
 const scopeParams = (scope: QuestionsScope): QuestionsParams =>
   scope.kind === 'speaker'
     ? { speakerId: scope.speakerId }
-    : scope.kind === 'asker'
-      ? { askerUsername: scope.username }
-      : {};
+    : scope.kind === 'session'
+      ? { sessionId: scope.sessionId }
+      : scope.kind === 'asker'
+        ? { askerUsername: scope.username }
+        : {};
 
 /** Whether a question belongs in the list of a scope. */
 export const inScope = (scope: QuestionsScope, question: Question): boolean =>
   scope.kind === 'all' ||
   (scope.kind === 'speaker' && question.speakerId === scope.speakerId) ||
+  (scope.kind === 'session' && question.sessionId === scope.sessionId) ||
   (scope.kind === 'asker' && question.askerUsername === scope.username);
 
 /** Applies `change` to every loaded list that `question` belongs in. */

@@ -2,6 +2,7 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import { LIMITS, POLL_INTERVALS } from '../../../../shared/constants.ts';
 import { QUESTIONS_POLL_OVERLAP_MS } from '../../../../shared/qa-constants.ts';
 import { API_PATHS } from '../../../../shared/routes.ts';
+import type { Schedule } from '../../../../shared/schemas/programme.ts';
 import type { Question } from '../../../../shared/schemas/question.ts';
 import {
   type SpeakerDashboard,
@@ -10,10 +11,33 @@ import {
 import { ApiError, apiCall } from '../../../lib/api-client.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
 import { fetchQuestions } from '../../questions/api/get-questions.ts';
+import { SCHEDULE_KEY } from '../../programme/api/get-schedule.ts';
+
+/** The sessions a speaker is on, as the cached programme says (none when it is not loaded). */
+function sessionIdsOf(client: QueryClient, speakerId: string): Set<string> {
+  const schedule = client.getQueryData<Schedule>(SCHEDULE_KEY);
+  return new Set(
+    schedule?.sessions
+      .filter((session) => session.speakerIds.includes(speakerId))
+      .map((session) => session._id),
+  );
+}
 
 /**
- * GET /api/speakers/:username/dashboard: the speaker with their questions, oldest first; with
- * the speaker's token, the pending and hidden ones too.
+ * Whether a question is on a speaker's dashboard: asked of them, or in one of their sessions
+ * (decision 223), or held there already.
+ */
+function belongsTo(client: QueryClient, dashboard: SpeakerDashboard, question: Question): boolean {
+  return (
+    question.speakerId === dashboard._id ||
+    (question.sessionId !== null && sessionIdsOf(client, dashboard._id).has(question.sessionId)) ||
+    dashboard.questions.some((held) => held._id === question._id)
+  );
+}
+
+/**
+ * GET /api/speakers/:username/dashboard: the speaker with their questions and their sessions',
+ * oldest first; with the speaker's token, the pending and hidden ones too.
  */
 export const fetchSpeakerDashboard = (
   username: string,
@@ -42,7 +66,7 @@ export function updateDashboardQuestion(client: QueryClient, question: Question)
   for (const [key, data] of client.getQueriesData<SpeakerDashboard>({
     queryKey: [DASHBOARD_KEY],
   })) {
-    if (data?._id !== question.speakerId) continue;
+    if (!data || !belongsTo(client, data, question)) continue;
     const shown = question.status === 'published' || key[2] === 'private';
     client.setQueryData<SpeakerDashboard>(key, (current) => {
       if (!current) return current;
@@ -80,7 +104,7 @@ export function mergeDashboardQuestions(
   })) {
     client.setQueryData<SpeakerDashboard>(key, (current) => {
       if (!current) return current;
-      const relevant = questions.filter((question) => question.speakerId === current._id);
+      const relevant = questions.filter((question) => belongsTo(client, current, question));
       const merged = mergeById(current.questions, relevant);
       return merged === current.questions ? current : { ...current, questions: merged };
     });
@@ -100,8 +124,14 @@ export const speakerDashboardQueryOptions = (username: string, token?: string) =
       const newest = current?.questions.at(-1);
       const name = JSON.stringify(queryKey);
       // The speaker's own dashboard reads the whole of it (pending questions are not in the
-      // public lists); anyone's, now and then (votes and answers missed meanwhile).
-      if (!current || token || Date.now() - (lastFullLoad.get(name) ?? 0) > FULL_RELOAD_MS) {
+      // public lists), and so does that of a speaker on the programme (their sessions'
+      // questions are not in their list); anyone's, now and then (votes and answers missed).
+      if (
+        !current ||
+        token ||
+        sessionIdsOf(client, current._id).size > 0 ||
+        Date.now() - (lastFullLoad.get(name) ?? 0) > FULL_RELOAD_MS
+      ) {
         const loaded = await fetchSpeakerDashboard(username, signal, token);
         lastFullLoad.set(name, Date.now());
         return loaded;
