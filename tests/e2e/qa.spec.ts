@@ -1,3 +1,4 @@
+import { ADMIN_PASSWORD } from './admin-helpers.ts';
 import { expect, join, test } from './fixtures.ts';
 import {
   askViaApi,
@@ -233,6 +234,77 @@ test.describe('live Q&A', () => {
     await expect(page.getByRole('heading', { name: 'Select Speakers' })).toBeVisible();
     await expect(page.getByRole('heading', { name: speaker.name })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Back', exact: true })).toBeHidden();
+  });
+});
+
+test.describe('Q&A per session', () => {
+  test('an attendee asks the panel on now from the ask form; its second speaker sees it on their dashboard', async ({
+    browser,
+  }) => {
+    // A server of its own: the programme's talk on now would show in every other test's forms.
+    const { startServer } = await import('./fixtures.ts');
+    const server = await startServer({ ADMIN_PASSWORD });
+    const context = await browser.newContext({ baseURL: server.url });
+    try {
+      const { request } = context;
+      const ada = await createSpeaker(request, uniqueName('Ada'));
+      const alan = await createSpeaker(request, uniqueName('Alan'));
+      const login = await request.post('/api/admin/login', {
+        data: { username: 'admin', password: ADMIN_PASSWORD },
+      });
+      const { token } = (await login.json()) as { token: string };
+      const headers = { authorization: `Bearer ${token}` };
+      const room = await request.post('/api/admin/rooms', { headers, data: { name: 'Hall A' } });
+      const { _id: roomId } = (await room.json()) as { _id: string };
+      const now = Date.now();
+      const panel = await request.post('/api/admin/sessions', {
+        headers,
+        data: {
+          title: 'Engines, a panel',
+          roomId,
+          startsAt: new Date(now - 15 * 60_000).toISOString(),
+          endsAt: new Date(now + 45 * 60_000).toISOString(),
+          speakerIds: [ada._id, alan._id],
+        },
+      });
+      expect(panel.status()).toBe(201);
+
+      const page = await context.newPage();
+      await join(page, 'grace');
+      await page.goto('/home');
+      await page.getByRole('button', { name: 'ASK A QUESTION' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Ask a Question' });
+      await dialog.getByPlaceholder('Type your question here…').fill('Which engine came first?');
+      // The talk on now comes first, before the speakers.
+      const select = dialog.getByLabel('Speaker');
+      await expect(select.locator('option').nth(1)).toHaveText('Engines, a panel');
+      await select.selectOption({ label: 'Engines, a panel' });
+      const whole = dialog.getByRole('radio', { name: 'The whole panel' });
+      await expect(whole).toBeChecked();
+      await expect(dialog.getByRole('radio', { name: alan.name })).toBeVisible();
+      await dialog.getByRole('button', { name: 'Submit Question' }).click();
+      await expect(page.getByRole('dialog', { name: 'Thank you!' })).toBeVisible();
+
+      // The Q&A room offers the talk on now, with its question.
+      await page.goto('/speakerscard');
+      await page.getByRole('link', { name: /Engines, a panel/ }).click();
+      const talk = page.getByRole('region', { name: 'Questions for Engines, a panel' });
+      await expect(talk.getByText('Which engine came first?')).toBeVisible();
+
+      // The panel's second speaker sees it on their dashboard, on the session on now.
+      await page.goto(`/speakers/${alan.username}/dashboard`);
+      await expect(page.getByLabel('Session')).toHaveValue(/./);
+      await expect(page.getByLabel('Session').locator('option:checked')).toHaveText(
+        'On now · Engines, a panel',
+      );
+      const asked = page.getByRole('article');
+      await expect(asked).toHaveCount(1);
+      await expect(asked.getByText('Which engine came first?')).toBeVisible();
+      await expect(asked.getByText('To the panel')).toBeVisible();
+    } finally {
+      await context.close();
+      await server.stop();
+    }
   });
 });
 

@@ -283,11 +283,13 @@ export function AskQuestionModal({
         description={
           loading
             ? 'Loading the speakers…'
-            : list.length === 0
-              ? 'No speakers have signed up yet.'
-              : !speakers.data
-                ? 'The speakers as this phone last saw them.'
-                : undefined
+            : offered.length > 0 && list.length > 0
+              ? 'The talks on now come first, then the speakers.'
+              : list.length === 0
+                ? 'No speakers have signed up yet.'
+                : !speakers.data
+                  ? 'The speakers as this phone last saw them.'
+                  : undefined
         }
         {...form.getInputProps('speakerId')}
       />

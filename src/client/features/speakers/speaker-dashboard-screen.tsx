@@ -191,11 +191,14 @@ function QuestionItem({
   question,
   token,
   session,
+  ownerId,
 }: {
   question: Question;
   token: string | undefined;
   /** The session it was asked in, named when the list shows more than one. */
   session?: Session | undefined;
+  /** The dashboard's speaker: a question of their panel asked of another is marked so. */
+  ownerId?: string | undefined;
 }) {
   return (
     <QuestionFrame question={question}>
@@ -216,6 +219,11 @@ function QuestionItem({
         {question.speakerId === null && (
           <Badge variant="light" color="grape">
             To the panel
+          </Badge>
+        )}
+        {question.speakerId !== null && ownerId && question.speakerId !== ownerId && (
+          <Badge variant="light" color="grape" maw={220}>
+            To {question.speakerName}
           </Badge>
         )}
         {session && (
@@ -309,6 +317,7 @@ export default function SpeakerDashboardScreen() {
       question={question}
       token={token}
       session={view === ALL ? sessionOf(question) : undefined}
+      ownerId={speaker._id}
     />
   );
   const shown = inView.filter((question) => question.status !== 'hidden');
