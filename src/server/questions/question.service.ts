@@ -272,7 +272,8 @@ export async function withdrawVotesOf(deps: QuestionDeps, attendeeId: string): P
       if (!result?.changed) continue;
       withdrawn += 1;
       const { question, revision } = result.stored;
-      await deps.events.publish({ type: 'questionVoted', question, revision });
+      const speakerIds = await audienceOfQuestion(deps, question);
+      await deps.events.publish({ type: 'questionVoted', question, revision, speakerIds });
     }
     if (page.length < ERASURE_PAGE) return withdrawn;
   }
