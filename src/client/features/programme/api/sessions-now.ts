@@ -12,11 +12,7 @@ export function isOnNow(session: Session, now: number): boolean {
   const starts = instantOf(session.startsAt);
   const ends = instantOf(session.endsAt);
   return (
-    !session.cancelled &&
-    starts !== undefined &&
-    ends !== undefined &&
-    starts <= now &&
-    now < ends
+    !session.cancelled && starts !== undefined && ends !== undefined && starts <= now && now < ends
   );
 }
 
