@@ -6,7 +6,7 @@ import { newId } from '../lib/ids.ts';
 import { attendeeCount } from '../attendees/attendee.repository.ts';
 import { listMemories, memoriesPerHour, memoriesVersion } from '../memories/memory.repository.ts';
 import { questionCounts, questionsPerSpeaker } from '../questions/question.repository.ts';
-import { csvCell } from '../questions/question.service.ts';
+import { csvCell } from '../lib/csv-cell.ts';
 import { speakerCount } from '../speakers/speaker.repository.ts';
 import { approveMemory, deleteMemory } from '../memories/memory.service.ts';
 import { pollStats } from '../polls/poll.service.ts';

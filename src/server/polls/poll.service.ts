@@ -21,7 +21,7 @@ import { conflict, invalid, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ListView } from '../lists/list-route.ts';
 import { pollsScope } from '../lists/poll-scopes.ts';
-import { csvCell } from '../questions/question.service.ts';
+import { csvCell } from '../lib/csv-cell.ts';
 import {
   type Answer,
   AnswerRefusal,

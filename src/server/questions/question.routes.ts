@@ -15,9 +15,13 @@ import {
   questionSchema,
   questionsQuerySchema,
 } from '../../shared/schemas/question.ts';
-import { speakerIdParamsSchema } from '../../shared/schemas/speaker.ts';
+import {
+  speakerDashboardSchema,
+  speakerIdParamsSchema,
+  speakerUsernameParamsSchema,
+} from '../../shared/schemas/speaker.ts';
 import { callerOf, requireAttendee, requireModerator } from '../auth/callers.ts';
-import { authorize } from '../auth/policies.ts';
+import { authorize, can } from '../auth/policies.ts';
 import { accessRules, adminPolled, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
@@ -30,8 +34,10 @@ import {
   publishedQuestionsView,
   questionsCsv,
   removeQuestion,
+  speakerDashboardView,
   vote,
 } from './question.service.ts';
+import { speakerByUsername } from '../speakers/speaker.service.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** JSON bodies of the live room are small: a flag or two, a question of 1,000 characters. */
@@ -138,6 +144,29 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       querystring: questionsQuerySchema,
       response: questionListSchema,
       view: ({ query }) => publishedQuestionsView(deps, query),
+    }),
+  );
+
+  // A speaker's dashboard (the spec's call): the questions asked of them and of their sessions
+  // (decision 223). Named by username, so the speaker is read first: no answer before the
+  // handler, but the same ETag and 304 as every list.
+  await app.register(
+    listRoute(deps.lists, {
+      url: '/api/speakers/:username/dashboard',
+      tags: ['Speakers'],
+      summary: 'A speaker’s dashboard: the speaker and the questions asked',
+      params: speakerUsernameParamsSchema,
+      response: speakerDashboardSchema,
+      // With the speaker's own token (or the admin's), the pending and hidden questions are
+      // there too: the speaker publishes the one and unhides the other. Never without it.
+      access: access.anyoneOrModerator,
+      resolveView: async ({ params, request }) => {
+        const speaker = await speakerByUsername(deps, params.username);
+        const moderated = can(callerOf(request), 'see moderated questions', {
+          speakerId: speaker._id,
+        });
+        return speakerDashboardView(deps, speaker, moderated);
+      },
     }),
   );
 

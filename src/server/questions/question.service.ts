@@ -1,4 +1,8 @@
-import { DUPLICATE_QUESTION_WINDOW_MS } from '../../shared/qa-constants.ts';
+import {
+  DASHBOARD_QUESTIONS_MAX,
+  DUPLICATE_QUESTION_WINDOW_MS,
+} from '../../shared/qa-constants.ts';
+import type { Speaker, SpeakerDashboard } from '../../shared/schemas/speaker.ts';
 import type {
   AdminQuestionsQuery,
   Question,
@@ -10,9 +14,10 @@ import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
 import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
+import { csvCell } from '../lib/csv-cell.ts';
 import { newId } from '../lib/ids.ts';
 import type { ListView } from '../lists/list-route.ts';
-import { questionsScope } from '../lists/question-scopes.ts';
+import { dashboardScope, questionsScope } from '../lists/question-scopes.ts';
 import { currentSessionOf } from '../programme/programme.service.ts';
 import { findSession, sessionSpeakerIds } from '../programme/programme.repository.ts';
 import {
@@ -304,21 +309,6 @@ export async function questionsOfAttendee(
   return { questions, votes };
 }
 
-/** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/**
- * A cell that starts with a character that prints nothing (a bidi control, a zero-width space)
- * hides what comes after it, and a spreadsheet may drop it and read a formula.
- */
-const INVISIBLE_START = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
-
-/** Whether a spreadsheet could take a text for a formula: full-width `＝` counts as `=`. */
-const looksLikeFormula = (text: string): boolean =>
-  FORMULA_START.test(text) ||
-  INVISIBLE_START.test(text) ||
-  // NFKC makes the full-width and small forms (＝ ＋ － ＠, ﹦ ﹢ ﹣ ﹫) the ASCII ones.
-  FORMULA_START.test(text.slice(0, 2).normalize('NFKC'));
-
 /**
  * The published questions a poll asks for (by speaker, session or asker, recent or top), named by what it
  * asks: the same query, however it is spelt, shares one answer (decision 101).
@@ -351,6 +341,33 @@ export function publishedQuestionsView(deps: Pick<AppDeps, 'db'>, query: Questio
   };
 }
 
+/**
+ * A speaker's dashboard: the speaker with their latest questions, oldest first — those asked of
+ * them and those of their sessions (each of a panel's speakers sees all of its questions,
+ * decision 223); for the speaker (`moderated`), the pending and hidden ones too. One polled list
+ * per speaker and view, forgotten by every change of those questions (`dashboardScope`).
+ */
+export const speakerDashboardView = (
+  deps: Pick<AppDeps, 'db'>,
+  speaker: Speaker,
+  moderated: boolean,
+): ListView => ({
+  topic: 'questions',
+  scope: dashboardScope(speaker._id),
+  key: JSON.stringify(['dashboard', speaker._id, moderated]),
+  rows: async (): Promise<SpeakerDashboard> => {
+    const questions = await listQuestions(
+      deps.db,
+      {
+        dashboardOf: speaker._id,
+        statuses: moderated ? ['published', 'pending', 'hidden'] : ['published'],
+      },
+      DASHBOARD_QUESTIONS_MAX,
+    );
+    return { ...speaker, questions };
+  },
+});
+
 /** Every question, of every status, as the admin's moderation screen polls them. */
 export const adminQuestionsView = (
   deps: Pick<AppDeps, 'db'>,
@@ -368,17 +385,6 @@ export const adminQuestionsView = (
   ]),
   rows: () => listForAdmin(deps.db, query),
 });
-
-/**
- * One CSV cell: a formula-looking text (an ASCII, full-width or small `=`, `+`, `-`, `@`, a tab
- * or carriage return first, or a character that prints nothing) gets a leading apostrophe;
- * quotes doubled (RFC 4180).
- */
-export function csvCell(value: string | number | boolean): string {
-  let text = String(value);
-  if (typeof value === 'string' && looksLikeFormula(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 export const CSV_HEADER = [
   'id',

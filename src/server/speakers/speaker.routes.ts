@@ -7,18 +7,14 @@ import {
   type SpeakerFields,
   speakerFieldsSchema,
   speakerCreatedResponseSchema,
-  speakerDashboardSchema,
   speakerListSchema,
   speakerLoginRequestSchema,
   speakerIdParamsSchema,
   speakerLoginResponseSchema,
   speakerSecretResponseSchema,
-  speakerUsernameParamsSchema,
 } from '../../shared/schemas/speaker.ts';
 import { messageResponseSchema } from '../../shared/schemas/common.ts';
 import { z } from 'zod';
-import { callerOf } from '../auth/callers.ts';
-import { can } from '../auth/policies.ts';
 import { accessRules, routeOptions } from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { invalid } from '../http/errors.ts';
@@ -26,15 +22,12 @@ import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { listRoute } from '../lists/list-route.ts';
-import { dashboardScope } from '../lists/question-scopes.ts';
 import {
   createSpeaker,
   loginSpeaker,
   removeSpeaker,
   renewSecret,
   signInLinksCsv,
-  speakerByUsername,
-  speakerDashboard,
   speakersView,
 } from './speaker.service.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
@@ -124,33 +117,6 @@ export const speakerRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (ap
       );
       return { message: QA_TEXTS.loginSuccess, speaker, ...(token ? { token } : {}) };
     },
-  );
-
-  // Named by username, so the speaker is read first: no answer before the handler, but the
-  // same ETag and 304 as every list.
-  await app.register(
-    listRoute(deps.lists, {
-      url: '/api/speakers/:username/dashboard',
-      tags: ['Speakers'],
-      summary: 'A speaker’s dashboard: the speaker and the questions asked',
-      params: speakerUsernameParamsSchema,
-      response: speakerDashboardSchema,
-      // With the speaker's own token (or the admin's), the pending and hidden questions are
-      // there too: the speaker publishes the one and unhides the other. Never without it.
-      access: access.anyoneOrModerator,
-      resolveView: async ({ params, request }) => {
-        const speaker = await speakerByUsername(deps, params.username);
-        const moderated = can(callerOf(request), 'see moderated questions', {
-          speakerId: speaker._id,
-        });
-        return {
-          topic: 'questions',
-          scope: dashboardScope(speaker._id),
-          key: JSON.stringify(['dashboard', speaker._id, moderated]),
-          rows: () => speakerDashboard(deps, speaker, moderated),
-        };
-      },
-    }),
   );
 
   app.delete(

@@ -1,6 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { DASHBOARD_QUESTIONS_MAX } from '../../shared/qa-constants.ts';
-import type { Speaker, SpeakerDashboard, SpeakerFields } from '../../shared/schemas/speaker.ts';
+import type { Speaker, SpeakerFields } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, notFound, unauthorized } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -9,8 +8,7 @@ import { imageRefusal, unsupportedPicture } from '../media/image-refusal.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
 import { WHOLE_LIST } from '../lists/list-cache.ts';
 import type { ListView } from '../lists/list-route.ts';
-import { listQuestions } from '../questions/question.repository.ts';
-import { csvCell } from '../questions/question.service.ts';
+import { csvCell } from '../lib/csv-cell.ts';
 import { speakerSignInLink } from '../../shared/routes.ts';
 import { hashSecret } from '../auth/callers.ts';
 import {
@@ -237,25 +235,4 @@ export async function speakerByUsername(
   const speaker = await findSpeakerByUsername(deps.db, username);
   if (!speaker) throw notFound('speaker');
   return speaker;
-}
-
-/**
- * The speaker with their latest questions, oldest first: those asked of them and those of their
- * sessions (each of a panel's speakers sees all of its questions, decision 223); for the speaker
- * (`moderated`), the pending and hidden ones too.
- */
-export async function speakerDashboard(
-  deps: Pick<AppDeps, 'db'>,
-  speaker: Speaker,
-  moderated = false,
-): Promise<SpeakerDashboard> {
-  const questions = await listQuestions(
-    deps.db,
-    {
-      dashboardOf: speaker._id,
-      statuses: moderated ? ['published', 'pending', 'hidden'] : ['published'],
-    },
-    DASHBOARD_QUESTIONS_MAX,
-  );
-  return { ...speaker, questions };
 }

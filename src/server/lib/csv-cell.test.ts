@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell } from './question.service.ts';
+import { csvCell } from './csv-cell.ts';
 
 describe('csvCell', () => {
   it.each(['=1+1', '+1', '-1', '@SUM(A1)', '\t=1', '\r=1'])(
