@@ -99,7 +99,8 @@ export function daySlots(schedule: Schedule, day: string): TimeSlot[] {
  * one of theirs to start, or their last one before it.
  */
 export interface AskedQuestion {
-  speakerId: string;
+  /** Null for a question asked of a session's panel (it carries its session, decision 223). */
+  speakerId: string | null;
   createdAt: string;
   sessionId?: string | null;
 }
@@ -125,7 +126,7 @@ export function askedBySession(
       sessionId = known.has(question.sessionId) ? question.sessionId : undefined;
     } else {
       const asked = Date.parse(question.createdAt);
-      const theirs = bySpeaker.get(question.speakerId) ?? [];
+      const theirs = (question.speakerId && bySpeaker.get(question.speakerId)) || [];
       sessionId = (
         theirs.find((session) => isOn(session, asked)) ??
         theirs.find((session) => startOf(session) > asked) ??
