@@ -35,7 +35,7 @@ import {
   roomsById,
 } from './programme-view.ts';
 import { SessionCard } from './session-card.tsx';
-import { useNow } from './use-now.ts';
+import { useNow } from '../../lib/use-now.ts';
 import classes from './programme.module.css';
 
 const NO_SPEAKERS: Speaker[] = [];
