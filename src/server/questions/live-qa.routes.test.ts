@@ -573,6 +573,10 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         questionsPerMinute: 600,
         timezone: 'UTC',
         reportsToHide: 3,
+        retentionDays: null,
+        retentionUntil: null,
+        retentionEndsAt: null,
+        privacyNotice: '',
         logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {
