@@ -346,7 +346,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       }),
       async (request) => {
         const actor = actorOf(request);
-        const removed = await purgeAsAdmin(deps, uploads, request.body.confirm, actor);
+        const removed = await purgeAsAdmin(deps, uploads, request.body.confirm, actor, request.log);
         request.log.warn({ admin: actor.username, ip: actor.ip, removed }, 'event data purged');
         return { removed };
       },

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../tests/support/manual-clock.ts';
 import {
   addSpeaker,
@@ -14,13 +14,21 @@ import {
   speakerFiles,
   watchingSocket,
 } from '../../../tests/support/speakers.ts';
-import { type TestApp, testDatabases, useTestApp } from '../../../tests/support/test-app.ts';
+import {
+  type TestApp,
+  type TestAppOptions,
+  startTestApp,
+  testDatabases,
+  useTestApp,
+} from '../../../tests/support/test-app.ts';
 import { purgeResponseSchema } from '../../shared/schemas/admin.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { memoryListSchema } from '../../shared/schemas/memory.ts';
 import { pollSchema } from '../../shared/schemas/poll.ts';
 import { questionSchema } from '../../shared/schemas/question.ts';
 import { adminStatsSchema, settingsResponseSchema } from '../../shared/schemas/settings.ts';
+import { ErasedAttendees } from '../attendees/attendee-erasures.ts';
+import { Events } from '../events/events.ts';
 import type { MediaStore } from '../media/media-store.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -275,34 +283,44 @@ describe.each(setups)('POST /api/admin/purge ($database, media $media)', ({ data
     });
   });
 
-  it('a purge stopped by a failing store leaves every row it did not finish, and a second run finishes', async () => {
+  it('a purge whose store fails removes every row, keeps a record of each file left, answers 503; a second run finishes', async () => {
     const token = await adminToken(t.url, PASSWORD);
     await seedEvent(t, 'Barbara Liskov');
     const files = await t.storedMediaKeys('memories/');
     const heal = failDeletes(t.app.deps.media, 3);
     try {
       const failed = await purge(t, token, EVENT);
-      expect(failed.status).toBe(500);
-      expect(await failed.json()).toEqual({ error: 'Internal server error', code: 'INTERNAL' });
+      expect(failed.status).toBe(503);
+      expect(Number(failed.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await failed.json()).toMatchObject({ error: expect.stringMatching(/try again/) });
     } finally {
       heal();
     }
-    // The memory whose files were being removed is still there; the questions are too.
-    expect((await t.storedMediaKeys('memories/')).length).toBeLessThan(files.length);
-    expect((await stats(t, token)).memories).toBeGreaterThan(0);
-    expect((await stats(t, token)).questions).toBe(1);
+    // No row is left, and every file still stored is recorded to be deleted.
+    const left = await t.storedMediaKeys('memories/');
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.length).toBeLessThan(files.length);
+    expect(await recordedFiles(t)).toEqual(left);
+    expect(await stats(t, token)).toMatchObject({ attendees: 0, memories: 0, questions: 0 });
 
     const finished = await purge(t, token, EVENT);
     expect(finished.status).toBe(200);
     expect(purgeResponseSchema.parse(await finished.json()).removed).toMatchObject({
-      attendees: 2,
-      questions: 1,
+      attendees: 0,
+      memories: 0,
+      files: left.length,
     });
     expect(await t.storedMediaKeys('memories/')).toEqual([]);
+    expect(await recordedFiles(t)).toEqual([]);
     expect(await uploadLeftovers(t)).toEqual([]);
-    expect(await stats(t, token)).toMatchObject({ attendees: 0, memories: 0, questions: 0 });
   });
 });
+
+/** The files a removal recorded and has still to delete from the store, sorted. */
+async function recordedFiles(t: TestApp): Promise<string[]> {
+  const rows = await t.app.deps.db.selectFrom('erasure_files').select('key').execute();
+  return rows.map((row) => row.key).sort();
+}
 
 /** Makes the store's deletes fail after `okDeletes` succeeded, until `heal` is called. */
 function failDeletes(media: MediaStore, okDeletes: number): () => void {
@@ -339,6 +357,77 @@ describe('POST /api/admin/purge: who and how often', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await gallery(t)).toHaveLength(2);
+  });
+});
+
+/** Whether the attendee of `token` is still taken. */
+const mine = (t: TestApp, token: string) =>
+  fetch(`${t.url}/api/memories/mine`, { headers: bearer(token) }).then((r) => r.status);
+
+describe.each(testDatabases)('attendee tokens after a purge (%s)', (database) => {
+  const clock = new ManualClock('2027-03-10T12:00:00.000Z');
+  const t = useTestApp({
+    database,
+    clock,
+    env: { ADMIN_PASSWORD: PASSWORD, WRITE_RATE_LIMIT: '10000' },
+  });
+
+  it('refuses every token issued before it, here and at the next start; takes one issued after', async () => {
+    const token = await adminToken(t.url, PASSWORD);
+    const before = await joinAttendee(t.url, 'ann');
+    await postMemory(t, before, 'ann', 'Opening keynote');
+    expect(await mine(t, before)).toBe(200);
+
+    clock.advance(1000);
+    const purged = await purge(t, token, t.app.deps.settings.current.eventName);
+    expect(purged.status).toBe(200);
+    const refused = await fetch(`${t.url}/api/memories/mine`, { headers: bearer(before) });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(
+      (await call(t.url, 'POST', '/api/memories', { token: before, form: new FormData() })).status,
+    ).toBe(401);
+
+    clock.advance(1000);
+    const after = await joinAttendee(t.url, 'ann');
+    expect(await mine(t, after)).toBe(200);
+    await postMemory(t, after, 'ann', 'After the purge');
+
+    // An instance starting now knows it from the database, without any event.
+    const later = await ErasedAttendees.open(t.app.deps.db, new Events(() => undefined), clock);
+    expect(later.purgedAt?.toISOString()).toBe('2027-03-10T12:00:01.000Z');
+  });
+});
+
+/** Two instances on one PostgreSQL database: a purge through one is heard by the other. */
+describe.runIf(process.env.TEST_DATABASE_URL)('a purge across instances', () => {
+  const clock = new ManualClock('2027-03-10T12:00:00.000Z');
+  const a = useTestApp({
+    database: 'postgres',
+    clock,
+    media: 'disk',
+    env: { ADMIN_PASSWORD: PASSWORD, WRITE_RATE_LIMIT: '10000' },
+  });
+
+  it('refuses a token issued before it on the other instance too', async () => {
+    const options: TestAppOptions = {
+      database: 'postgres',
+      media: 'disk',
+      clock,
+      env: { DATABASE_SCHEMA: a.config.databaseSchema ?? '', ADMIN_PASSWORD: PASSWORD },
+    };
+    const b = await startTestApp(options);
+    try {
+      const ann = await joinAttendee(a.url, 'ann');
+      expect(await mine(b, ann)).toBe(200);
+      // Tokens carry their time to the second: the purge comes in a later one.
+      clock.advance(1000);
+      const token = await adminToken(a.url, PASSWORD);
+      expect((await purge(a, token, a.app.deps.settings.current.eventName)).status).toBe(200);
+      await vi.waitFor(async () => expect(await mine(b, ann)).toBe(401), { timeout: 5000 });
+    } finally {
+      await b.close();
+    }
   });
 });
 

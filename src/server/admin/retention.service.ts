@@ -14,11 +14,11 @@ import { type PurgeDeps, purgeEventData } from './purge.service.ts';
 export async function sweepExpiredData(
   deps: PurgeDeps & Pick<AppDeps, 'settings'>,
   uploads: DataStore,
-  log: Pick<FastifyBaseLogger, 'info'>,
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
 ): Promise<number> {
   const end = deps.settings.retentionEnd();
   if (!end || deps.clock.now().getTime() < end.getTime()) return 0;
-  const removed = await purgeEventData(deps, uploads, 'retention');
+  const removed = await purgeEventData(deps, uploads, 'retention', log);
   const count = Object.values(removed).reduce((sum, n) => sum + n, 0);
   if (count > 0) {
     log.info(

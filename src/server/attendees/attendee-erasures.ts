@@ -1,3 +1,4 @@
+import { lastPurgeAt } from '../admin/admin.repository.ts';
 import type { AttendeeErasures } from '../auth/callers.ts';
 import { ATTENDEE_TOKEN_TTL_MS } from '../auth/callers.ts';
 import type { Db } from '../db/database.ts';
@@ -10,10 +11,13 @@ import { type ErasureState, listErasures } from './attendee.repository.ts';
  * start, then kept by the `attendeeErasure` events of every instance, and read again when some
  * may have been missed. Every attendee request asks it (a map lookup) instead of the database.
  * Only erasures younger than an attendee token's life are kept: every token issued before an
- * older one has expired (a new join makes a new attendee).
+ * older one has expired (a new join makes a new attendee). With them, when the last purge
+ * removed every attendee (decision 218, told by `eventDataPurged`): tokens issued before it are
+ * refused.
  */
 export class ErasedAttendees implements AttendeeErasures {
   #states = new Map<string, ErasureState>();
+  #purgedAt: Date | undefined;
   readonly #db: Db;
   readonly #clock: Clock;
 
@@ -28,6 +32,7 @@ export class ErasedAttendees implements AttendeeErasures {
     events.subscribe('caches', {
       on: (event) => {
         if (event.type === 'attendeeErasure') erased.#note(event.attendeeId, event.state);
+        if (event.type === 'eventDataPurged' && event.purgedAt) erased.#purged(event.purgedAt);
       },
       missed: () => void erased.reload().catch(() => undefined),
     });
@@ -38,6 +43,10 @@ export class ErasedAttendees implements AttendeeErasures {
     return this.#states.get(attendeeId);
   }
 
+  get purgedAt(): Date | undefined {
+    return this.#purgedAt;
+  }
+
   /** How many attendees it holds (what it costs in memory). */
   get size(): number {
     return this.#states.size;
@@ -45,12 +54,22 @@ export class ErasedAttendees implements AttendeeErasures {
 
   async reload(): Promise<void> {
     const since = new Date(this.#clock.now().getTime() - ATTENDEE_TOKEN_TTL_MS).toISOString();
-    const rows = await listErasures(this.#db, since);
+    const [rows, purgedAt] = await Promise.all([
+      listErasures(this.#db, since),
+      lastPurgeAt(this.#db),
+    ]);
+    if (purgedAt) this.#purged(purgedAt);
     const states = new Map<string, ErasureState>();
     for (const { id, state } of rows) states.set(id, state);
     // What this instance heard meanwhile stays: an erasure never goes back.
     for (const [id, state] of this.#states) if (state === 'erased') states.set(id, state);
     this.#states = states;
+  }
+
+  /** A purge only moves forward: one heard late does not undo a later one. */
+  #purged(at: string): void {
+    const time = new Date(at);
+    if (!this.#purgedAt || time > this.#purgedAt) this.#purgedAt = time;
   }
 
   #note(attendeeId: string, state: ErasureState): void {

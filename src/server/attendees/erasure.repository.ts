@@ -18,18 +18,17 @@ export async function insertErasureFiles(
     .execute();
 }
 
-/** The files an attendee's erasure still has to delete, by key, `limit` after the key `after`. */
+/**
+ * The files an attendee's erasure (or, with `attendeeId` undefined, a purge) still has to
+ * delete, by key, `limit` after the key `after`.
+ */
 export async function listErasureFiles(
   db: Executor,
-  attendeeId: string,
+  attendeeId: string | undefined,
   page: { limit: number; after?: string | undefined },
 ): Promise<string[]> {
-  let query = db
-    .selectFrom('erasure_files')
-    .select('key')
-    .where('attendee_id', '=', attendeeId)
-    .orderBy('key')
-    .limit(page.limit);
+  let query = db.selectFrom('erasure_files').select('key').orderBy('key').limit(page.limit);
+  if (attendeeId !== undefined) query = query.where('attendee_id', '=', attendeeId);
   if (page.after !== undefined) query = query.where('key', '>', page.after);
   const rows = await query.execute();
   return rows.map((row) => row.key);

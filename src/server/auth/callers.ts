@@ -43,13 +43,15 @@ export type Accepts =
   'anyoneOrAttendee' | 'attendee' | 'erasingAttendee' | 'anyoneOrModerator' | 'moderator' | 'admin';
 
 /**
- * Where the erasure of the attendees whose erasure began stands (decision 214), kept in memory
- * on every instance: an attendee token is checked by its signature and this, never by reading
- * the database.
+ * Where the erasure of the attendees whose erasure began stands (decision 214), and when the
+ * event's data was last purged (decision 218), kept in memory on every instance: an attendee
+ * token is checked by its signature and this, never by reading the database.
  */
 export interface AttendeeErasures {
   /** `erasing` once it began, `erased` once it finished, undefined for everyone else. */
   stateOf(attendeeId: string): 'erasing' | 'erased' | undefined;
+  /** When the last purge removed the attendees: every token issued before it is refused. */
+  readonly purgedAt: Date | undefined;
 }
 
 /** Attendee tokens last the conference and then some; speaker tokens as long. */
@@ -84,6 +86,12 @@ const refuse = (
 ): Resolution => ({ ok: false, refusal: { message, challenge, reason } });
 
 const anyone: Resolution = { ok: true, caller: ANONYMOUS };
+
+/**
+ * A time to the second, as a token's issue time is: a token issued in an earlier second than a
+ * purge is refused, one of the purge's own second is not (a join just after it must work).
+ */
+const wholeSecond = (time: Date): number => Math.floor(time.getTime() / 1000) * 1000;
 
 /**
  * Who calls, from an `Authorization` header: the admin, a speaker or an attendee, each with a
@@ -136,6 +144,8 @@ export function createCallers(deps: {
   /**
    * An attendee token: valid while its attendee is not erased. Once their erasure began it is
    * refused, but where `erasing` takes it (to finish the erasure); once it finished, everywhere.
+   * A token issued before the last purge (to the second) is refused everywhere: its attendee is
+   * gone.
    */
   async function attendee(
     header: string | undefined,
@@ -150,9 +160,14 @@ export function createCallers(deps: {
       const message = check.reason === 'expired' ? 'expired' : 'invalidToken';
       return refuse(check.reason, message, invalidToken('attendee'));
     }
-    const { subject: id, name: username = '' } = check.claims;
+    const { subject: id, name: username = '', issuedAt } = check.claims;
     const erasure = erasures.stateOf(id);
-    if (erasure === 'erased' || (erasure === 'erasing' && !erasing)) {
+    const purgedAt = erasures.purgedAt;
+    if (
+      erasure === 'erased' ||
+      (erasure === 'erasing' && !erasing) ||
+      (purgedAt !== undefined && issuedAt.getTime() < wholeSecond(purgedAt))
+    ) {
       return refuse('erased', 'erased', invalidToken('attendee'));
     }
     return { ok: true, caller: { kind: 'attendee', id, username } };

@@ -113,6 +113,8 @@ export interface PartyClaims {
   name: string | undefined;
   /** A speaker token: which secret it was issued under (a new secret ends older tokens). */
   secretVersion: string | undefined;
+  /** When it was issued (to the second). */
+  issuedAt: Date;
 }
 
 export type PartyTokenCheck = { ok: true; claims: PartyClaims } | { ok: false; reason: Refusal };
@@ -166,7 +168,12 @@ export class PartyTokenSigner {
       const sv = typeof payload.sv === 'string' ? payload.sv : undefined;
       return {
         ok: true,
-        claims: { subject: payload.sub ?? '', name, secretVersion: sv },
+        claims: {
+          subject: payload.sub ?? '',
+          name,
+          secretVersion: sv,
+          issuedAt: new Date((payload.iat ?? 0) * 1000),
+        },
       };
     } catch (error) {
       return { ok: false, reason: refusalOf(error) };

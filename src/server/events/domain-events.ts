@@ -76,7 +76,12 @@ export type DomainEvent =
    * Attendees' data was purged (the organiser's "Purge event data", or the retention sweep):
    * one event for everything removed, whatever its size (decision 218).
    */
-  | { type: 'eventDataPurged'; removed: PurgeRemoved }
+  | {
+      type: 'eventDataPurged';
+      removed: PurgeRemoved;
+      /** When its attendees were removed (null when it stopped before): older tokens are refused. */
+      purgedAt: string | null;
+    }
   /** The admin changed the settings; `settings` is their public part, as every screen shows it. */
   | { type: 'settingsUpdated'; settings: PublicSettings }
   /**

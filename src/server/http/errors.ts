@@ -285,6 +285,8 @@ const UNAVAILABLE = {
   images: 'Too many pictures are being processed right now; try again in a moment',
   erasureUnfinished:
     'Everything of yours is gone from the app, but some files could not be deleted yet; try again in a moment to finish',
+  purgeUnfinished:
+    'Part of the event’s data could not be removed yet; what went is gone; try again in a moment to finish',
 } as const;
 
 /** Seconds a client waits before trying again, by why the server cannot answer now. */
@@ -292,6 +294,7 @@ const UNAVAILABLE_RETRY_AFTER: Partial<Record<keyof typeof UNAVAILABLE, number>>
   databaseUnreachable: 5,
   storage: 30,
   erasureUnfinished: 30,
+  purgeUnfinished: 30,
   busy: 5,
   connections: 5,
 };
