@@ -292,7 +292,9 @@ describe.each(setups)('POST /api/admin/purge ($database, media $media)', ({ data
       const failed = await purge(t, token, EVENT);
       expect(failed.status).toBe(503);
       expect(Number(failed.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await failed.json()).toMatchObject({ error: expect.stringMatching(/try again/) });
+      const body = (await failed.json()) as { error: string; code: string };
+      expect(body.code).toBe('SERVICE_UNAVAILABLE');
+      expect(body.error).toMatch(/try again/);
     } finally {
       heal();
     }
