@@ -137,8 +137,11 @@ describe('the attendee’s own questions', () => {
       { speakerId: ada, createdAt: '2026-03-14T09:10:00+01:00' },
       // Asked of Grace after her last talk.
       { speakerId: grace, createdAt: '2026-03-16T08:00:00.000Z' },
-      // A question that names its session.
+      // Questions that name their session count there, whatever their speaker had on: one
+      // asked of Ada during her keynote, and one of a panel as a whole.
       { speakerId: linus, createdAt: '2026-03-14T08:00:00.000Z', sessionId: hallFour._id },
+      { speakerId: ada, createdAt: '2026-03-14T09:10:00.000Z', sessionId: hallFour._id },
+      { speakerId: null, createdAt: '2026-03-14T08:00:00.000Z', sessionId: hallFour._id },
       // A speaker without a talk, and a session that is gone: nowhere.
       { speakerId: id(99), createdAt: '2026-03-14T09:00:00.000Z' },
       { speakerId: ada, createdAt: '2026-03-14T09:00:00.000Z', sessionId: id(98) },
@@ -147,7 +150,7 @@ describe('the attendee’s own questions', () => {
       [keynote._id]: 1,
       [studioTwo._id]: 2,
       [dayTwo._id]: 1,
-      [hallFour._id]: 1,
+      [hallFour._id]: 3,
     });
   });
 

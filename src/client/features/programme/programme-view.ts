@@ -1,5 +1,6 @@
 import type { Room, Schedule, Session } from '../../../shared/schemas/programme.ts';
 import { zonedDayKey } from '../../lib/format-time.ts';
+import { isOnNow } from './api/sessions-now.ts';
 
 /*
  * How the attendee's screens read the programme (decision 225): now and next per room, the
@@ -9,10 +10,6 @@ import { zonedDayKey } from '../../lib/format-time.ts';
 
 const startOf = (session: Session) => Date.parse(session.startsAt);
 const endOf = (session: Session) => Date.parse(session.endsAt);
-
-/** Whether a session is on at `now`: started, not ended. */
-export const isOn = (session: Session, now: number): boolean =>
-  startOf(session) <= now && now < endOf(session);
 
 /** A room's session on now and the one after it (neither cancelled). */
 export interface RoomNowNext {
@@ -37,7 +34,7 @@ export function nowAndNext(schedule: Schedule, now: number): RoomNowNext[] {
   for (const room of schedule.rooms) {
     const sessions = (byRoom.get(room._id) ?? []).toSorted(byStart);
     // Overlapping sessions in one room (a programme's mistake): the one that started last.
-    const on = sessions.filter((session) => isOn(session, now)).at(-1);
+    const on = sessions.filter((session) => isOnNow(session, now)).at(-1);
     const next = sessions.find((session) => startOf(session) > now && session !== on);
     if (on || next) rows.push({ room, now: on, next });
   }
@@ -128,7 +125,7 @@ export function askedBySession(
       const asked = Date.parse(question.createdAt);
       const theirs = (question.speakerId && bySpeaker.get(question.speakerId)) || [];
       sessionId = (
-        theirs.find((session) => isOn(session, asked)) ??
+        theirs.find((session) => isOnNow(session, asked)) ??
         theirs.find((session) => startOf(session) > asked) ??
         theirs.at(-1)
       )?._id;
