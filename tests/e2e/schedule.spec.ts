@@ -191,21 +191,50 @@ test('a talk: its page, its speakers and its Q&A, and the attendee’s own quest
   const speaker = page.getByRole('article', { name: ada.name });
   await expect(speaker).toContainText('Builds things for the web.');
 
+  // The talk's Q&A is its own questions: the one put to Ada with no talk named is not here.
   const qa = page.getByRole('region', { name: 'Q&A' });
+  await expect(qa.getByText('No questions yet.')).toBeVisible();
+  // "Ask" opens the dialog with the talk chosen.
+  await qa.getByRole('button', { name: 'Ask' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ask a Question' });
+  await expect(dialog.getByLabel('Speaker')).toHaveValue(`session:${sessions['Typed sockets']}`);
+  await dialog.getByPlaceholder('Type your question here…').fill('Do the types reach the socket?');
+  await dialog.getByRole('button', { name: 'Submit Question' }).click();
+  await page
+    .getByRole('dialog', { name: 'Thank you!' })
+    .getByRole('button', { name: 'Done' })
+    .click();
+
   const question = qa.getByRole('article', { name: `Question from ${username}` });
-  await expect(question).toContainText('How far can the types go?');
+  await expect(question).toContainText('Do the types reach the socket?');
   await expect(question).toContainText('You');
   await question.getByRole('button', { name: /Upvote/ }).click();
   await expect(question.getByRole('button', { name: /Upvote: 1 vote$/ })).toHaveAttribute(
     'aria-pressed',
     'true',
   );
-  // "Ask" opens the dialog with the talk's speaker chosen.
-  await qa.getByRole('button', { name: 'Ask' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Ask a Question' });
-  await expect(dialog.getByLabel('Speaker')).toHaveValue(ada._id);
+
+  // Ada's other talk, a panel, has questions of its own: not this one.
+  await page.goto(`/sessions/${sessions['Afternoon panel']}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Afternoon panel' })).toBeVisible();
+  const panelQa = page.getByRole('region', { name: 'Q&A' });
+  await expect(panelQa.getByText('No questions yet.')).toBeVisible();
+  await expect(page.getByText('Do the types reach the socket?')).toBeHidden();
+  // Its "Ask" asks the panel as a whole.
+  await panelQa.getByRole('button', { name: 'Ask' }).click();
+  await expect(dialog.getByLabel('Speaker')).toHaveValue(`session:${sessions['Afternoon panel']}`);
+  await expect(dialog.getByRole('radio', { name: 'The whole panel' })).toBeChecked();
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
+
+  // The schedule counts the question where it was asked.
+  await page.getByRole('banner').getByRole('link', { name: 'Schedule' }).click();
+  await expect(
+    page.getByRole('tabpanel').getByRole('link', { name: /Typed sockets/ }),
+  ).toContainText('You asked 2');
+  await expect(
+    page.getByRole('tabpanel').getByRole('link', { name: /Afternoon panel/ }),
+  ).not.toContainText('You asked');
 
   // An unknown talk says so.
   await page.goto('/sessions/0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d');

@@ -9,7 +9,7 @@ export default function SessionRoute() {
     <SessionScreen
       key={id}
       id={id}
-      aside={(session) => <SessionQuestions key={session._id} speakers={session.speakers} />}
+      aside={(session) => <SessionQuestions key={session._id} session={session} />}
     />
   );
 }

@@ -1,13 +1,11 @@
 import { Alert, Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
-import { mergeById } from '../../lib/merge-by-id.ts';
 import { useStoredUsername } from '../../lib/username.ts';
-import { byVotes, questionsQueryOptions } from './api/get-questions.ts';
+import { byVotes, useQuestions } from './api/get-questions.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { QuestionBody } from './question-bubble.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
@@ -21,10 +19,10 @@ import {
   type QuestionViewProps,
 } from '../../components/question-parts.tsx';
 
-/** A speaker of the session, as its Q&A names them. */
-export interface SessionSpeaker {
+/** The session a Q&A belongs to: its id and its speakers. */
+export interface QuestionsSession {
   _id: string;
-  name: string;
+  speakers: readonly { _id: string }[];
 }
 
 function SessionQuestion({
@@ -43,7 +41,8 @@ function SessionQuestion({
           {panel && (
             <Text span c="dimmed">
               {' to '}
-              <bdi>{question.speakerName}</bdi>
+              {/* Asked of the panel as a whole, the question carries the session's title. */}
+              {question.speakerId ? <bdi>{question.speakerName}</bdi> : 'the panel'}
             </Text>
           )}
         </Text>
@@ -64,31 +63,19 @@ function SessionQuestion({
 const NO_QUESTIONS: Question[] = [];
 
 /**
- * A session's Q&A: the questions put to its speakers (most votes first, or the newest), with
- * the thumbs, live; "Ask" opens the ask dialog with the session's (first) speaker chosen.
+ * A session's Q&A: the questions asked in it (of the session, of its panel or of one of its
+ * speakers), most votes first or the newest, with the thumbs, live; "Ask" opens the ask dialog
+ * with the session chosen (a panel as a whole).
  */
-function SessionQuestionList({ speakers }: { speakers: readonly SessionSpeaker[] }) {
+function SessionQuestionList({ session }: { session: QuestionsSession }) {
   const [username] = useStoredUsername();
   const [order, setOrder] = useState<QuestionOrder>('top');
-  const panel = speakers.length > 1;
-  // One speaker: their room; a panel: every question, each kept in its speaker's list.
-  const firstId = speakers[0]?._id;
-  useLiveQuestions(
-    panel ? { room: 'questions' } : firstId ? { room: 'speaker', speakerId: firstId } : null,
-  );
-  const { questions, pending, failed } = useQueries({
-    queries: speakers.map((speaker) =>
-      questionsQueryOptions({ kind: 'speaker', speakerId: speaker._id }),
-    ),
-    combine: (lists) => ({
-      questions: lists.reduce<Question[]>(
-        (all, list) => (list.data ? mergeById(all, list.data) : all),
-        NO_QUESTIONS,
-      ),
-      pending: lists.some((list) => list.isPending),
-      failed: lists.some((list) => list.isError && !list.data),
-    }),
-  });
+  const panel = session.speakers.length > 1;
+  useLiveQuestions({ room: 'session', sessionId: session._id });
+  const list = useQuestions({ kind: 'session', sessionId: session._id });
+  const questions = list.data ?? NO_QUESTIONS;
+  const pending = list.isPending;
+  const failed = list.isError;
   const open = questions.filter((question) => !question.answered);
   const answered = questions.filter((question) => question.answered);
   const arrange = (list: Question[]) =>
@@ -109,8 +96,8 @@ function SessionQuestionList({ speakers }: { speakers: readonly SessionSpeaker[]
         <Title order={2} fz="h3" id="session-questions">
           Q&amp;A
         </Title>
-        {username && firstId && (
-          <AskQuestionButton speakerId={firstId} label="Ask" size="sm" variant="light" />
+        {username && (
+          <AskQuestionButton sessionId={session._id} label="Ask" size="sm" variant="light" />
         )}
       </Group>
       {questions.length > 0 && (
@@ -150,11 +137,11 @@ function SessionQuestionList({ speakers }: { speakers: readonly SessionSpeaker[]
 }
 
 /** The session's Q&A, with the attendee's votes around it; nothing for a session without speakers. */
-export function SessionQuestions({ speakers }: { speakers: readonly SessionSpeaker[] }) {
-  if (speakers.length === 0) return null;
+export function SessionQuestions({ session }: { session: QuestionsSession }) {
+  if (session.speakers.length === 0) return null;
   return (
     <VotesProvider>
-      <SessionQuestionList speakers={speakers} />
+      <SessionQuestionList session={session} />
     </VotesProvider>
   );
 }

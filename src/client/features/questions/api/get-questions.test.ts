@@ -5,7 +5,12 @@ import {
   FIXTURE_SPEAKER_ID,
   questionFixture,
 } from '../../../../../tests/support/question-fixture.ts';
-import { mergeQuestionIntoLists, questionsKey, questionsQueryOptions } from './get-questions.ts';
+import {
+  mergeQuestionIntoLists,
+  questionsKey,
+  questionsQueryOptions,
+  updateQuestionInLists,
+} from './get-questions.ts';
 
 const SPEAKER = FIXTURE_SPEAKER_ID;
 const question = (n: number, speakerId = SPEAKER) => questionFixture(n, { speakerId });
@@ -65,5 +70,42 @@ describe('a speaker’s questions, polled with the socket as the first source', 
     server.answer([question(2, other)]);
     await polled;
     expect(ids(client, scope)).toEqual(['Question 2?', 'Question 3?']);
+  });
+});
+
+describe('a session’s questions', () => {
+  const SESSION = '01a21ba3-0000-7000-8000-00000000005e';
+  const OTHER_SESSION = '01a21ba3-0000-7000-8000-00000000005f';
+  const scope = { kind: 'session', sessionId: SESSION } as const;
+  const inSession = (n: number, sessionId: string | null) => ({ ...question(n), sessionId });
+  const texts = (client: QueryClient) =>
+    client.getQueryData<Question[]>(questionsKey(scope))?.map((q) => q.question);
+
+  it('are asked for by the session, not by its speakers', async () => {
+    const client = new QueryClient();
+    const server = slowServer();
+    const loaded = client.query(questionsQueryOptions(scope));
+    await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+    const url = String(server.fetch.mock.calls[0]?.[0]);
+    expect(url).toContain(`sessionId=${SESSION}`);
+    expect(url).not.toContain('speakerId=');
+    server.answer([inSession(1, SESSION)]);
+    await loaded;
+    expect(texts(client)).toEqual(['Question 1?']);
+  });
+
+  it('take in, live, the questions that name the session and no others of the same speaker', () => {
+    const client = new QueryClient();
+    client.setQueryData(questionsKey(scope), []);
+    const speakers = questionsKey({ kind: 'speaker', speakerId: SPEAKER });
+    client.setQueryData(speakers, []);
+    // The same speaker's question in their other talk, and one of no session.
+    mergeQuestionIntoLists(client, inSession(1, OTHER_SESSION));
+    mergeQuestionIntoLists(client, inSession(2, null));
+    mergeQuestionIntoLists(client, inSession(3, SESSION));
+    updateQuestionInLists(client, { ...inSession(4, SESSION), votes: 2 });
+    expect(texts(client)).toEqual(['Question 3?', 'Question 4?']);
+    // The speaker's own list still has them all.
+    expect(client.getQueryData<Question[]>(speakers)).toHaveLength(4);
   });
 });
