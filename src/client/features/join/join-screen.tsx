@@ -144,7 +144,7 @@ export default function JoinScreen() {
             </form>
             <Text fz="sm" c="dimmed" ta="center">
               {dataKept}{' '}
-              <Anchor component={Link} to={CLIENT_PATHS.privacy} fz="sm">
+              <Anchor component={Link} to={CLIENT_PATHS.privacy} fz="sm" underline="always">
                 Privacy notice
               </Anchor>
             </Text>
