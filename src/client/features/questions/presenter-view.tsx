@@ -1,0 +1,309 @@
+import {
+  ActionIcon,
+  Center,
+  Group,
+  Loader,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { type QueryObserverResult, useQueries } from '@tanstack/react-query';
+import { IconMaximize, IconMoon, IconSun } from '@tabler/icons-react';
+import { type ReactNode, useEffect } from 'react';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import type { Question } from '../../../shared/schemas/question.ts';
+import projectorText from '../../components/projector-text.module.css';
+import { QrCode } from '../../components/qr-code.tsx';
+import { mergeById } from '../../lib/merge-by-id.ts';
+import { questionsQueryOptions } from './api/get-questions.ts';
+import { arrangeQuestions } from './question-order.ts';
+import { useLiveQuestions } from './use-live-questions.ts';
+import overlay from './overlay.module.css';
+import classes from './presenter.module.css';
+
+/** Questions below the pinned one: what fits on a projector in large type. */
+const TOP_SHOWN = 5;
+
+/**
+ * Which questions a presenter view shows: one speaker's (the speaker's projector), or a
+ * session's. A session's are, until questions name their session, those of its speakers.
+ */
+export type PresenterSource =
+  | { kind: 'speaker'; speakerId: string }
+  | { kind: 'session'; sessionId: string; speakerIds: readonly string[] };
+
+const speakersOf = (source: PresenterSource | null): readonly string[] =>
+  !source ? [] : source.kind === 'speaker' ? [source.speakerId] : source.speakerIds;
+
+/** The lists of several speakers as one, oldest first; pending while any is. */
+function combineLists(results: QueryObserverResult<Question[]>[]) {
+  let questions: Question[] = [];
+  for (const result of results) {
+    if (result.data) questions = mergeById(questions, result.data);
+  }
+  return { questions, isPending: results.some((result) => result.isPending) };
+}
+
+/**
+ * The questions of `source`, live: over the socket (the speaker's room for one speaker, every
+ * question's for a panel), polled as the fallback, read again on every reconnect. Each list is
+ * the app's one cached list of that speaker (bounded to the latest page and what arrives), so
+ * a view that follows sessions all day holds only the lists it shows; the others leave the
+ * cache when nothing shows them.
+ */
+export function usePresenterQuestions(source: PresenterSource | null) {
+  const speakerIds = speakersOf(source);
+  const [only] = speakerIds;
+  useLiveQuestions(
+    speakerIds.length === 1 && only
+      ? { room: 'speaker', speakerId: only }
+      : speakerIds.length > 1
+        ? { room: 'questions' }
+        : null,
+  );
+  return useQueries({
+    queries: speakerIds.map((speakerId) => questionsQueryOptions({ kind: 'speaker', speakerId })),
+    combine: combineLists,
+  });
+}
+
+/** Light or dark, and full screen: what the person at the projector reaches for. */
+export function ScreenControls() {
+  const { setColorScheme } = useMantineColorScheme();
+  const computed = useComputedColorScheme('light');
+  const next = computed === 'dark' ? 'light' : 'dark';
+  return (
+    <Group gap="xs" className={classes.controls}>
+      <ActionIcon
+        variant="default"
+        size="xl"
+        radius="xl"
+        aria-label={`Switch to ${next} mode`}
+        onClick={() => setColorScheme(next)}
+      >
+        {computed === 'dark' ? <IconSun /> : <IconMoon />}
+      </ActionIcon>
+      <ActionIcon
+        variant="default"
+        size="xl"
+        radius="xl"
+        aria-label="Full screen"
+        onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}
+      >
+        <IconMaximize />
+      </ActionIcon>
+    </Group>
+  );
+}
+
+/** A projector screen waiting for its data. */
+export function ProjectorLoading() {
+  return (
+    <Center mih="100dvh">
+      <Loader size="xl" aria-label="Loading" />
+    </Center>
+  );
+}
+
+/** The QR code to `link`, what it is for, and the address to type for those who cannot scan. */
+export function AskCode({
+  link,
+  caption = QA_TEXTS.scanToAsk,
+}: {
+  link: string;
+  caption?: string;
+}) {
+  return (
+    <div className={classes.qr}>
+      <div className={classes.qrFrame}>
+        <QrCode value={link} size={480} label={`QR code: ${link}`} />
+      </div>
+      <div className={classes.scan}>{caption}</div>
+      <div className={classes.url}>{link.replace(/^https?:\/\//, '')}</div>
+    </div>
+  );
+}
+
+/** The pinned question large, the top ones below it by votes; or that there are none yet. */
+function PresenterQuestions({ questions }: { questions: readonly Question[] }) {
+  const { pinned, open } = arrangeQuestions(questions, 'top');
+  const top = open.slice(0, TOP_SHOWN);
+  return (
+    <section aria-label="Questions" className={classes.questions}>
+      {pinned && (
+        <article className={classes.pinned} aria-label="Pinned question">
+          <div className={classes.label}>{QA_TEXTS.pinned}</div>
+          <p className={classes.pinnedText} dir="auto">
+            {pinned.question}
+          </p>
+          <div className={classes.asker}>
+            <bdi>@{pinned.askerUsername}</bdi> · {pinned.votes} vote{pinned.votes === 1 ? '' : 's'}
+          </div>
+        </article>
+      )}
+      {top.length > 0 ? (
+        <div>
+          <div className={classes.label}>Top questions</div>
+          <ol className={classes.list} aria-label="Top questions">
+            {top.map((question) => (
+              <li key={question._id} className={classes.item}>
+                <div className={classes.votes} aria-label={`${question.votes} votes`}>
+                  {question.votes}
+                  <span className={classes.votesLabel} aria-hidden>
+                    votes
+                  </span>
+                </div>
+                <div>
+                  <div className={`${projectorText.clamped} ${classes.itemText}`} dir="auto">
+                    {question.question}
+                  </div>
+                  <div className={classes.asker}>
+                    <bdi>@{question.askerUsername}</bdi>
+                  </div>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      ) : (
+        !pinned && <p className={classes.pinnedText}>{QA_TEXTS.noQuestionsYet}</p>
+      )}
+    </section>
+  );
+}
+
+export interface ProjectorPageProps {
+  /** The screen's name for assistive technology. */
+  label: string;
+  /** The heading: the speaker, the session's title, or the room. */
+  title: ReactNode;
+  /** A line above the heading (the room, the time). */
+  eyebrow?: ReactNode;
+  /** A line below the heading (the speakers). */
+  details?: ReactNode;
+  /** Where the QR code leads: the page that asks these questions; none, no code. */
+  askLink?: string | undefined;
+  /** Beside the QR code: room for what else the room follows live (a poll's results). */
+  aside?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * A projector at the back of a hall (decision 226): a heading, what the screen shows, and beside
+ * it a QR code to ask. Everything scales with the screen; a portrait screen or a phone puts the
+ * QR code below.
+ */
+export function ProjectorPage({
+  label,
+  title,
+  eyebrow,
+  details,
+  askLink,
+  aside,
+  children,
+}: ProjectorPageProps) {
+  return (
+    <main className={classes.page} aria-label={label}>
+      <header className={classes.header}>
+        <div className={classes.heading}>
+          {eyebrow && <div className={classes.eyebrow}>{eyebrow}</div>}
+          <h1 className={classes.speaker} dir="auto">
+            {title}
+          </h1>
+          {details && <div className={classes.details}>{details}</div>}
+        </div>
+        <ScreenControls />
+      </header>
+      <div className={classes.body}>
+        {children}
+        {(aside ?? askLink) && (
+          <aside className={classes.side}>
+            {aside}
+            {askLink && <AskCode link={askLink} />}
+          </aside>
+        )}
+      </div>
+    </main>
+  );
+}
+
+export type PresenterViewProps = Omit<ProjectorPageProps, 'children' | 'askLink'> & {
+  questions: readonly Question[];
+  askLink: string;
+};
+
+/** The pinned question large, the top questions below it, and a QR code to ask. */
+export function PresenterView({ questions, ...page }: PresenterViewProps) {
+  return (
+    <ProjectorPage {...page}>
+      <PresenterQuestions questions={questions} />
+    </ProjectorPage>
+  );
+}
+
+/**
+ * Makes the page itself transparent while the calling screen is shown (`html` and `body`), so
+ * streaming software shows its video through it; the app's background is back when it goes.
+ */
+export function useTransparentPage(): void {
+  useEffect(() => {
+    const root = document.documentElement;
+    const name = overlay.transparent;
+    if (!name) return undefined;
+    root.classList.add(name);
+    return () => root.classList.remove(name);
+  }, []);
+}
+
+/**
+ * The same for streaming software (an OBS browser source): a lower third over the video, on a
+ * transparent page. The session and its speakers, the pinned question (else the top one) large,
+ * how many more are waiting, and a small QR code to ask.
+ */
+export function OverlayView({
+  label,
+  title,
+  details,
+  questions,
+  askLink,
+}: Omit<PresenterViewProps, 'eyebrow' | 'aside'>) {
+  const { pinned, open } = arrangeQuestions(questions, 'top');
+  const shown = pinned ?? open[0];
+  const more = open.length - (pinned ? 0 : 1);
+  return (
+    <main className={overlay.page} aria-label={label}>
+      <section className={overlay.third}>
+        <div className={overlay.text}>
+          <div className={overlay.session}>
+            <h1 className={overlay.title} dir="auto">
+              {title}
+            </h1>
+            {details && <div className={overlay.details}>{details}</div>}
+          </div>
+          {shown ? (
+            <article
+              className={overlay.question}
+              aria-label={pinned ? 'Pinned question' : 'Top question'}
+            >
+              <p className={`${projectorText.clamped} ${overlay.questionText}`} dir="auto">
+                {shown.question}
+              </p>
+              <div className={overlay.asker}>
+                <bdi>@{shown.askerUsername}</bdi> · {shown.votes} vote
+                {shown.votes === 1 ? '' : 's'}
+                {more > 0 && ` · ${more} more question${more === 1 ? '' : 's'}`}
+              </div>
+            </article>
+          ) : (
+            <p className={overlay.asker}>{QA_TEXTS.noQuestionsYet}</p>
+          )}
+        </div>
+        <div className={overlay.code}>
+          <div className={overlay.codeFrame}>
+            <QrCode value={askLink} size={200} label={`QR code: ${askLink}`} />
+          </div>
+          <div className={overlay.scan}>{QA_TEXTS.scanToAsk}</div>
+        </div>
+      </section>
+    </main>
+  );
+}
