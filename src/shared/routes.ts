@@ -107,6 +107,11 @@ export const CLIENT_ROUTES = {
   session: { path: '/sessions/:id', header: true },
   // The organiser's privacy notice, linked from the join page (decision 217).
   privacy: { path: '/privacy', header: true },
+  // A room's projector (the session on now by the clock), one session's, and the streaming
+  // overlay: full screen, no attendee header.
+  roomPresent: { path: '/rooms/:id/present', header: false },
+  sessionPresent: { path: '/sessions/:id/present', header: false },
+  sessionOverlay: { path: '/overlay/sessions/:id', header: false },
 } as const satisfies Record<string, ClientRoute>;
 
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;
@@ -123,6 +128,15 @@ export const speakerDashboardPath = (username: string) =>
 
 export const speakerPresentPath = (username: string) =>
   CLIENT_PATHS.speakerPresent.replace(':username', encodeURIComponent(username));
+
+export const roomPresentPath = (id: string) =>
+  CLIENT_PATHS.roomPresent.replace(':id', encodeURIComponent(id));
+
+export const sessionPresentPath = (id: string) =>
+  CLIENT_PATHS.sessionPresent.replace(':id', encodeURIComponent(id));
+
+export const sessionOverlayPath = (id: string) =>
+  CLIENT_PATHS.sessionOverlay.replace(':id', encodeURIComponent(id));
 
 /** A memory's share link (`/m/:id`), the address the share buttons give out. */
 export const memorySharePath = (id: string) =>

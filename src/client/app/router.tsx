@@ -88,6 +88,9 @@ const WallScreen = lazyScreen(() => import('../features/wall/wall-screen.tsx'));
 const ScheduleScreen = lazyScreen(() => import('../features/programme/schedule-screen.tsx'));
 const SessionRoute = lazyScreen(() => import('./routes/session-route.tsx'));
 const PrivacyScreen = lazyScreen(() => import('../features/join/privacy-screen.tsx'));
+const ProjectorRoute = lazyScreen<{ mode: 'room' | 'session' | 'overlay' }>(
+  () => import('./routes/projector-route.tsx'),
+);
 
 /** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
 const SCREENS: Record<ClientRouteName, ReactElement> = {
@@ -108,6 +111,9 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   schedule: <ScheduleScreen />,
   session: <SessionRoute />,
   privacy: <PrivacyScreen />,
+  roomPresent: <ProjectorRoute mode="room" />,
+  sessionPresent: <ProjectorRoute mode="session" />,
+  sessionOverlay: <ProjectorRoute mode="overlay" />,
 };
 
 /** The routes drawn under the attendee header, those for joined attendees or the others. */
@@ -134,6 +140,9 @@ const routes = (
       {/* Full screen on a projector: no header. */}
       <Route path={CLIENT_PATHS.speakerPresent} element={SCREENS.speakerPresent} />
       <Route path={CLIENT_PATHS.wall} element={SCREENS.wall} />
+      <Route path={CLIENT_PATHS.roomPresent} element={SCREENS.roomPresent} />
+      <Route path={CLIENT_PATHS.sessionPresent} element={SCREENS.sessionPresent} />
+      <Route path={CLIENT_PATHS.sessionOverlay} element={SCREENS.sessionOverlay} />
       <Route element={<AppLayout />}>
         <Route element={<RequireUsername />}>{headerRoutes(true)}</Route>
         {headerRoutes(false)}

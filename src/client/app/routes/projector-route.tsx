@@ -1,0 +1,254 @@
+import { Center, EmptyState } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconMoodSad } from '@tabler/icons-react';
+import { Fragment } from 'react';
+import { useParams } from 'react-router';
+import { PROJECTOR_TEXTS } from '../../../shared/constants.ts';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { sessionPath } from '../../../shared/routes.ts';
+import type { Room, Schedule, Session } from '../../../shared/schemas/programme.ts';
+import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { useSchedule } from '../../features/programme/api/get-schedule.ts';
+import { useSession } from '../../features/programme/api/get-session.ts';
+import { useRoomNow } from '../../features/programme/use-room-now.ts';
+import {
+  OverlayView,
+  PresenterView,
+  ProjectorLoading,
+  ProjectorPage,
+  ScreenControls,
+  usePresenterQuestions,
+  useTransparentPage,
+} from '../../features/questions/presenter-view.tsx';
+import { formatTimeRange, formatZonedDay, formatZonedTime } from '../../lib/format-time.ts';
+import classes from './projector-route.module.css';
+
+type Mode = 'room' | 'session' | 'overlay';
+
+/** Where a session's QR code leads: its page, where a phone asks that talk. */
+const askUrl = (session: Session) => `${window.location.origin}${sessionPath(session._id)}`;
+
+/** The speakers of a session, each name in its own direction. */
+function SpeakerNames({ speakers }: { speakers: readonly Speaker[] | undefined }) {
+  if (!speakers?.length) return null;
+  return (
+    <>
+      {speakers.map((speaker, index) => (
+        <Fragment key={speaker._id}>
+          {index > 0 && ', '}
+          <bdi>{speaker.name}</bdi>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function NotFound({ text }: { text: string }) {
+  return (
+    <Center mih="100dvh">
+      <EmptyState icon={<IconMoodSad size={28} />} withIndicatorBackground>
+        <EmptyState.Title order={1}>{text}</EmptyState.Title>
+      </EmptyState>
+    </Center>
+  );
+}
+
+/**
+ * A session on the projector or in the overlay: its title, room and time, its speakers, its
+ * pinned and top questions live, and the QR code to its page.
+ */
+function SessionPresenter({
+  session,
+  room,
+  timeZone,
+  overlay,
+}: {
+  session: Session;
+  room: Room | undefined;
+  timeZone: string;
+  overlay: boolean;
+}) {
+  const speakers = useSession(session._id).data?.speakers;
+  const questions = usePresenterQuestions({
+    kind: 'session',
+    sessionId: session._id,
+    speakerIds: session.speakerIds,
+  });
+  const when = formatTimeRange(session.startsAt, session.endsAt, timeZone);
+  const names = <SpeakerNames speakers={speakers} />;
+  if (overlay) {
+    return (
+      <OverlayView
+        label={`${PROJECTOR_TEXTS.overlay}: ${session.title}`}
+        title={session.title}
+        details={
+          <>
+            {names}
+            {speakers?.length ? ' · ' : ''}
+            {room && <bdi>{room.name}</bdi>} · {when}
+          </>
+        }
+        questions={questions.questions}
+        askLink={askUrl(session)}
+      />
+    );
+  }
+  return (
+    <PresenterView
+      label={`${QA_TEXTS.presenterView}: ${session.title}`}
+      eyebrow={
+        <>
+          {room && <bdi>{room.name}</bdi>} · {when}
+          {session.cancelled && (
+            <span className={classes.cancelled}>{PROJECTOR_TEXTS.cancelled}</span>
+          )}
+        </>
+      }
+      title={session.title}
+      details={names}
+      questions={questions.questions}
+      askLink={askUrl(session)}
+    />
+  );
+}
+
+/** Between talks: what is next in this room, when, by whom, and the QR code to ask it already. */
+function NextTalk({ room, session, timeZone }: { room: Room; session: Session; timeZone: string }) {
+  const speakers = useSession(session._id).data?.speakers;
+  return (
+    <ProjectorPage
+      label={`${PROJECTOR_TEXTS.roomProjector}: ${room.name}`}
+      title={room.name}
+      askLink={askUrl(session)}
+    >
+      <section className={classes.next} aria-label="Next session">
+        <div className={classes.nextLabel}>{PROJECTOR_TEXTS.next}</div>
+        <h2 className={classes.nextTitle} dir="auto">
+          {session.title}
+        </h2>
+        <div className={classes.nextWhen}>
+          {PROJECTOR_TEXTS.at(formatZonedTime(session.startsAt, timeZone))}
+        </div>
+        {speakers?.length ? (
+          <div className={classes.nextSpeakers}>
+            <SpeakerNames speakers={speakers} />
+          </div>
+        ) : null}
+      </section>
+    </ProjectorPage>
+  );
+}
+
+/** After the day's last talk: a calm screen, and the next day's first talk if there is one. */
+function EndOfDay({
+  room,
+  next,
+  timeZone,
+}: {
+  room: Room;
+  next: Session | undefined;
+  timeZone: string;
+}) {
+  return (
+    <main className={classes.calm} aria-label={`${PROJECTOR_TEXTS.roomProjector}: ${room.name}`}>
+      <div className={classes.calmControls}>
+        <ScreenControls />
+      </div>
+      <div className={classes.calmRoom} dir="auto">
+        {room.name}
+      </div>
+      <h1 className={classes.calmTitle}>
+        {next ? PROJECTOR_TEXTS.endOfDay : PROJECTOR_TEXTS.endOfProgramme}
+      </h1>
+      {next && (
+        <p className={classes.calmNext}>
+          {PROJECTOR_TEXTS.next} <bdi className={classes.calmNextTitle}>{next.title}</bdi>
+          <br />
+          {PROJECTOR_TEXTS.onDayAt(
+            formatZonedDay(next.startsAt, timeZone),
+            formatZonedTime(next.startsAt, timeZone),
+          )}
+        </p>
+      )}
+    </main>
+  );
+}
+
+/**
+ * /rooms/:id/present: the room's projector. It follows the clock (`useRoomNow`): the session on
+ * now, what is next between talks, a calm end after the day's last one; live on the programme.
+ */
+function RoomProjector({ roomId, schedule }: { roomId: string; schedule: Schedule | undefined }) {
+  const shown = useRoomNow(schedule, roomId);
+  const room = schedule?.rooms.find((item) => item._id === roomId);
+  useDocumentTitle(room ? `${room.name} · ${PROJECTOR_TEXTS.roomProjector}` : '');
+  if (!schedule || !shown) return <ProjectorLoading />;
+  if (!room) return <NotFound text={PROJECTOR_TEXTS.roomNotFound} />;
+  if (shown.kind === 'on') {
+    return (
+      <SessionPresenter
+        key={shown.session._id}
+        session={shown.session}
+        room={room}
+        timeZone={schedule.timezone}
+        overlay={false}
+      />
+    );
+  }
+  if (shown.kind === 'next') {
+    return <NextTalk room={room} session={shown.session} timeZone={schedule.timezone} />;
+  }
+  return <EndOfDay room={room} next={shown.next} timeZone={schedule.timezone} />;
+}
+
+/** /sessions/:id/present and /overlay/sessions/:id: one session, whatever the clock. */
+function OneSession({
+  sessionId,
+  schedule,
+  overlay,
+}: {
+  sessionId: string;
+  schedule: Schedule | undefined;
+  overlay: boolean;
+}) {
+  const session = useSession(sessionId);
+  useDocumentTitle(session.data?.title ?? '');
+  if (session.isError && !session.data) return <NotFound text={PROJECTOR_TEXTS.sessionNotFound} />;
+  // Over a video, nothing shows until there is something to show.
+  if (!session.data || !schedule) return overlay ? null : <ProjectorLoading />;
+  // The programme's copy is the one `scheduleUpdated` refreshes first.
+  const current = schedule.sessions.find((item) => item._id === sessionId) ?? session.data;
+  return (
+    <SessionPresenter
+      session={current}
+      room={schedule.rooms.find((room) => room._id === current.roomId)}
+      timeZone={schedule.timezone}
+      overlay={overlay}
+    />
+  );
+}
+
+/** Makes the page transparent, for the overlay only. */
+function TransparentPage() {
+  useTransparentPage();
+  return null;
+}
+
+/**
+ * The projectors that follow the programme (decision 226): a room's (`room`), one session's
+ * (`session`) and the streaming overlay (`overlay`, on a transparent page).
+ */
+export default function ProjectorRoute({ mode }: { mode: Mode }) {
+  const { id = '' } = useParams();
+  const schedule = useSchedule().data;
+  return (
+    <>
+      {mode === 'overlay' && <TransparentPage />}
+      {mode === 'room' ? (
+        <RoomProjector roomId={id} schedule={schedule} />
+      ) : (
+        <OneSession key={id} sessionId={id} schedule={schedule} overlay={mode === 'overlay'} />
+      )}
+    </>
+  );
+}
