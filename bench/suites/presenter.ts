@@ -13,17 +13,21 @@ import { freePort } from '../../tests/support/free-port.ts';
 import { startAppServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
 import { liveAgainRow, pageMemory } from '../lib/long-running-page.ts';
+import { roomProjectorRun } from './room-projector.ts';
 
 /** Minutes of questions and votes the presenter view lives through (BENCH_PRESENTER_MINUTES). */
 const MINUTES = Number(process.env.BENCH_PRESENTER_MINUTES ?? 3);
 const QUESTIONS_PER_SECOND = 2;
 const VOTES_PER_SECOND = 10;
 
+const ADMIN_PASSWORD = 'bench admin password';
+
 /**
  * The presenter view on the projector for a while: its JavaScript heap after a garbage
  * collection before and after minutes of new questions and votes arriving live, with the server
  * restarted half-way (the view must come back live on its own). Reference: the same page's
- * heap right after it loaded.
+ * heap right after it loaded. Then a room's projector through a programme (`roomProjectorRun`),
+ * beside it.
  */
 export async function presenterView(): Promise<Row[]> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-'));
@@ -32,6 +36,9 @@ export async function presenterView(): Promise<Row[]> {
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
     QUESTIONS_PER_MINUTE: '600',
+    // The room projector's programme is seeded by the admin, many sessions in a row.
+    ADMIN_PASSWORD: ADMIN_PASSWORD,
+    WRITE_RATE_LIMIT: '100000',
     SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
   };
   let server = await startAppServer(env);
@@ -109,6 +116,20 @@ export async function presenterView(): Promise<Row[]> {
     await page.waitForTimeout(3_000);
     const after = await heap();
     const growth = after - start;
+    // A room's projector following a programme, beside this figure, in the same run.
+    const room = await roomProjectorRun(
+      browser,
+      {
+        current: () => server,
+        restart: async () => {
+          await server.stop();
+          server = await startAppServer(env);
+          return server;
+        },
+      },
+      ADMIN_PASSWORD,
+      { start, after },
+    );
     return [
       {
         name: `presenter view: JS heap after GC, before and after ${MINUTES} min of ${QUESTIONS_PER_SECOND} questions and ${VOTES_PER_SECOND} votes a second (${asked} questions, ${votes} votes)`,
@@ -119,6 +140,7 @@ export async function presenterView(): Promise<Row[]> {
         met: growth < 5,
       },
       liveAgainRow('presenter view', 'a server restart (a new question shown)', backLive),
+      ...room,
     ];
   } finally {
     await browser.close();
