@@ -141,7 +141,7 @@ function PresenterQuestions({ questions }: { questions: readonly Question[] }) {
         </article>
       )}
       {top.length > 0 ? (
-        <div>
+        <div className={classes.topBlock}>
           <div className={classes.label}>Top questions</div>
           <ol className={classes.list} aria-label="Top questions">
             {top.map((question) => (
