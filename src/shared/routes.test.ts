@@ -4,9 +4,14 @@ import {
   CLIENT_PATHS,
   clientRouteAt,
   hasAppHeader,
+  roomPresentPath,
+  sessionOverlayPath,
   sessionPath,
+  sessionPresentPath,
   speakerDashboardPath,
 } from './routes.ts';
+
+const ID = '0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d';
 
 describe('the client routes', () => {
   it('are found at their address, with or without a trailing slash, and nowhere else', () => {
@@ -20,6 +25,9 @@ describe('the client routes', () => {
       '/schedule': 'schedule',
       [sessionPath('0193a0b2-7c1e-7b7a-9f3e-5d1c2a3b4c5d')]: 'session',
       '/privacy': 'privacy',
+      [roomPresentPath(ID)]: 'roomPresent',
+      [sessionPresentPath(ID)]: 'sessionPresent',
+      [sessionOverlayPath(ID)]: 'sessionOverlay',
     };
     for (const [pathname, name] of Object.entries(found)) {
       expect(clientRouteAt(pathname), pathname).toBe(name);
@@ -41,6 +49,10 @@ describe('the client routes', () => {
     expect(hasAppHeader('/')).toBe(false);
     expect(hasAppHeader('/borderlessadmin')).toBe(false);
     expect(hasAppHeader('/borderlessadmin/')).toBe(false);
+    // The projectors are full screen.
+    for (const path of [roomPresentPath(ID), sessionPresentPath(ID), sessionOverlayPath(ID)]) {
+      expect(hasAppHeader(path), path).toBe(false);
+    }
     for (const path of ['/home', '/speakerscard', '/memory', '/schedule', '/no-such-page']) {
       expect(hasAppHeader(path), path).toBe(true);
     }

@@ -17,9 +17,9 @@ import {
   ProjectorLoading,
   ProjectorPage,
   ScreenControls,
-  usePresenterQuestions,
   useTransparentPage,
 } from '../../features/questions/presenter-view.tsx';
+import { useSpeakersQuestions } from '../../features/questions/use-speakers-questions.ts';
 import { formatTimeRange, formatZonedDay, formatZonedTime } from '../../lib/format-time.ts';
 import classes from './projector-route.module.css';
 
@@ -69,11 +69,8 @@ function SessionPresenter({
   overlay: boolean;
 }) {
   const speakers = useSession(session._id).data?.speakers;
-  const questions = usePresenterQuestions({
-    kind: 'session',
-    sessionId: session._id,
-    speakerIds: session.speakerIds,
-  });
+  // Until questions name their session, a session's are its speakers'.
+  const questions = useSpeakersQuestions(session.speakerIds);
   const when = formatTimeRange(session.startsAt, session.endsAt, timeZone);
   const names = <SpeakerNames speakers={speakers} />;
   if (overlay) {

@@ -4,7 +4,8 @@ import { useParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
-import { PresenterView, ProjectorLoading, usePresenterQuestions } from './presenter-view.tsx';
+import { PresenterView, ProjectorLoading } from './presenter-view.tsx';
+import { useSpeakersQuestions } from './use-speakers-questions.ts';
 
 /** Where the QR code leads: the join page, which opens the ask form for this speaker. */
 const askUrl = (username: string) =>
@@ -19,11 +20,9 @@ export default function PresenterScreen() {
   const { username = '' } = useParams();
   const speakers = useSpeakersCard();
   const speaker = speakers.data?.find((item) => item.username === username.toLowerCase());
-  const questions = usePresenterQuestions(
-    speaker ? { kind: 'speaker', speakerId: speaker._id } : null,
-  );
+  const questions = useSpeakersQuestions(speaker ? [speaker._id] : []);
 
-  if (speakers.isPending || (speaker && questions.isPending)) return <ProjectorLoading />;
+  if (speakers.isPending || (speaker && questions.pending)) return <ProjectorLoading />;
   if (!speaker) {
     return (
       <Center mih="100dvh">

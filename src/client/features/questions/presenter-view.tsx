@@ -6,65 +6,18 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
-import { type QueryObserverResult, useQueries } from '@tanstack/react-query';
 import { IconMaximize, IconMoon, IconSun } from '@tabler/icons-react';
 import { type ReactNode, useEffect } from 'react';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import projectorText from '../../components/projector-text.module.css';
 import { QrCode } from '../../components/qr-code.tsx';
-import { mergeById } from '../../lib/merge-by-id.ts';
-import { questionsQueryOptions } from './api/get-questions.ts';
 import { arrangeQuestions } from './question-order.ts';
-import { useLiveQuestions } from './use-live-questions.ts';
 import overlay from './overlay.module.css';
 import classes from './presenter.module.css';
 
 /** Questions below the pinned one: what fits on a projector in large type. */
 const TOP_SHOWN = 5;
-
-/**
- * Which questions a presenter view shows: one speaker's (the speaker's projector), or a
- * session's. A session's are, until questions name their session, those of its speakers.
- */
-export type PresenterSource =
-  | { kind: 'speaker'; speakerId: string }
-  | { kind: 'session'; sessionId: string; speakerIds: readonly string[] };
-
-const speakersOf = (source: PresenterSource | null): readonly string[] =>
-  !source ? [] : source.kind === 'speaker' ? [source.speakerId] : source.speakerIds;
-
-/** The lists of several speakers as one, oldest first; pending while any is. */
-function combineLists(results: QueryObserverResult<Question[]>[]) {
-  let questions: Question[] = [];
-  for (const result of results) {
-    if (result.data) questions = mergeById(questions, result.data);
-  }
-  return { questions, isPending: results.some((result) => result.isPending) };
-}
-
-/**
- * The questions of `source`, live: over the socket (the speaker's room for one speaker, every
- * question's for a panel), polled as the fallback, read again on every reconnect. Each list is
- * the app's one cached list of that speaker (bounded to the latest page and what arrives), so
- * a view that follows sessions all day holds only the lists it shows; the others leave the
- * cache when nothing shows them.
- */
-export function usePresenterQuestions(source: PresenterSource | null) {
-  const speakerIds = speakersOf(source);
-  const [only] = speakerIds;
-  useLiveQuestions(
-    speakerIds.length === 1 && only
-      ? { room: 'speaker', speakerId: only }
-      : speakerIds.length > 1
-        ? { room: 'questions' }
-        : null,
-  );
-  return useQueries({
-    queries: speakerIds.map((speakerId) => questionsQueryOptions({ kind: 'speaker', speakerId })),
-    combine: combineLists,
-  });
-}
 
 /** Light or dark, and full screen: what the person at the projector reaches for. */
 export function ScreenControls() {
