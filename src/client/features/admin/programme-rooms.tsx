@@ -5,6 +5,7 @@ import {
   IconCheck,
   IconPencil,
   IconPlus,
+  IconPresentation,
   IconTrash,
 } from '@tabler/icons-react';
 import { type SubmitEvent, useState } from 'react';
@@ -13,6 +14,7 @@ import {
   type Room,
   roomCreateSchema,
 } from '../../../shared/schemas/programme.ts';
+import { roomPresentPath } from '../../../shared/routes.ts';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { toastDone, toastFailed } from '../../components/toast.ts';
@@ -140,6 +142,17 @@ export function ProgrammeRooms({
               <Text fw={500} style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>
                 {room.name}
               </Text>
+              <ActionIcon
+                component="a"
+                href={roomPresentPath(room._id)}
+                target="_blank"
+                rel="noopener"
+                variant="subtle"
+                size="lg"
+                aria-label={`Open the projector of ${room.name}`}
+              >
+                <IconPresentation size={18} />
+              </ActionIcon>
               <ActionIcon
                 variant="subtle"
                 size="lg"
