@@ -12,7 +12,7 @@ import { type Row, fmt } from '../lib/report.ts';
 const SESSIONS = Number(process.env.BENCH_ROOM_SESSIONS ?? 50);
 const PER_DAY = 10;
 const SPEAKERS = 10;
-/** Questions each speaker has before the run; each session gets one more, live. */
+/** Questions each session has before the run; each gets one more, live. */
 const QUESTIONS_EACH = 5;
 
 /** Session `n`: 09:00 Berlin on day n / 10, one every 45 minutes, each 30 minutes long. */
@@ -29,7 +29,7 @@ function slot(n: number): { startsAt: string; endsAt: string } {
 /**
  * A room's projector left running for days, on a moved clock: it follows `SESSIONS` sessions
  * (ten a day: between talks it shows what is next, after the day's last one the end screen),
- * each showing its speaker's questions and one new one arriving live and pinned, with the server restarted
+ * each showing its questions and one new one arriving live and pinned, with the server restarted
  * half-way. Its JavaScript heap after a garbage collection, after the first session and after
  * the last, beside the speaker's presenter view measured in the same run (`reference`).
  */
@@ -58,14 +58,14 @@ export async function roomProjectorRun(
     );
   }
   let asked = 0;
+  /** Asks session `n` a question, as a phone that scanned the projector's code does. */
   const ask = async (n: number) => {
-    const speaker = speakers[n % SPEAKERS];
-    if (!speaker) return '';
+    const session = sessions[n];
+    if (!session) return '';
     asked += 1;
     const question = `Question ${asked} for session ${n}: how does it scale?`;
     await askQuestion(url, {
-      speakerId: speaker._id,
-      speakerName: speaker.name,
+      sessionId: session._id,
       question,
       askerUsername: `room-asker-${asked % 50}`,
     });
@@ -75,7 +75,7 @@ export async function roomProjectorRun(
   const askAndPin = async (n: number) => {
     const question = await ask(n);
     const listed = (await (
-      await fetch(`${url}/api/questions/realtime?speakerId=${speakers[n % SPEAKERS]?._id ?? ''}`)
+      await fetch(`${url}/api/questions/realtime?sessionId=${sessions[n]?._id ?? ''}`)
     ).json()) as { _id: string; question: string }[];
     const id = listed.find((item) => item.question === question)?._id ?? '';
     const pinned = await fetch(`${url}/api/questions/${id}`, {
@@ -86,7 +86,9 @@ export async function roomProjectorRun(
     if (pinned.status !== 200) throw new Error(`pinning answered ${pinned.status}`);
     return question;
   };
-  for (let i = 0; i < SPEAKERS * QUESTIONS_EACH; i += 1) await ask(i);
+  for (let n = 0; n < SESSIONS; n += 1) {
+    for (let i = 0; i < QUESTIONS_EACH; i += 1) await ask(n);
+  }
 
   const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   // Each socket of the page, and whether the server has acknowledged a room it watches.

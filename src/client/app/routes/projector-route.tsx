@@ -19,7 +19,7 @@ import {
   ScreenControls,
   useTransparentPage,
 } from '../../features/questions/presenter-view.tsx';
-import { useSpeakersQuestions } from '../../features/questions/use-speakers-questions.ts';
+import { useSessionQuestions } from '../../features/questions/use-question-lists.ts';
 import { formatTimeRange, formatZonedDay, formatZonedTime } from '../../lib/format-time.ts';
 import classes from './projector-route.module.css';
 
@@ -69,8 +69,7 @@ function SessionPresenter({
   overlay: boolean;
 }) {
   const speakers = useSession(session._id).data?.speakers;
-  // Until questions name their session, a session's are its speakers'.
-  const questions = useSpeakersQuestions(session.speakerIds);
+  const questions = useSessionQuestions(session._id);
   const when = formatTimeRange(session.startsAt, session.endsAt, timeZone);
   const names = <SpeakerNames speakers={speakers} />;
   if (overlay) {

@@ -5,7 +5,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { PresenterView, ProjectorLoading } from './presenter-view.tsx';
-import { useSpeakersQuestions } from './use-speakers-questions.ts';
+import { useSpeakerQuestions } from './use-question-lists.ts';
 
 /** Where the QR code leads: the join page, which opens the ask form for this speaker. */
 const askUrl = (username: string) =>
@@ -20,7 +20,7 @@ export default function PresenterScreen() {
   const { username = '' } = useParams();
   const speakers = useSpeakersCard();
   const speaker = speakers.data?.find((item) => item.username === username.toLowerCase());
-  const questions = useSpeakersQuestions(speaker ? [speaker._id] : []);
+  const questions = useSpeakerQuestions(speaker?._id);
 
   if (speakers.isPending || (speaker && questions.pending)) return <ProjectorLoading />;
   if (!speaker) {

@@ -5,10 +5,10 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
-import { byVotes, useQuestions } from './api/get-questions.ts';
+import { byVotes } from './api/get-questions.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { QuestionBody } from './question-bubble.tsx';
-import { useLiveQuestions } from './use-live-questions.ts';
+import { useSessionQuestions } from './use-question-lists.ts';
 import { VotesProvider } from './votes-context.tsx';
 import classes from './qa-room.module.css';
 import {
@@ -60,8 +60,6 @@ function SessionQuestion({
   );
 }
 
-const NO_QUESTIONS: Question[] = [];
-
 /**
  * A session's Q&A: the questions asked in it (of the session, of its panel or of one of its
  * speakers), most votes first or the newest, with the thumbs, live; "Ask" opens the ask dialog
@@ -71,11 +69,7 @@ function SessionQuestionList({ session }: { session: QuestionsSession }) {
   const [username] = useStoredUsername();
   const [order, setOrder] = useState<QuestionOrder>('top');
   const panel = session.speakers.length > 1;
-  useLiveQuestions({ room: 'session', sessionId: session._id });
-  const list = useQuestions({ kind: 'session', sessionId: session._id });
-  const questions = list.data ?? NO_QUESTIONS;
-  const pending = list.isPending;
-  const failed = list.isError;
+  const { questions, pending, failed } = useSessionQuestions(session._id);
   const open = questions.filter((question) => !question.answered);
   const answered = questions.filter((question) => question.answered);
   const arrange = (list: Question[]) =>
