@@ -6,6 +6,7 @@ import {
 import { addRoom, addSession, setTimeZone } from '../support/programme.ts';
 import { addSpeaker, adminToken, askQuestion } from '../support/speakers.ts';
 import { ADMIN_PASSWORD } from './admin-helpers.ts';
+import { uniqueName } from './qa-helpers.ts';
 import {
   type RunningServer,
   consoleProblems,
@@ -37,8 +38,8 @@ async function seed(server: RunningServer) {
   const token = await adminToken(server.url, ADMIN_PASSWORD);
   await setTimeZone(server.url, token, 'Europe/Berlin');
   const [grace, linus] = await Promise.all([
-    addSpeaker(server.url, 'Grace Projector'),
-    addSpeaker(server.url, 'Linus Projector'),
+    addSpeaker(server.url, uniqueName('Grace')),
+    addSpeaker(server.url, uniqueName('Linus')),
   ]);
   const room = await addRoom(server.url, token, 'Hall Lovelace');
   const first = await addSession(server.url, token, {
@@ -60,7 +61,7 @@ async function seed(server: RunningServer) {
     askQuestion(server.url, { sessionId: session._id, question, askerUsername });
   await ask(first, 'Which parser generator do you reach for first?', 'ada');
   await ask(second, 'How do you review a patch series this long?', 'ken');
-  return { room, first, second, ask };
+  return { room, first, second, grace, ask };
 }
 
 test('a room projector follows the clock from talk to talk, live, and the overlay is transparent', async ({
@@ -69,7 +70,7 @@ test('a room projector follows the clock from talk to talk, live, and the overla
 }) => {
   test.slow();
   const problems = consoleProblems(page);
-  const { room, first, second, ask } = await seed(projectorServer);
+  const { room, first, second, grace, ask } = await seed(projectorServer);
   await page.setViewportSize({ width: 1920, height: 1080 });
   // 10:20 in Berlin: the first talk is on.
   await page.clock.install({ time: new Date('2026-11-27T10:20:00+01:00') });
@@ -77,7 +78,7 @@ test('a room projector follows the clock from talk to talk, live, and the overla
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toHaveText(first.title);
   await expect(page.getByText('Hall Lovelace · 10:00')).toBeVisible();
-  await expect(page.getByText('Grace Projector')).toBeVisible();
+  await expect(page.getByText(grace.name)).toBeVisible();
   await expect(page.getByRole('list', { name: 'Top questions' })).toContainText(
     'Which parser generator',
   );
