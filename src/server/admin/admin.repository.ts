@@ -105,16 +105,3 @@ export function deleteMemoryAuditEntries(db: Executor): Promise<number> {
       .where('action', 'in', ['memory.delete', 'memory.approve', 'memory.keep']),
   );
 }
-
-/**
- * When the last purge removed the attendees (its entry is written in the same transaction):
- * tokens issued before it are refused (decision 218).
- */
-export async function lastPurgeAt(db: Executor): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('admin_audit')
-    .select((eb) => eb.fn.max('created_at').as('at'))
-    .where('action', '=', 'event.purge')
-    .executeTakeFirst();
-  return row?.at ?? undefined;
-}

@@ -1,4 +1,4 @@
-import { lastPurgeAt } from '../admin/admin.repository.ts';
+import { lastPurgeAt } from './erasure.repository.ts';
 import type { AttendeeErasures } from '../auth/callers.ts';
 import { ATTENDEE_TOKEN_TTL_MS } from '../auth/callers.ts';
 import type { Db } from '../db/database.ts';

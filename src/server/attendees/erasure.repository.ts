@@ -39,3 +39,16 @@ export async function deleteErasureFiles(db: Executor, keys: readonly string[]):
   if (keys.length === 0) return;
   await db.deleteFrom('erasure_files').where('key', 'in', keys).execute();
 }
+
+/**
+ * When the last purge removed the attendees (the admin's log entry of it is written in the same transaction):
+ * tokens issued before it are refused (decision 218).
+ */
+export async function lastPurgeAt(db: Executor): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('admin_audit')
+    .select((eb) => eb.fn.max('created_at').as('at'))
+    .where('action', '=', 'event.purge')
+    .executeTakeFirst();
+  return row?.at ?? undefined;
+}
