@@ -17,6 +17,7 @@ const SERVER_UNIT = [
   'ffmpeg',
   'list-cache',
   'policies',
+  'poll-pace',
   'poll-answers',
   'route-hints',
   'schedule-parse',

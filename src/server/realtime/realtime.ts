@@ -124,16 +124,27 @@ export type ReadLivePoll = (pollId: string) => Promise<LivePoll | undefined>;
  */
 export const POLL_UPDATE_INTERVAL_MS = 250;
 
+/**
+ * Reads of a poll that may fail in a row before its pace gives the change up (the next change,
+ * or the screens' reads of the list, carry the poll then); each waits for its window.
+ */
+const POLL_READ_ATTEMPTS = 4;
+
 /** Sockets a poll's update is written to per turn of the event loop. */
 const POLL_SOCKETS_PER_TURN = 250;
 
 /** The pace of one poll's `pollUpdated` on this instance. */
 interface PollPace {
+  /** The window since the last read began; the next read waits for its end. */
   timer: NodeJS.Timeout | undefined;
-  /** A change arrived since the last read. */
+  /** A change arrived since the last read began (or that read failed): read again. */
   dirty: boolean;
-  /** The revision last sent: a slower, older read is dropped. */
+  /** A read is under way: one at a time, and the pace stays until it has sent its poll. */
+  reading: boolean;
+  /** The revision last sent: an older read is dropped. */
   sent: number;
+  /** Reads that failed in a row. */
+  failures: number;
 }
 
 /**
@@ -394,23 +405,40 @@ export function createRealtime(
     io.to(owners).emit('pollUpdated', { poll: live.owner });
   };
   const pollPaces = new Map<string, PollPace>();
+  /**
+   * The end of a window or of a read: the next read once both are over and a change waits,
+   * else the pace ends. A read slower than the window keeps the pace until it is done, so what
+   * it read is sent and a change that came meanwhile is read after it.
+   */
+  const nextPollTurn = (pollId: string, pace: PollPace) => {
+    if (pollPaces.get(pollId) !== pace || pace.timer || pace.reading) return;
+    if (pace.dirty) void readAndSendPoll(pollId, pace);
+    else pollPaces.delete(pollId);
+  };
   /** Reads the poll and sends it, and keeps the next change of it for the end of the window. */
   const readAndSendPoll = async (pollId: string, pace: PollPace) => {
     pace.dirty = false;
+    pace.reading = true;
     pace.timer = setTimeout(() => {
       pace.timer = undefined;
-      if (pollPaces.get(pollId) !== pace) return;
-      if (pace.dirty) void readAndSendPoll(pollId, pace);
-      else pollPaces.delete(pollId);
+      nextPollTurn(pollId, pace);
     }, POLL_UPDATE_INTERVAL_MS);
     try {
       const live = await readLivePoll(pollId);
-      if (!live || pollPaces.get(pollId) !== pace || live.revision < pace.sent) return;
-      pace.sent = live.revision;
-      sendPoll(live);
+      pace.failures = 0;
+      if (live && pollPaces.get(pollId) === pace && live.revision >= pace.sent) {
+        pace.sent = live.revision;
+        sendPoll(live);
+      }
     } catch (error) {
-      // The next change (or the screens' polls of the list) carries the poll instead.
       log.warn({ err: error, pollId }, 'a poll could not be read for its watchers');
+      // The change it was to carry is read again at the end of the window (a few times; then
+      // the next change, or the screens' reads of the list, carry the poll instead).
+      pace.failures += 1;
+      if (pace.failures < POLL_READ_ATTEMPTS) pace.dirty = true;
+    } finally {
+      pace.reading = false;
+      nextPollTurn(pollId, pace);
     }
   };
   const pollChanged = (pollId: string) => {
@@ -419,7 +447,13 @@ export function createRealtime(
       pace.dirty = true;
       return;
     }
-    const fresh: PollPace = { timer: undefined, dirty: true, sent: -1 };
+    const fresh: PollPace = {
+      timer: undefined,
+      dirty: true,
+      reading: false,
+      sent: -1,
+      failures: 0,
+    };
     pollPaces.set(pollId, fresh);
     void readAndSendPoll(pollId, fresh);
   };
