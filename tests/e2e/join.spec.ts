@@ -41,6 +41,17 @@ test.describe('join', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test('a blank name sent before the page had its code shows the error on the page itself', async ({
+    page,
+  }) => {
+    // What a tap on "Join Now" sends when the script has not arrived yet: the form, natively.
+    for (const sent of ['', '%20%20']) {
+      await page.goto(`/?username=${sent}`);
+      await expect(page.getByText('Enter your username!!')).toBeVisible();
+      await expect(page).toHaveURL(/\/$/);
+    }
+  });
+
   test('joining stores the username, shows home, and survives a reload', async ({ page }) => {
     await join(page, '  ada  ');
     expect(await page.evaluate(() => window.localStorage.getItem('username'))).toBe('ada');

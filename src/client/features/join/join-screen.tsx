@@ -47,7 +47,7 @@ export default function JoinScreen() {
   const dataKept = useDataKeptLine();
   const [stored, setStored] = useStoredUsername();
   const [, setToken] = useAttendeeToken();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   // `/?ask=<speaker username>` (the presenter view's QR code): the ask form opens after joining.
   const ask = params.get('ask');
   // `/?next=<path>`: a screen that needs a joined attendee sent the visitor here; back after.
@@ -78,6 +78,16 @@ export default function JoinScreen() {
   };
   const joinSentEarly = useEffectEvent(() => {
     if (sentEarly === null || stored) return;
+    // Taken once: the address goes back to the page's own, so a blank name refused here is not
+    // sent again by a reload, and the page is the one the visitor tapped on.
+    setParams(
+      (current) => {
+        const rest = new URLSearchParams(current);
+        rest.delete('username');
+        return rest;
+      },
+      { replace: true },
+    );
     field.setValue(sentEarly);
     void joinAs(sentEarly);
   });
