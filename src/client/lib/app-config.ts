@@ -2,31 +2,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API_PATHS } from '../../shared/routes.ts';
 import { type PublicConfig, publicConfigSchema } from '../../shared/schemas/config.ts';
 import { apiCall } from './api-client.ts';
-import { onPublicSettings, takePublicSettings } from './live-branding.ts';
+import { onPublicSettings, publicSettingsOf, takePublicSettings } from './live-branding.ts';
 import { queryClient } from './query-client.ts';
 
 const CONFIG_KEY = ['config'] as const;
 
 export async function fetchAppConfig(): Promise<PublicConfig> {
   const config = await apiCall(publicConfigSchema, API_PATHS.config);
-  const {
-    eventName,
-    primaryColor,
-    logoUrl,
-    wallIntervalSeconds,
-    timezone,
-    privacyNotice,
-    dataKeptUntil,
-  } = config;
-  takePublicSettings({
-    eventName,
-    primaryColor,
-    logoUrl,
-    wallIntervalSeconds,
-    timezone,
-    privacyNotice,
-    dataKeptUntil,
-  });
+  takePublicSettings(publicSettingsOf(config));
   return config;
 }
 

@@ -1,6 +1,6 @@
 import { API_PATHS } from '../../shared/routes.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
-import type { PublicSettings } from '../../shared/schemas/settings.ts';
+import { type PublicSettings, publicSettingsSchema } from '../../shared/schemas/settings.ts';
 import { apiCall } from './api-client.ts';
 import { setBranding } from './branding.ts';
 import { live } from './live-connection.ts';
@@ -20,6 +20,16 @@ export function onPublicSettings(listener: (settings: PublicSettings) => void): 
   };
 }
 
+const PUBLIC_SETTING_KEYS = Object.keys(publicSettingsSchema.shape) as (keyof PublicSettings)[];
+
+/**
+ * The public settings within a larger answer (the config, the admin's settings), each taken by
+ * its schema's name: a new public setting is picked everywhere without a list to keep.
+ */
+export function publicSettingsOf(answer: PublicSettings): PublicSettings {
+  return Object.fromEntries(PUBLIC_SETTING_KEYS.map((key) => [key, answer[key]])) as PublicSettings;
+}
+
 /** New public settings: the branding of every screen, and whoever listens. */
 export function takePublicSettings(settings: PublicSettings): void {
   setBranding(settings);
@@ -28,24 +38,7 @@ export function takePublicSettings(settings: PublicSettings): void {
 
 const readSettings = () =>
   apiCall(publicConfigSchema, API_PATHS.config).then(
-    ({
-      eventName,
-      primaryColor,
-      logoUrl,
-      wallIntervalSeconds,
-      timezone,
-      privacyNotice,
-      dataKeptUntil,
-    }) =>
-      takePublicSettings({
-        eventName,
-        primaryColor,
-        logoUrl,
-        wallIntervalSeconds,
-        timezone,
-        privacyNotice,
-        dataKeptUntil,
-      }),
+    (config) => takePublicSettings(publicSettingsOf(config)),
     () => undefined,
   );
 

@@ -7,7 +7,7 @@ import {
 } from '../../../../shared/schemas/settings.ts';
 import { lastDayKept } from '../../../../shared/retention.ts';
 import { apiCall } from '../../../lib/api-client.ts';
-import { takePublicSettings } from '../../../lib/live-branding.ts';
+import { publicSettingsOf, takePublicSettings } from '../../../lib/live-branding.ts';
 import { retryUnlessUnauthorized } from './errors.ts';
 
 const ADMIN_SETTINGS_KEY = ['admin', 'settings'] as const;
@@ -26,20 +26,10 @@ export const useAdminSettings = (token: string) => useQuery(adminSettingsQueryOp
 /** The settings as stored: the form's cache, and this page's own branding at once. */
 function stored(client: QueryClient, settings: SettingsResponse) {
   client.setQueryData(ADMIN_SETTINGS_KEY, settings);
-  const { eventName, primaryColor, logoUrl, wallIntervalSeconds, timezone, privacyNotice } =
-    settings;
   const dataKeptUntil = lastDayKept(
     settings.retentionEndsAt === null ? null : new Date(settings.retentionEndsAt),
   );
-  takePublicSettings({
-    eventName,
-    primaryColor,
-    logoUrl,
-    wallIntervalSeconds,
-    timezone,
-    privacyNotice,
-    dataKeptUntil,
-  });
+  takePublicSettings(publicSettingsOf({ ...settings, dataKeptUntil }));
 }
 
 /** PUT /api/admin/settings: any of them; the answer is the settings as stored. */
