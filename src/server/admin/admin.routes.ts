@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { DataStore } from '@tus/server';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -44,7 +43,7 @@ import { readPictureForm } from '../media/picture-form.ts';
 import { formRoutes } from '../http/transport/multipart.ts';
 import { LOGO_MAX_MB, removeLogo, replaceLogo } from '../settings/settings.service.ts';
 import { memoriesView } from '../memories/memory.service.ts';
-import { memoriesArchive } from '../memories/memories-archive.ts';
+import { archiveSlots, memoriesArchive, sendArchive } from '../memories/memories-archive.ts';
 import { purgeAsAdmin } from './purge.service.ts';
 import {
   type Actor,
@@ -215,8 +214,7 @@ export const adminRoutes: FastifyPluginAsyncZod<{
       },
     );
 
-    // Few archives at a time per instance: each holds a file open and a connection busy.
-    let archivesRunning = 0;
+    const openArchive = archiveSlots(MAX_ARCHIVES_AT_ONCE);
     secured.get(
       API_PATHS.adminMemoriesZip,
       route({
@@ -226,37 +224,17 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         produces: ['application/zip'],
       }),
       async (request, reply) => {
-        if (archivesRunning >= MAX_ARCHIVES_AT_ONCE) {
-          throw tooManyRequests('archiveRunning').retryAfter(30);
-        }
-        archivesRunning += 1;
-        let released = false;
-        const release = () => {
-          if (released) return;
-          released = true;
-          archivesRunning -= 1;
-        };
-        let archive: Readable;
-        let size: { files: number; bytes: number };
-        try {
-          ({ archive, size } = await memoriesArchive(deps, request.log));
-        } catch (error) {
-          release();
-          throw error;
-        }
-        archive.once('close', release);
-        reply.raw.once('close', release);
+        const opened = await openArchive(
+          reply,
+          () => tooManyRequests('archiveRunning').retryAfter(30),
+          () => memoriesArchive(deps, request.log),
+        );
         const day = deps.clock.now().toISOString().slice(0, 10);
         request.log.info(
-          { admin: requireAdmin(request).username, files: size.files, bytes: size.bytes },
+          { admin: requireAdmin(request).username, ...opened.size },
           'admin downloads every memory',
         );
-        return reply
-          .type('application/zip')
-          .header('content-disposition', `attachment; filename="memories-${day}.zip"`)
-          .header('x-archive-files', String(size.files))
-          .header('x-archive-bytes', String(size.bytes))
-          .send(archive);
+        return sendArchive(reply, opened, `memories-${day}.zip`);
       },
     );
 

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { DataStore } from '@tus/server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../shared/errors.ts';
@@ -16,6 +15,7 @@ import type { AppDeps } from '../deps.ts';
 import { addressKey } from '../http/transport/address-key.ts';
 import { writeRateLimit } from '../http/transport/rate-limits.ts';
 import { joinAttendee } from './attendee.service.ts';
+import { archiveSlots, sendArchive } from '../memories/memories-archive.ts';
 import { attendeeArchive, eraseAttendee, exportAttendee } from './erasure.service.ts';
 import type { JoinProofs } from './join-proof.ts';
 import { cacheHeaders } from '../http/transport/cache-headers.ts';
@@ -111,8 +111,7 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  // Few archives at a time per instance: each holds a file open and a connection busy.
-  let archivesRunning = 0;
+  const openArchive = archiveSlots(MAX_OWN_ARCHIVES_AT_ONCE);
   app.get(
     API_PATHS.attendeeExportZip,
     route({
@@ -123,33 +122,13 @@ export const attendeeRoutes: FastifyPluginAsyncZod<{
     }),
     async (request, reply) => {
       const attendee = requireAttendee(request);
-      if (archivesRunning >= MAX_OWN_ARCHIVES_AT_ONCE) {
-        throw tooManyRequests('archivesBusy').retryAfter(10);
-      }
-      archivesRunning += 1;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        archivesRunning -= 1;
-      };
-      let archive: Readable;
-      let size: { files: number; bytes: number };
-      try {
-        ({ archive, size } = await attendeeArchive(deps, attendee, request.log));
-      } catch (error) {
-        release();
-        throw error;
-      }
-      archive.once('close', release);
-      reply.raw.once('close', release);
+      const opened = await openArchive(
+        reply,
+        () => tooManyRequests('archivesBusy').retryAfter(10),
+        () => attendeeArchive(deps, attendee, request.log),
+      );
       cacheHeaders.privateNoStore(reply);
-      return reply
-        .type('application/zip')
-        .header('content-disposition', `attachment; filename="my-memories-${today()}.zip"`)
-        .header('x-archive-files', String(size.files))
-        .header('x-archive-bytes', String(size.bytes))
-        .send(archive);
+      return sendArchive(reply, opened, `my-memories-${today()}.zip`);
     },
   );
 };

@@ -1,5 +1,5 @@
 import { PassThrough, Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import yazl from 'yazl';
 import { cleanName } from '../../shared/names.ts';
 import type { AppDeps } from '../deps.ts';
@@ -121,4 +121,49 @@ export async function memoriesArchive(
   // The first page is read before the answer starts: a database that is down is a 503 then.
   addPage(await listArchiveEntries(deps.db, { after: undefined, limit: PAGE_SIZE }, scope));
   return { archive: output, size };
+}
+
+/** An archive being streamed, with what `memoriesArchive` counted of it. */
+export type OpenArchive = Awaited<ReturnType<typeof memoriesArchive>>;
+
+/**
+ * At most `max` archives streamed at once by this instance: each holds a file open and a
+ * connection busy. `open` refuses past that with `busy()`, else makes the archive and holds its
+ * place until the archive or the answer closes, whichever comes first (once).
+ */
+export function archiveSlots(max: number) {
+  let running = 0;
+  return async function open(
+    reply: FastifyReply,
+    busy: () => Error,
+    make: () => Promise<OpenArchive>,
+  ): Promise<OpenArchive> {
+    if (running >= max) throw busy();
+    running += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      running -= 1;
+    };
+    try {
+      const opened = await make();
+      opened.archive.once('close', release);
+      reply.raw.once('close', release);
+      return opened;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+}
+
+/** Sends an archive as a download named `fileName`, with its counts for the download's progress. */
+export function sendArchive(reply: FastifyReply, { archive, size }: OpenArchive, fileName: string) {
+  return reply
+    .type('application/zip')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('x-archive-files', String(size.files))
+    .header('x-archive-bytes', String(size.bytes))
+    .send(archive);
 }
