@@ -4,6 +4,7 @@ import { forgetChangedLists } from '../lists/list-events.ts';
 import { sessionOfPollsScope } from '../lists/poll-scopes.ts';
 import { questionsFilterOf } from '../lists/question-scopes.ts';
 import { memoriesVersion } from '../memories/memory.repository.ts';
+import { readScheduleVersion } from '../programme/programme.repository.ts';
 import { scheduleListVersion } from '../programme/programme.service.ts';
 import { reportsVersion } from '../memories/report.repository.ts';
 import { pollsVersion } from '../polls/poll.repository.ts';
@@ -27,7 +28,14 @@ export const listsPlugin = fp(
     const lists = new ListCache(
       {
         memories: () => memoriesVersion(db),
-        speakers: () => speakersVersion(db),
+        // An import renames speakers (decision 244): the programme's version moves the list's.
+        speakers: async () => {
+          const [speakers, schedule] = await Promise.all([
+            speakersVersion(db),
+            readScheduleVersion(db),
+          ]);
+          return { ...speakers, revision: schedule };
+        },
         questions: (scope) => questionsVersion(db, questionsFilterOf(scope)),
         schedule: () => scheduleListVersion({ db }),
         // The reported memories carry the memory as it is: its changes move the version too.

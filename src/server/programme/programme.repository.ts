@@ -478,6 +478,26 @@ export async function speakerIdByPersonId(
 }
 
 /** Records the schedule's person id of a speaker (unique: one speaker per person). */
+/**
+ * A speaker renamed by the schedule: their name, its key, and the name their questions carry
+ * (a question stores its speaker's name as it was asked of them).
+ */
+export async function renameSpeaker(
+  db: Executor,
+  speaker: { id: string; name: string; nameKey: string | null },
+): Promise<void> {
+  await db
+    .updateTable('speakers')
+    .set({ name: speaker.name, name_key: speaker.nameKey })
+    .where('id', '=', speaker.id)
+    .execute();
+  await db
+    .updateTable('questions')
+    .set((eb) => ({ speaker_name: speaker.name, revision: eb('revision', '+', 1) }))
+    .where('speaker_id', '=', speaker.id)
+    .execute();
+}
+
 export async function setSpeakerPersonId(
   db: Executor,
   speakerId: string,

@@ -3,19 +3,21 @@ import type { Executor } from '../../db/queries.ts';
 /** What matching a schedule's people needs of every speaker. */
 export interface SpeakerKeys {
   id: string;
+  name: string;
   username: string;
   nameKey: string | null;
   personId: string | null;
 }
 
-/** Every speaker's id, username, name key and schedule person id, in one read. */
+/** Every speaker's id, name, username, name key and schedule person id, in one read. */
 export async function speakerKeys(db: Executor): Promise<SpeakerKeys[]> {
   const rows = await db
     .selectFrom('speakers')
-    .select(['id', 'username', 'name_key', 'schedule_person_id'])
+    .select(['id', 'name', 'username', 'name_key', 'schedule_person_id'])
     .execute();
   return rows.map((row) => ({
     id: row.id,
+    name: row.name,
     username: row.username,
     nameKey: row.name_key,
     personId: row.schedule_person_id ?? null,

@@ -186,6 +186,8 @@ describe.each(testDatabases)('importing a schedule (%s)', (database) => {
     const renamed = byTitle(before, 'Кириллица в Юникоде');
     const withQuestion = byTitle(before, 'Rust & WebAssembly');
     const without = byTitle(before, 'Lightning talks');
+    const yamada = (await speakers(t)).find((s) => s.name === '山田 太郎');
+    const speakersTag = (await fetch(`${t.url}/speakers`)).headers.get('etag') ?? '';
     const question = await askQuestion(t.url, {
       speakerId: grace.speaker._id,
       question: 'Does it run in the browser?',
@@ -227,12 +229,22 @@ describe.each(testDatabases)('importing a schedule (%s)', (database) => {
       .where('id', '=', question._id)
       .executeTakeFirst();
     expect(kept).toEqual({ id: question._id, session_id: withQuestion._id });
-    // A renamed person is the same speaker: matched by the schedule's person id.
+    // A renamed person is the same speaker: matched by the schedule's person id, and named as
+    // the schedule names them now, their username and their questions kept.
     const panel = byTitle(after, 'Panel: The future of open source');
     expect(panel.speakerIds).toEqual(
       byTitle(before, 'Panel: The future of open source').speakerIds,
     );
-    expect(await speakers(t)).toHaveLength(8);
+    const everyone = await speakers(t);
+    expect(everyone).toHaveLength(8);
+    expect(everyone.find((s) => s._id === yamada?._id)).toMatchObject({
+      name: '山田 太郎 (Taro Yamada)',
+      username: yamada?.username,
+    });
+    expect(everyone.map((s) => s.name)).not.toContain('山田 太郎');
+    // The list's version moved with the names: a phone's cached list is not answered 304.
+    const again = await fetch(`${t.url}/speakers`, { headers: { 'if-none-match': speakersTag } });
+    expect(again.status).toBe(200);
 
     // Once more: nothing changes, the cancelled talk is not counted again.
     expect(

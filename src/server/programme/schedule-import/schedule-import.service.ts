@@ -15,6 +15,7 @@ import {
   listSessions,
   sessionHasDependents,
   setSessionSpeakers,
+  renameSpeaker,
   setSpeakerPersonId,
   updateSession,
   upsertRoomByName,
@@ -160,6 +161,9 @@ class SpeakerMatcher {
   readonly #resolved = new Map<string, string>();
   readonly added: ImportedSpeaker[] = [];
   readonly links: { speakerId: string; personId: string }[] = [];
+  /** Linked speakers whose person the schedule now names differently. */
+  readonly renames: { id: string; name: string; nameKey: string | null }[] = [];
+  readonly #byId = new Map<string, SpeakerKeys>();
   readonly #matched = new Set<string>();
 
   constructor(
@@ -167,6 +171,7 @@ class SpeakerMatcher {
     private readonly made: { createdAt: string; eventName: string },
   ) {
     for (const speaker of speakers) {
+      this.#byId.set(speaker.id, speaker);
       this.#usernames.add(speaker.username);
       if (speaker.personId) this.#byPerson.set(speaker.personId, speaker.id);
       if (speaker.nameKey) this.#byNameKey.set(speaker.nameKey, speaker);
@@ -189,6 +194,7 @@ class SpeakerMatcher {
     const linked = this.#byPerson.get(person.id);
     if (linked) {
       this.#matched.add(linked);
+      this.#renameIfChanged(linked, person.name);
       return linked;
     }
     const nameKey = speakerNameKey(person.name);
@@ -217,12 +223,33 @@ class SpeakerMatcher {
     if (!sameName) {
       this.#byNameKey.set(nameKey, {
         id: speaker.id,
+        name: person.name,
         username,
         nameKey,
         personId: person.id,
       });
     }
     return speaker.id;
+  }
+
+  /**
+   * The schedule is the programme's truth: a person it now names differently (a typo fixed, a
+   * name added) is renamed, keeping their username, sign-in and questions. The new name's key
+   * goes with it unless another speaker holds it (two people of one name, as on a first import).
+   */
+  #renameIfChanged(speakerId: string, name: string): void {
+    const speaker = this.#byId.get(speakerId);
+    if (!speaker || speaker.name === name) return;
+    const nameKey = speakerNameKey(name);
+    const holder = this.#byNameKey.get(nameKey);
+    const keyFree = holder === undefined || holder.id === speakerId;
+    if (speaker.nameKey !== null && this.#byNameKey.get(speaker.nameKey)?.id === speakerId) {
+      this.#byNameKey.delete(speaker.nameKey);
+    }
+    speaker.name = name;
+    speaker.nameKey = keyFree ? nameKey : null;
+    if (keyFree) this.#byNameKey.set(nameKey, speaker);
+    this.renames.push({ id: speakerId, name, nameKey: speaker.nameKey });
   }
 }
 
@@ -287,6 +314,7 @@ export async function importSchedule(
     for (const { speakerId, personId } of people.links) {
       await setSpeakerPersonId(trx, speakerId, personId);
     }
+    for (const renamed of people.renames) await renameSpeaker(trx, renamed);
 
     const stored = new Map<string, StoredSession>();
     for (const session of await listSessions(trx)) {
