@@ -70,6 +70,14 @@ test('the wall shows a memory posted elsewhere within 2 s, and drops a deleted o
   await page.screenshot({ path: testInfo.outputPath('wall-1920x1080.png') });
   await page.screenshot({ path: 'test-results/wall-1920x1080.png' });
 
+  // On a phone held upright, the caption sits above the join panel, not under it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const caption = await wall.getByText('Just posted from my phone!').boundingBox();
+  const qr = await wall.getByRole('img', { name: /^QR code: http/ }).boundingBox();
+  expect(caption && qr && caption.y + caption.height <= qr.y).toBe(true);
+  await page.screenshot({ path: testInfo.outputPath('wall-390x844.png') });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+
   // The admin deletes it: it leaves the projector at once.
   const token = await adminToken(wallServer.url, ADMIN_PASSWORD);
   const deleted = await fetch(`${wallServer.url}${API_PATHS.adminMediaItem(posted?._id ?? '')}`, {
