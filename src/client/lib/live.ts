@@ -18,6 +18,8 @@ export interface LiveUpdates {
   on?: LiveHandlers;
   /** The queries refetched on every connect, the first one included (what came before it). */
   refetchOnConnect?: readonly QueryKey[];
+  /** Runs on every connect before those refetches: what a list's loader must know of it. */
+  onConnect?: () => void;
   /** The room whose events the screen needs; events for everybody need none. */
   room?: WatchRequest | null | undefined;
 }
@@ -27,21 +29,22 @@ export interface LiveUpdates {
  * Features say which caches an event updates (their `use-live-*.ts` hooks); the connection, the
  * rooms and the catch-up after a connect are this module's.
  */
-export function useLiveUpdates({ on, refetchOnConnect, room }: LiveUpdates): void {
+export function useLiveUpdates({ on, refetchOnConnect, onConnect, room }: LiveUpdates): void {
   const client = useQueryClient();
   const onEvent = useEffectEvent((event: ServerEvent, payload: unknown) => {
     // The payload was parsed with this event's schema.
     const handle = on?.[event] as ((payload: unknown, client: QueryClient) => void) | undefined;
     handle?.(payload, client);
   });
-  const onConnect = useEffectEvent(() => {
+  const catchUp = useEffectEvent(() => {
+    onConnect?.();
     for (const queryKey of refetchOnConnect ?? []) void client.invalidateQueries({ queryKey });
   });
   useEffect(
     () =>
       live.listen({
         event: (event, payload) => onEvent(event, payload),
-        connect: () => onConnect(),
+        connect: () => catchUp(),
       }),
     [],
   );

@@ -7,6 +7,7 @@ import {
 } from '../speakers/api/get-speakers.ts';
 import {
   QUESTIONS_KEY,
+  catchUpQuestionLists,
   mergeQuestionIntoLists,
   removeQuestionFromLists,
   removeSpeakerQuestions,
@@ -16,7 +17,7 @@ import {
 /**
  * Keeps the question and speaker lists live: new questions and speakers are merged by id into
  * every loaded list they belong in, changed ones replaced (votes, answered, pinned), deleted
- * and hidden ones removed, and each connect of the socket refetches the lists. `room`
+ * and hidden ones removed, and each connect of the socket reads the lists again whole. `room`
  * is where the screen's questions come from: one speaker's, or every question.
  */
 export function useLiveQuestions(room: WatchRequest | null | undefined): void {
@@ -32,6 +33,7 @@ export function useLiveQuestions(room: WatchRequest | null | undefined): void {
       },
     },
     refetchOnConnect: [QUESTIONS_KEY, SPEAKERS_KEY],
+    onConnect: catchUpQuestionLists,
     room,
   });
 }

@@ -6,6 +6,7 @@ import {
   questionFixture,
 } from '../../../../../tests/support/question-fixture.ts';
 import {
+  catchUpQuestionLists,
   mergeQuestionIntoLists,
   questionsKey,
   questionsQueryOptions,
@@ -70,6 +71,37 @@ describe('a speaker’s questions, polled with the socket as the first source', 
     server.answer([question(2, other)]);
     await polled;
     expect(ids(client, scope)).toEqual(['Question 2?', 'Question 3?']);
+  });
+
+  it('reads the whole list again after a reconnect: a pin moved while away is not kept', async () => {
+    const other = '01a21ba3-0000-7000-8000-0000000000fe';
+    const scope = { kind: 'speaker', speakerId: other } as const;
+    const client = new QueryClient();
+    const pinned = { ...question(1, other), pinned: true };
+    client.setQueryData(questionsKey(scope), [pinned, question(2, other)]);
+    const poll = async (list: Question[]) => {
+      const server = slowServer();
+      const polled = client.query({ ...questionsQueryOptions(scope), staleTime: 0 });
+      await vi.waitFor(() => expect(server.fetch).toHaveBeenCalled());
+      const url = String(server.fetch.mock.calls[0]?.[0]);
+      server.answer(list);
+      await polled;
+      return url;
+    };
+    const now = [
+      { ...question(1, other), pinned: false },
+      { ...question(2, other), pinned: true },
+    ];
+    // The first poll reads the list whole; the next ones only what is newer.
+    expect(await poll([pinned, question(2, other)])).not.toContain('since=');
+    expect(await poll([])).toContain('since=');
+    // The socket came back after the pin moved: the catch-up reads the list whole.
+    catchUpQuestionLists();
+    expect(await poll(now)).not.toContain('since=');
+    expect(client.getQueryData<Question[]>(questionsKey(scope))?.map((q) => q.pinned)).toEqual([
+      false,
+      true,
+    ]);
   });
 });
 

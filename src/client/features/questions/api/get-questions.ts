@@ -180,6 +180,15 @@ async function loadQuestions(
 const FULL_RELOAD_MS = 30_000;
 const lastFullLoad = new Map<string, number>();
 
+/**
+ * After a (re)connect every question list's next load is a whole one: what changed while the
+ * socket was away (a pin moved, votes, a removal) is in no newer page, and waiting for the
+ * 30 s reload showed a stale pin that long.
+ */
+export function catchUpQuestionLists(): void {
+  lastFullLoad.clear();
+}
+
 /** The questions of a scope, oldest first, polled every 5 s (the socket's fallback). */
 export const questionsQueryOptions = (scope: QuestionsScope) =>
   queryOptions({
