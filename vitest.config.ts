@@ -19,6 +19,7 @@ const SERVER_UNIT = [
   'policies',
   'poll-pace',
   'poll-answers',
+  'reaction-sums',
   'route-hints',
   'schedule-parse',
   'speaker-username',

@@ -47,6 +47,7 @@ import { programmeRoutes } from './programme/programme.routes.ts';
 import { scheduleImportRoutes } from './programme/schedule-import/schedule-import.routes.ts';
 import { pollRoutes } from './polls/poll.routes.ts';
 import { questionRoutes } from './questions/question.routes.ts';
+import { reactionRoutes } from './reactions/reaction.routes.ts';
 import { publicBranding } from './settings/branding.ts';
 import { speakerRoutes } from './speakers/speaker.routes.ts';
 import { systemRoutes } from './system/system.routes.ts';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(programmeRoutes, { deps });
   await app.register(scheduleImportRoutes, { deps });
   await app.register(pollRoutes, { deps });
+  await app.register(reactionRoutes, { deps });
   await app.register(webManifestRoutes, {
     branding: () => publicBranding(deps.settings),
     pageRateLimit: config.pageRateLimit,

@@ -3,6 +3,7 @@ import { idSchema } from './schemas/common.ts';
 import { memorySchema } from './schemas/memory.ts';
 import { pollSchema } from './schemas/poll.ts';
 import { questionSchema } from './schemas/question.ts';
+import { reactionCountsSchema } from './schemas/reaction.ts';
 import { reportsChangedEventSchema } from './schemas/report.ts';
 import { publicSettingsSchema } from './schemas/settings.ts';
 import { speakerSchema } from './schemas/speaker.ts';
@@ -43,6 +44,14 @@ export const scheduleUpdatedEventSchema = z.object({ version: z.number().int() }
  */
 export const pollUpdatedEventSchema = z.object({ poll: pollSchema });
 export const pollDeletedEventSchema = z.object({ id: idSchema, sessionId: idSchema.nullable() });
+/**
+ * The reactions tapped in a session (null: the whole event) over at most 250 ms, summed per
+ * emoji: to the session's watchers, everybody for the event-wide ones (decision 237).
+ */
+export const reactionsEventSchema = z.object({
+  sessionId: idSchema.nullable(),
+  counts: reactionCountsSchema,
+});
 
 /** What a client may ask to watch: one speaker's questions, or every question, or a session. */
 export const watchRequestSchema = z.discriminatedUnion('room', [
@@ -79,6 +88,7 @@ export const serverEventSchemas = {
   reportsChanged: reportsChangedEventSchema,
   pollUpdated: pollUpdatedEventSchema,
   pollDeleted: pollDeletedEventSchema,
+  reactions: reactionsEventSchema,
   dataPurged: dataPurgedEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;

@@ -55,6 +55,8 @@ export const API_PATHS = {
   pollWord: (id: string, text: string) =>
     `/api/polls/${encodeURIComponent(id)}/words/${encodeURIComponent(text)}`,
   adminPollsCsv: '/api/admin/polls.csv',
+  /** POST: an attendee's tap of a reaction (decision 237). */
+  reactions: '/api/reactions',
   adminPurge: '/api/admin/purge',
   openApi: '/api/openapi.json',
   apiDocs: '/api/docs',

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import sharp from 'sharp';
+import { DEFAULT_REACTIONS } from '../../shared/schemas/reaction.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { brandCss } from '../../shared/brand-palette.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
@@ -169,6 +170,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
           timezone: 'UTC',
           privacyNotice: '',
           dataKeptUntil: null,
+          reactions: DEFAULT_REACTIONS,
         },
       });
 

@@ -100,4 +100,9 @@ export type DomainEvent =
    */
   | { type: 'pollVoted'; pollId: string; sessionId: string | null; revision: number }
   /** A poll was deleted with its answers; `speakerIds` ran it (their screens drop it too). */
-  | { type: 'pollDeleted'; pollId: string; sessionId: string | null; speakerIds: string[] };
+  | { type: 'pollDeleted'; pollId: string; sessionId: string | null; speakerIds: string[] }
+  /**
+   * An attendee tapped a reaction in a session (null: the whole event). Kept nowhere: the
+   * sockets of every instance sum the taps of a short window and send the sums (decision 237).
+   */
+  | { type: 'reacted'; sessionId: string | null; emoji: string };

@@ -181,6 +181,7 @@ const INVALID = {
   poll: (message: string) => message,
   purgeConfirm: 'Type the event’s name exactly as it is set to confirm the purge',
   unknownSession: 'sessionId names no session of the programme',
+  unknownReaction: 'emoji must be one of the event’s reactions',
   notSessionSpeaker: 'speakerId names no speaker of this session',
 } as const;
 
@@ -242,6 +243,7 @@ const CONFLICT = {
   pollState: (from: string, to: string) => `A poll that is ${from} cannot become ${to}`,
   pollChanged: 'The poll changed meanwhile; try again',
   leaderboardNotYet: 'The leaderboard is shown once the quiz is closed and its results revealed',
+  reactionsOff: 'Reactions are turned off for this event',
 } as const;
 
 const TOO_LARGE = {
@@ -325,6 +327,7 @@ export const invalid = factory(400, INVALID, {
   poll: 'VALIDATION',
   purgeConfirm: 'VALIDATION',
   unknownSession: 'VALIDATION',
+  unknownReaction: 'VALIDATION',
   notSessionSpeaker: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);

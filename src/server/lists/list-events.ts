@@ -80,6 +80,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
       case 'speakerSecretRenewed':
       case 'speakerSecretsRenewed':
       case 'attendeeErasure':
+      case 'reacted':
         return;
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know: it may

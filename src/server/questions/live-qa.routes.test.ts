@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { questionUpdatedEventSchema } from '../../shared/events.ts';
+import { DEFAULT_REACTIONS } from '../../shared/schemas/reaction.ts';
 import {
   type Question,
   questionListSchema,
@@ -577,6 +578,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         retentionUntil: null,
         retentionEndsAt: null,
         privacyNotice: '',
+        reactions: DEFAULT_REACTIONS,
         logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {

@@ -16,6 +16,7 @@ import type { Question } from '../../shared/schemas/question.ts';
 import { type DomainEvent, audienceOf } from '../events/domain-events.ts';
 import type { EventSubscriber } from '../events/events.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/transport/security-headers.ts';
+import { ReactionSums } from './reaction-sums.ts';
 
 /** The events every client gets. */
 type EveryoneEvent =
@@ -373,12 +374,13 @@ export function createRealtime(
     ...speakerIds.map((speakerId) => moderationRoom(speakerId)),
   ];
   /**
-   * The sockets of a session's watchers (every socket for an event-wide poll) but its owners'.
-   * A poll's result goes to them a few hundred at a time, one batch per turn of the event loop:
-   * writing to 5,000 sockets at once holds the loop for about 100 ms, which every answer
-   * arriving meanwhile would wait out (decision 220).
+   * The sockets of a session's watchers (every socket for the whole event's) but those in the
+   * rooms `except` (a poll's owners, who get their own view). A poll's result or a session's
+   * reactions go to them a few hundred at a time, one batch per turn of the event loop: writing
+   * to 5,000 sockets at once holds the loop for about 100 ms, which every answer arriving
+   * meanwhile would wait out (decisions 220, 237).
    */
-  const pollWatchers = (sessionId: string | null, owners: readonly string[]): string[] => {
+  const watchersOf = (sessionId: string | null, owners: readonly string[]): string[] => {
     const { rooms } = io.of('/').adapter;
     const members =
       sessionId === null
@@ -398,7 +400,7 @@ export function createRealtime(
     const owners = pollOwnerRooms(live.speakerIds);
     const { shown } = live;
     if (shown) {
-      inTurns(pollWatchers(live.sessionId, owners), (batch) =>
+      inTurns(watchersOf(live.sessionId, owners), (batch) =>
         io.local.to(batch).emit('pollUpdated', { poll: shown }),
       );
     }
@@ -462,11 +464,19 @@ export function createRealtime(
     pollPaces.delete(event.pollId);
     const payload = { id: event.pollId, sessionId: event.sessionId };
     const owners = pollOwnerRooms(event.speakerIds);
-    inTurns(pollWatchers(event.sessionId, owners), (batch) =>
+    inTurns(watchersOf(event.sessionId, owners), (batch) =>
       io.local.to(batch).emit('pollDeleted', payload),
     );
     io.to(owners).emit('pollDeleted', payload);
   };
+
+  // Every instance hears every tap (its own and the others'), so each sums the whole cluster's
+  // and sends its sockets at most 4 sums a second per session (decision 237).
+  const reactionSums = new ReactionSums((sessionId, counts) =>
+    inTurns(watchersOf(sessionId, []), (batch) =>
+      io.local.to(batch).emit('reactions', { sessionId, counts }),
+    ),
+  );
 
   const on = (event: DomainEvent) => {
     switch (event.type) {
@@ -533,6 +543,9 @@ export function createRealtime(
       case 'pollDeleted':
         pollDeleted(event);
         return;
+      case 'reacted':
+        reactionSums.add(event.sessionId, event.emoji);
+        return;
       case 'eventDataPurged':
         // One event however much went: open screens read their lists again.
         toEveryone({ event: 'dataPurged', payload: {} });
@@ -555,6 +568,7 @@ export function createRealtime(
     close: () =>
       new Promise<void>((resolve) => {
         everyone.stop();
+        reactionSums.stop();
         clearTimeout(flushTimer);
         for (const pace of pollPaces.values()) clearTimeout(pace.timer);
         pollPaces.clear();

@@ -8,6 +8,7 @@ import {
   type SettingsUpdate,
   settingsSchema,
 } from '../../shared/schemas/settings.ts';
+import { DEFAULT_REACTIONS } from '../../shared/schemas/reaction.ts';
 import { lastDayKept, retentionEnd } from '../../shared/retention.ts';
 import { badRequest, HttpError, unsupported } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -47,6 +48,7 @@ export const defaultSettings = (config: Config): Settings => ({
   retentionDays: null,
   retentionUntil: null,
   privacyNotice: '',
+  reactions: DEFAULT_REACTIONS,
 });
 
 /**
@@ -89,7 +91,8 @@ export class SettingsStore {
   }
 
   #refreshPublic(): void {
-    const { eventName, primaryColor, wallIntervalSeconds, timezone, privacyNotice } = this.#current;
+    const { eventName, primaryColor, wallIntervalSeconds, timezone, privacyNotice, reactions } =
+      this.#current;
     const settings: PublicSettings = {
       eventName,
       primaryColor,
@@ -98,6 +101,7 @@ export class SettingsStore {
       timezone,
       privacyNotice,
       dataKeptUntil: lastDayKept(this.retentionEnd()),
+      reactions,
     };
     const version = createHash('sha256')
       .update(JSON.stringify(settings))

@@ -15,6 +15,8 @@ export const publicConfigSchema = z.object({
   privacyNotice: z.string(),
   /** The last day attendees' data is kept (`YYYY-MM-DD`, decision 217); null: until deleted. */
   dataKeptUntil: z.string().nullable(),
+  /** The emoji attendees react with during a talk, in order; empty: reactions are off. */
+  reactions: z.array(z.string()),
   /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
   publicUrl: z.string().nullable(),
   maxUploadMb: z.number(),

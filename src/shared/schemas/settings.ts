@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pollStatsSchema } from './poll.ts';
+import { reactionsSettingSchema } from './reaction.ts';
 import { cleanName } from '../names.ts';
 import { isTimeZone } from '../zoned-time.ts';
 
@@ -66,6 +67,8 @@ export const settingsSchema = z.object({
     .max(PRIVACY_NOTICE_MAX, {
       error: `privacyNotice must be at most ${PRIVACY_NOTICE_MAX} characters`,
     }),
+  /** The emoji attendees react with during a talk, in order; empty: reactions are off (decision 237). */
+  reactions: reactionsSettingSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -102,6 +105,8 @@ export const publicSettingsSchema = z.object({
   privacyNotice: z.string(),
   /** The last day attendees' data is kept (`YYYY-MM-DD`); null: until the organiser deletes it. */
   dataKeptUntil: z.string().nullable(),
+  /** The emoji attendees react with; empty: reactions are off. */
+  reactions: z.array(z.string()),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

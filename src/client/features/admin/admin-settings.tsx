@@ -21,6 +21,7 @@ import { useForm } from '@mantine/form';
 import { IconPhotoUp, IconTrash } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { DEFAULT_PRIMARY_COLOR } from '../../../shared/brand-palette.ts';
+import { DEFAULT_REACTIONS } from '../../../shared/schemas/reaction.ts';
 import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
 import { formatDay, lastDayKept } from '../../../shared/retention.ts';
 import {
@@ -65,8 +66,10 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       retentionDays: null,
       retentionUntil: null,
       privacyNotice: '',
+      reactions: DEFAULT_REACTIONS,
     },
     validate: {
+      reactions: fieldCheck('reactions'),
       retentionDays: fieldCheck('retentionDays'),
       retentionUntil: fieldCheck('retentionUntil'),
       privacyNotice: fieldCheck('privacyNotice'),

@@ -44,6 +44,7 @@ const TAGS = [
     name: 'Polls',
     description: "Live polls: run by a session's speakers or the admin, answered by attendees.",
   },
+  { name: 'Reactions', description: 'Emoji taps during a talk, summed and shown live.' },
 ];
 
 const DESCRIPTION = `The HTTP API of Confab, generated from the zod schemas its routes validate with.

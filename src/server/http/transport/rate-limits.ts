@@ -72,9 +72,11 @@ export class FixedWindowCounter {
 const waitText = (seconds: number) =>
   `Too many requests; try again in ${seconds} second${seconds === 1 ? '' : 's'}`;
 
-/** One limit: `max` a minute for each key that `keyOf` gives (no key: the request is not counted). */
+/** One limit: `max` a minute (or a `windowMs`) for each key that `keyOf` gives (no key: the request is not counted). */
 interface LimitRule {
   max: number | (() => number);
+  /** The window `max` counts over, in milliseconds; a minute unless given. */
+  windowMs?: number;
   keyOf: (request: FastifyRequest) => string | undefined;
   message?: (seconds: number) => string;
 }
@@ -140,7 +142,7 @@ export class RateLimits {
    * page for a page load). The first rule's figures go out in `X-RateLimit-*` headers.
    */
   limit(rules: LimitRule[]): LimitHook {
-    const counters = rules.map(() => new FixedWindowCounter(this.options.clock));
+    const counters = rules.map((rule) => new FixedWindowCounter(this.options.clock, rule.windowMs));
     return async (request, reply) => {
       let refused: { seconds: number; message: string } | undefined;
       rules.forEach((rule, index) => {
@@ -276,6 +278,26 @@ export function reportRateLimit(app: FastifyInstance): LimitHook {
       max: REPORT_LIMITS.perAddress,
       keyOf: (request) =>
         attendeeIdOf(request) === undefined ? `report:${rateLimits.addressOf(request)}` : undefined,
+    },
+  ]);
+}
+
+/**
+ * Reactions an attendee may tap (decision 237): about one a second, with a burst of a few taps
+ * in a row: `max` per window of `windowMs`.
+ */
+export const REACTION_LIMIT = { max: 6, windowMs: 5_000 } as const;
+
+/**
+ * The limit on reactions: `REACTION_LIMIT` per attendee (the route takes attendees only).
+ * Answers 429 with `Retry-After`.
+ */
+export function reactionRateLimit(app: FastifyInstance): LimitHook {
+  const rateLimits = limitsOf(app);
+  return rateLimits.limit([
+    {
+      ...REACTION_LIMIT,
+      keyOf: (request) => `react:${rateLimits.requesterKey(request)}`,
     },
   ]);
 }
