@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   CloseButton,
   Group,
@@ -14,7 +13,6 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
-  IconAlertCircle,
   IconCalendarEvent,
   IconChartBar,
   IconClockHour4,
@@ -52,6 +50,7 @@ import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { useAdminLiveUpdates } from './use-admin-live-updates.ts';
 import classes from './admin-screen.module.css';
 import { LoadMoreButton } from './load-more-button.tsx';
+import { EmptyList, LoadError } from './list-notices.tsx';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
 /** The console's tabs, as `?tab=` names them, in order, with their label and icon. */
@@ -228,21 +227,14 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
             />
           </div>
 
-          {media.isError && !expired && (
-            <Alert color="red" icon={<IconAlertCircle />} role="alert">
-              {ADMIN_TEXTS.fetchError}
-            </Alert>
-          )}
+          {media.isError && !expired && <LoadError>{ADMIN_TEXTS.fetchError}</LoadError>}
 
           {media.isPending ? (
             <GridSkeleton />
           ) : !media.data ? null : memories.length === 0 ? (
-            <Stack align="center" gap={4} py="xl" c="dimmed">
-              <IconPhoto size={32} aria-hidden />
-              <Text ta="center" style={{ overflowWrap: 'anywhere' }}>
-                {query ? `No memories match “${query}”.` : 'No memories yet.'}
-              </Text>
-            </Stack>
+            <EmptyList icon={IconPhoto}>
+              {query ? `No memories match “${query}”.` : 'No memories yet.'}
+            </EmptyList>
           ) : (
             <>
               <Text fz="sm" c="dimmed" aria-live="polite">

@@ -5,6 +5,7 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format-time.ts';
 import { useAdminAudit } from './api/admin-audit.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
+import { EmptyList } from './list-notices.tsx';
 
 /** The moderation log: the latest deletions, who made them and when. */
 export function AdminDeletions({ token, onExpired }: { token: string; onExpired: () => void }) {
@@ -26,12 +27,7 @@ export function AdminDeletions({ token, onExpired }: { token: string; onExpired:
     );
   }
   if (audit.data.length === 0) {
-    return (
-      <Stack align="center" gap={4} py="xl" c="dimmed">
-        <IconHistory size={32} aria-hidden />
-        <Text>No deletions yet.</Text>
-      </Stack>
-    );
+    return <EmptyList icon={IconHistory}>No deletions yet.</EmptyList>;
   }
   return (
     <Stack

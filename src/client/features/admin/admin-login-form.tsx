@@ -1,10 +1,11 @@
 import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
-import { IconAlertCircle, IconInfoCircle, IconLock } from '@tabler/icons-react';
+import { IconInfoCircle, IconLock } from '@tabler/icons-react';
 import { ADMIN_TEXTS } from '../../../shared/constants.ts';
 import { adminLoginRequestSchema } from '../../../shared/schemas/admin.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAdminLogin } from './api/admin-login.ts';
+import { LoadError } from './list-notices.tsx';
 
 /** "Admin Login": Username, Password (both required), Login; errors from the server shown. */
 export function AdminLoginForm({ notice }: { notice: string | null }) {
@@ -47,9 +48,7 @@ export function AdminLoginForm({ notice }: { notice: string | null }) {
           </Alert>
         )}
         {login.isError && (
-          <Alert color="red" icon={<IconAlertCircle />} role="alert">
-            {errorMessage(login.error, ADMIN_TEXTS.loginFailed)}
-          </Alert>
+          <LoadError>{errorMessage(login.error, ADMIN_TEXTS.loginFailed)}</LoadError>
         )}
         <form onSubmit={submit} noValidate>
           <Stack gap="md">

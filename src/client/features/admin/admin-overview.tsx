@@ -1,5 +1,5 @@
-import { Alert, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import {} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo } from 'react';
 import { API_PATHS } from '../../../shared/routes.ts';
@@ -9,6 +9,7 @@ import { useLiveUpdates } from '../../lib/live.ts';
 import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
 import { DownloadAllButton } from './download-all-button.tsx';
+import { LoadError } from './list-notices.tsx';
 
 const AdminCharts = lazy(() => import('./admin-charts.tsx'));
 
@@ -88,9 +89,7 @@ export function AdminOverview({ token, onExpired }: { token: string; onExpired: 
   return (
     <Stack gap="md">
       {stats.isError && !expired && !stats.data && (
-        <Alert color="red" icon={<IconAlertCircle />} role="alert">
-          The figures could not load; trying again.
-        </Alert>
+        <LoadError>The figures could not load; trying again.</LoadError>
       )}
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm">
         {FIGURES.map(([key, label]) => (

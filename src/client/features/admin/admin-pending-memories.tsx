@@ -1,5 +1,5 @@
-import { Alert, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { toastDone, toastFailed } from '../../components/toast.ts';
@@ -12,6 +12,7 @@ import { useSessionExpiry } from './use-session-expiry.ts';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { DeleteMemoryModal } from './delete-memory-modal.tsx';
 import { LoadMoreButton } from './load-more-button.tsx';
+import { EmptyList, LoadError } from './list-notices.tsx';
 
 const GRID_COLS = { base: 2, sm: 3, md: 4 };
 
@@ -90,15 +91,10 @@ export function AdminPendingMemories({
   return (
     <Stack gap="sm">
       {pending.isError && !expired && (
-        <Alert color="red" icon={<IconAlertCircle />} role="alert">
-          The memories awaiting approval could not load.
-        </Alert>
+        <LoadError>The memories awaiting approval could not load.</LoadError>
       )}
       {pending.data && memories.length === 0 ? (
-        <Stack align="center" gap={4} py="xl" c="dimmed">
-          <IconCircleCheck size={32} aria-hidden />
-          <Text ta="center">No memories are awaiting approval.</Text>
-        </Stack>
+        <EmptyList icon={IconCircleCheck}>No memories are awaiting approval.</EmptyList>
       ) : (
         <>
           {memories.length > 0 && (

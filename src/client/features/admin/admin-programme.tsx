@@ -1,15 +1,5 @@
-import {
-  Alert,
-  Center,
-  Loader,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertCircle, IconWorld } from '@tabler/icons-react';
+import { Center, Loader, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconWorld } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { toastDone, toastFailed } from '../../components/toast.ts';
@@ -20,6 +10,7 @@ import { ProgrammeImportPanel } from './programme-import-panel.tsx';
 import { ProgrammeRooms } from './programme-rooms.tsx';
 import { ProgrammeSessions } from './programme-sessions.tsx';
 import { timeZoneNames, zoneClock } from './programme-times.ts';
+import { LoadError } from './list-notices.tsx';
 
 /** The event's time zone: the programme's times are typed and shown in it. */
 function TimeZoneCard({
@@ -93,9 +84,7 @@ export function AdminProgramme({ token, onExpired }: { token: string; onExpired:
 
   if (!schedule.data) {
     return schedule.isError ? (
-      <Alert color="red" icon={<IconAlertCircle />} role="alert">
-        The programme could not load. It is tried again shortly.
-      </Alert>
+      <LoadError>The programme could not load. It is tried again shortly.</LoadError>
     ) : (
       <Center p="xl">
         <Loader aria-label="Loading the programme" />

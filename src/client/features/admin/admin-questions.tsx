@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Center,
   Group,
@@ -13,7 +12,6 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   type Icon,
-  IconAlertCircle,
   IconEye,
   IconEyeOff,
   IconSearch,
@@ -41,6 +39,7 @@ import { useSessionExpiry } from './use-session-expiry.ts';
 import { toastDone, toastFailed } from '../../components/toast.ts';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
+import { LoadError } from './list-notices.tsx';
 
 const STATUS_COLOR: Record<QuestionStatus, string> = {
   published: 'green',
@@ -244,9 +243,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
         <ExportButton path={API_PATHS.adminQuestionsCsv} token={token} filename="questions.csv" />
       </Group>
       {questions.isError && !expired && (
-        <Alert color="red" icon={<IconAlertCircle />} role="alert">
-          The questions could not load; retrying.
-        </Alert>
+        <LoadError>The questions could not load; retrying.</LoadError>
       )}
       {questions.isPending ? (
         <Center p="xl">

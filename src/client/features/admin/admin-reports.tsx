@@ -1,5 +1,5 @@
-import { Alert, Badge, Blockquote, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { Badge, Blockquote, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
@@ -16,6 +16,7 @@ import { useDeleteAdminMedia } from './api/delete-admin-media.ts';
 import { isGone, isUnauthorized } from './api/errors.ts';
 import { AdminMemoryCard } from './admin-memory-card.tsx';
 import { useSessionExpiry } from './use-session-expiry.ts';
+import { EmptyList, LoadError } from './list-notices.tsx';
 
 const GRID_COLS = { base: 1, xs: 2, md: 3, lg: 4 };
 /** The reasons a card quotes; the count says how many there are. */
@@ -141,16 +142,9 @@ export function AdminReports({ token, onExpired }: { token: string; onExpired: (
   const entries = (reports.data ?? []).filter((entry) => !busy.has(entry.memory._id));
   return (
     <Stack gap="sm">
-      {reports.isError && !expired && (
-        <Alert color="red" icon={<IconAlertCircle />} role="alert">
-          The reports could not load.
-        </Alert>
-      )}
+      {reports.isError && !expired && <LoadError>The reports could not load.</LoadError>}
       {reports.data && entries.length === 0 ? (
-        <Stack align="center" gap={4} py="xl" c="dimmed">
-          <IconCircleCheck size={32} aria-hidden />
-          <Text ta="center">Nobody has reported a memory.</Text>
-        </Stack>
+        <EmptyList icon={IconCircleCheck}>Nobody has reported a memory.</EmptyList>
       ) : (
         <>
           {entries.length > 0 && (
