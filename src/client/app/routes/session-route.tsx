@@ -1,15 +1,24 @@
 import { useParams } from 'react-router';
+import { PollList } from '../../features/polls/poll-list.tsx';
 import { SessionScreen } from '../../features/programme/session-screen.tsx';
 import { SessionQuestions } from '../../features/questions/session-questions.tsx';
 
-/** /sessions/:id: the talk (the programme's) with its Q&A (the questions') beside it. */
+/**
+ * /sessions/:id: the talk (the programme's) with its polls (the polls') and its Q&A (the
+ * questions') beside it.
+ */
 export default function SessionRoute() {
   const { id = '' } = useParams();
   return (
     <SessionScreen
       key={id}
       id={id}
-      aside={(session) => <SessionQuestions key={session._id} session={session} />}
+      aside={(session) => (
+        <>
+          <PollList key={`polls-${session._id}`} scope={{ sessionId: session._id }} />
+          <SessionQuestions key={session._id} session={session} />
+        </>
+      )}
     />
   );
 }
