@@ -34,6 +34,8 @@ export const STORAGE_KEYS = {
   attendeeToken: 'attendeeToken',
   /** The questions this browser's attendee upvoted (ids, JSON). */
   votedQuestions: 'votedQuestions',
+  /** The questions this browser's attendee asked anonymously (ids, JSON; decision 233). */
+  anonymousQuestions: 'anonymousQuestions',
   /** A speaker's token and the username it is for (login with the secret). */
   speakerToken: 'speakerToken',
   speakerTokenUsername: 'speakerTokenUsername',
@@ -227,6 +229,8 @@ export const LIMITS = {
   usernameMax: 40,
   captionMax: 2_000,
   questionMax: 1_000,
+  /** A speaker's written answer to a question (decision 234). */
+  answerMax: 2_000,
   speakerNameMax: 100,
   speakerStackMax: 100,
   speakerBioMax: 2_000,

@@ -73,6 +73,12 @@ export const QA_TEXTS = {
   questionHidden: 'Question hidden.',
   hiddenQuestions: 'Hidden questions',
   answered: 'Answered',
+  /** An anonymous question's asker, on every screen but the admin's (decision 233). */
+  anonymous: 'Anonymous',
+  askAnonymously: 'Ask anonymously',
+  /** The speaker's written answer under a question (decision 234). */
+  writtenAnswer: 'Answer',
+  yourQuestionAnswered: 'Your question was answered',
   pinned: 'Pinned',
   upvote: 'Upvote',
   presenterView: 'Presenter view',

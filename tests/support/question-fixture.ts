@@ -19,5 +19,8 @@ export const questionFixture = (n: number, fields: Partial<Question> = {}): Ques
   pinned: false,
   status: 'published',
   sessionId: null,
+  anonymous: false,
+  answer: null,
+  answeredAt: null,
   ...fields,
 });

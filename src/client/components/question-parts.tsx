@@ -75,6 +75,35 @@ export function QuestionFlags({
   );
 }
 
+/**
+ * Who asked, as every screen but the admin's shows it: "@name", or "Anonymous" for a question
+ * asked anonymously, even where the asker's own copy still carries their name (decision 233).
+ */
+export const askerHandle = (question: Pick<Question, 'askerUsername' | 'anonymous'>): string =>
+  question.anonymous || question.askerUsername === null
+    ? QA_TEXTS.anonymous
+    : `@${question.askerUsername}`;
+
+/**
+ * The speaker's written answer under a question (decision 234), as text with its line breaks;
+ * nothing when there is none.
+ */
+export function WrittenAnswer({
+  question,
+  className,
+}: {
+  question: Pick<Question, 'answer' | 'speakerName'>;
+  className?: string;
+}) {
+  if (question.answer === null) return null;
+  return (
+    <div className={className ? `${className} ${card.answer}` : card.answer} dir="auto">
+      <div className={card.answerLabel}>{QA_TEXTS.writtenAnswer}</div>
+      <div className={card.answerText}>{question.answer}</div>
+    </div>
+  );
+}
+
 /** What a screen that lists questions for an attendee knows of each one. */
 export interface QuestionViewProps {
   question: Question;
@@ -92,7 +121,7 @@ export function QuestionFrame({
   children,
   ...paper
 }: PaperProps & {
-  question: Pick<Question, 'answered' | 'pinned' | 'askerUsername'>;
+  question: Pick<Question, 'answered' | 'pinned' | 'askerUsername' | 'anonymous'>;
   children: ReactNode;
   [data: `data-${string}`]: string | boolean | undefined;
 }) {
@@ -106,7 +135,7 @@ export function QuestionFrame({
       className={className ? `${className} ${card.card}` : card.card}
       data-answered={question.answered || undefined}
       data-pinned={question.pinned || undefined}
-      aria-label={`Question from ${question.askerUsername}`}
+      aria-label={`Question from ${askerHandle(question).replace(/^@/, '')}`}
     >
       {children}
     </Paper>

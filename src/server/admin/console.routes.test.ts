@@ -171,6 +171,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
           privacyNotice: '',
           dataKeptUntil: null,
           reactions: DEFAULT_REACTIONS,
+          allowAnonymousQuestions: false,
         },
       });
 

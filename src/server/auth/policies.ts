@@ -25,6 +25,8 @@ const postsAs = (caller: Caller, username: string): boolean =>
 interface Subjects {
   'post as': string;
   'ask as': string;
+  /** An asker's own list of questions, by their username (decision 233). */
+  'list own questions': string;
   /** A question: its speaker (null for a panel's) and its session's speakers (decision 223). */
   'moderate question': { speakerId: string | null; speakerIds?: readonly string[] };
   'export questions': { speakerId: string };
@@ -57,6 +59,11 @@ const RULES = {
   'post as': { allow: postsAs, refusal: 'uploadAsYourself' },
   /** Ask a question under an asker's name. */
   'ask as': { allow: postsAs, refusal: 'askAsYourself' },
+  /** List one's own questions, the anonymous ones too: the attendee of that name, by token. */
+  'list own questions': {
+    allow: (caller, username) => caller.kind === 'attendee' && postsAs(caller, username),
+    refusal: 'notYourQuestions',
+  },
   /** Answer, pin, hide or publish a question: its speaker, its session's speakers, or the admin. */
   'moderate question': {
     allow: (caller, question) =>

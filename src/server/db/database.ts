@@ -72,6 +72,12 @@ export interface QuestionsTable {
   asker_id: string | null;
   /** The programme's session the question was asked in; null: none, or the session is gone. */
   session_id?: string | null;
+  /** 0 or 1: asked anonymously (decision 233); set when asked, never cleared. */
+  anonymous?: number;
+  /** The speaker's written answer (decision 234); null: none. */
+  answer?: string | null;
+  /** When the answer was last written; null while there is none. */
+  answered_at?: string | null;
 }
 
 export interface QuestionVotesTable {

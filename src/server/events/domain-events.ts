@@ -56,7 +56,7 @@ export type DomainEvent =
   | ({ type: 'questionUpdated'; question: Question; revision: number } & QuestionAudience)
   | ({
       type: 'questionDeleted';
-      question: Pick<Question, '_id' | 'speakerId' | 'askerUsername'> & {
+      question: Pick<Question, '_id' | 'speakerId' | 'askerUsername' | 'anonymous'> & {
         sessionId?: string | null;
       };
     } & QuestionAudience)

@@ -183,6 +183,7 @@ const INVALID = {
   unknownSession: 'sessionId names no session of the programme',
   unknownReaction: 'emoji must be one of the event’s reactions',
   notSessionSpeaker: 'speakerId names no speaker of this session',
+  anonymousOff: 'Anonymous questions are not allowed at this event',
 } as const;
 
 const UNAUTHORIZED = {
@@ -210,6 +211,7 @@ const FORBIDDEN = {
   otherSpeakersQuestion: 'This question was asked to another speaker',
   otherSpeakersExport: "Only that speaker's own questions can be exported",
   notYourPoll: 'Only the session’s speakers and the admin run its polls',
+  notYourQuestions: 'Only you can list your anonymous questions',
 } as const;
 
 const NOT_FOUND = {
@@ -329,6 +331,7 @@ export const invalid = factory(400, INVALID, {
   unknownSession: 'VALIDATION',
   unknownReaction: 'VALIDATION',
   notSessionSpeaker: 'VALIDATION',
+  anonymousOff: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);
 export const forbidden = factory(403, FORBIDDEN);

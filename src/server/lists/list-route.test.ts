@@ -131,7 +131,12 @@ describe('list routes (the polled gallery, speakers, question lists and dashboar
     if (!held) throw new Error('no question listed');
     await insertQuestion(
       t.app.deps.db,
-      { ...held, _id: newId(), question: 'Written directly' },
+      {
+        ...held,
+        askerUsername: held.askerUsername ?? '',
+        _id: newId(),
+        question: 'Written directly',
+      },
       undefined,
     );
     expect((await rawGet(poll, { 'if-none-match': tag })).status).toBe(304);

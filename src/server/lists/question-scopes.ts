@@ -14,6 +14,13 @@ export const questionsScope = (
       : [speakerId ?? null, askerUsername ?? null, sessionId],
   );
 
+/**
+ * An asker's own list (`own=true` with their token, decision 233): their questions, the
+ * anonymous ones too. The public scopes of an asker hold only the questions asked under a name,
+ * so nothing an anonymous question does moves their versions (or ETags).
+ */
+export const ownScope = (askerUsername: string): string => JSON.stringify({ own: askerUsername });
+
 /** A speaker's dashboard: the questions asked of them and those of their sessions. */
 export const dashboardScope = (speakerId: string): string =>
   JSON.stringify({ dashboard: speakerId });
@@ -24,6 +31,8 @@ export interface ScopeFilter {
   askerUsername: string | undefined;
   sessionId: string | undefined;
   dashboardOf: string | undefined;
+  /** Only the questions asked under a name: every public scope of an asker. */
+  named: boolean | undefined;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
@@ -35,6 +44,7 @@ export function questionsFilterOf(scope: string): ScopeFilter {
     askerUsername: undefined,
     sessionId: undefined,
     dashboardOf: undefined,
+    named: undefined,
   };
   try {
     const parsed: unknown = JSON.parse(scope);
@@ -45,10 +55,14 @@ export function questionsFilterOf(scope: string): ScopeFilter {
         speakerId: text(speakerId),
         askerUsername: text(askerUsername),
         sessionId: text(sessionId),
+        named: text(askerUsername) === undefined ? undefined : true,
       };
     }
     if (parsed !== null && typeof parsed === 'object' && 'dashboard' in parsed) {
       return { ...filter, dashboardOf: text(parsed.dashboard) };
+    }
+    if (parsed !== null && typeof parsed === 'object' && 'own' in parsed) {
+      return { ...filter, askerUsername: text(parsed.own) ?? '' };
     }
   } catch {
     // everybody's
@@ -63,12 +77,24 @@ export function questionsFilterOf(scope: string): ScopeFilter {
  * pollers their 304.
  */
 export function scopesChangedBy(
-  question: { speakerId: string | null; askerUsername: string; sessionId?: string | null },
+  question: {
+    speakerId: string | null;
+    askerUsername: string | null;
+    sessionId?: string | null;
+    anonymous?: boolean;
+  },
   speakerIds: readonly string[] = [],
 ): string[] {
   const scopes = new Set<string>();
+  const { askerUsername } = question;
+  // An anonymous question is in no public list of its asker: only in their own.
+  const askers =
+    askerUsername === null || question.anonymous === true
+      ? [undefined]
+      : [askerUsername, undefined];
+  if (askerUsername !== null) scopes.add(ownScope(askerUsername));
   for (const speakerId of new Set([question.speakerId ?? undefined, undefined])) {
-    for (const asker of [question.askerUsername, undefined]) {
+    for (const asker of askers) {
       for (const sessionId of new Set([question.sessionId ?? undefined, undefined])) {
         scopes.add(questionsScope(speakerId, asker, sessionId));
       }

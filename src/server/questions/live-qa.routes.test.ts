@@ -539,7 +539,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       const text = await response.text();
       const [header] = text.replace(/^\uFEFF/, '').split('\r\n');
       expect(header).toBe(
-        'id,createdAt,speakerId,speakerName,askerUsername,question,votes,answered,pinned,status',
+        'id,createdAt,speakerId,speakerName,askerUsername,question,votes,answered,pinned,status,anonymous,answer,answeredAt',
       );
       expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`);
       expect(text).toContain(",'+cmd,");
@@ -568,6 +568,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
       expect(await read.json()).toEqual({
         moderateQuestions: false,
         moderateMemories: false,
+        allowAnonymousQuestions: false,
         eventName: 'Confab',
         primaryColor: '#4c6ef5',
         wallIntervalSeconds: 8,
@@ -602,6 +603,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         { questionsPerMinute: 0 },
         { questionsPerMinute: 2.5 },
         { moderateQuestions: 'yes' },
+        { allowAnonymousQuestions: 'yes' },
         { unknown: true },
       ]) {
         const response = await call(t.url, 'PUT', '/api/admin/settings', { token: admin, body });

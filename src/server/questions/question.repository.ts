@@ -27,6 +27,9 @@ const toQuestion = (row: QuestionsTable): Question => ({
   pinned: row.pinned === 1,
   status: row.status as QuestionStatus,
   sessionId: row.session_id ?? null,
+  anonymous: row.anonymous === 1,
+  answer: row.answer ?? null,
+  answeredAt: row.answered_at ?? null,
 });
 
 /** A question as stored, with the revision its lists' versions sum. */
@@ -42,7 +45,7 @@ const toStored = (row: QuestionsTable): StoredQuestion => ({
 
 export async function insertQuestion(
   db: Executor,
-  question: Question,
+  question: Question & { askerUsername: string },
   askerId: string | undefined,
 ): Promise<Question> {
   const row: QuestionsTable = {
@@ -59,6 +62,9 @@ export async function insertQuestion(
     revision: 0,
     asker_id: askerId ?? null,
     session_id: question.sessionId,
+    anonymous: question.anonymous ? 1 : 0,
+    answer: null,
+    answered_at: null,
   };
   await db.insertInto('questions').values(row).execute();
   return toQuestion(row);
@@ -72,6 +78,8 @@ export interface QuestionFilter {
   /** A speaker's dashboard: asked of them, or in one of their sessions (decision 223). */
   dashboardOf?: string | undefined;
   askerUsername?: string | undefined;
+  /** Only the questions asked under a name: an asker's public list leaves the anonymous out. */
+  named?: boolean | undefined;
   /** Only ids greater than this one. */
   after?: string | undefined;
   /** Only ids smaller than this one. */
@@ -101,6 +109,7 @@ function filtered(db: Executor, filter: QuestionFilter) {
     );
   }
   if (filter.askerUsername) q = q.where('asker_username', '=', filter.askerUsername);
+  if (filter.named) q = q.where('anonymous', '=', 0);
   if (filter.after) q = q.where('id', '>', filter.after);
   if (filter.before) q = q.where('id', '<', filter.before);
   if (filter.statuses) q = q.where('status', 'in', [...filter.statuses]);
@@ -239,7 +248,10 @@ export async function patchQuestion(
     answered?: boolean | undefined;
     pinned?: boolean | undefined;
     status?: QuestionStatus | undefined;
+    /** The written answer; null removes it. */
+    answer?: string | null | undefined;
   },
+  now: string,
 ): Promise<StoredQuestion[]> {
   return db.transaction().execute(async (trx) => {
     const current = await findById(trx, 'questions', id);
@@ -266,6 +278,9 @@ export async function patchQuestion(
         ...(patch.answered === undefined ? {} : { answered: patch.answered ? 1 : 0 }),
         ...(patch.pinned === undefined ? {} : { pinned: patch.pinned ? 1 : 0 }),
         ...(patch.status === undefined ? {} : { status: patch.status }),
+        ...(patch.answer === undefined
+          ? {}
+          : { answer: patch.answer, answered_at: patch.answer === null ? null : now }),
         revision: eb('revision', '+', 1),
       }))
       .where('id', '=', id)

@@ -22,7 +22,12 @@ import {
 } from '../../shared/schemas/speaker.ts';
 import { callerOf, requireAttendee, requireModerator } from '../auth/callers.ts';
 import { authorize, can } from '../auth/policies.ts';
-import { accessRules, adminPolled, routeOptions } from '../auth/route-options.ts';
+import {
+  accessRules,
+  adminPolled,
+  answeredPrivately,
+  routeOptions,
+} from '../auth/route-options.ts';
 import type { AppDeps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { askRateLimit, writeRateLimit } from '../http/transport/rate-limits.ts';
@@ -42,6 +47,8 @@ import { cacheHeaders } from '../http/transport/cache-headers.ts';
 
 /** JSON bodies of the live room are small: a flag or two, a question of 1,000 characters. */
 const SMALL_BODY = 8 * 1024;
+/** A speaker's change with a written answer of 2,000 characters, in any script. */
+const ANSWER_BODY = 16 * 1024;
 
 /** Sends CSV lines as they are read, as a download. */
 function sendCsv(reply: FastifyReply, lines: AsyncIterable<string>, filename: string) {
@@ -103,10 +110,12 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   app.patch(
     '/api/questions/:id',
     route({
-      summary: 'Mark answered, pin, hide or publish a question (its speaker, or the admin)',
+      summary:
+        'Mark answered, pin, hide, publish or write the answer to a question (its speaker, or the admin)',
       access: access.moderator,
       limit: limited,
-      bodyLimit: SMALL_BODY,
+      // A written answer is up to 2,000 characters (decision 234).
+      bodyLimit: ANSWER_BODY,
       params: questionParamsSchema,
       body: questionPatchSchema,
       response: { 200: questionResponseSchema, '4xx': errorResponseSchema },
@@ -136,11 +145,23 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
   );
 
   // The lists the Q&A room, the dashboard and /questions poll every few seconds (decision 101).
+  // Anyone's, but an asker's own list (`own=true`, their anonymous questions too): with that
+  // attendee's token alone, and kept by no shared cache (decision 233).
+  const ownList = answeredPrivately(access.attendee, cacheHeaders.privateRevalidate);
   await app.register(
     listRoute(deps.lists, {
       url: API_PATHS.questionsRealtime,
       tags: ['Questions'],
       summary: 'The published questions, by speaker or asker, recent or top',
+      access: {
+        check: async (request, reply) => {
+          const { own, askerUsername } = request.query as Record<string, unknown>;
+          if (own === undefined) return;
+          await ownList.check(request, reply);
+          const asker = typeof askerUsername === 'string' ? askerUsername : '';
+          authorize(callerOf(request), 'list own questions', asker);
+        },
+      },
       querystring: questionsQuerySchema,
       response: questionListSchema,
       view: ({ query }) => publishedQuestionsView(deps, query),
@@ -190,7 +211,8 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
       access: adminPoll,
       response: { 200: z.string(), '4xx': errorResponseSchema },
     }),
-    async (_request, reply) => sendCsv(reply, questionsCsv(deps), 'questions.csv'),
+    async (_request, reply) =>
+      sendCsv(reply, questionsCsv(deps, { asAdmin: true }), 'questions.csv'),
   );
 
   app.get(
@@ -203,8 +225,10 @@ export const questionRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (a
     }),
     async (request, reply) => {
       const speakerId = request.params.id.toLowerCase();
-      authorize(callerOf(request), 'export questions', { speakerId });
-      return sendCsv(reply, questionsCsv(deps, speakerId), 'questions.csv');
+      const caller = callerOf(request);
+      authorize(caller, 'export questions', { speakerId });
+      const csv = questionsCsv(deps, { speakerId, asAdmin: caller.kind === 'admin' });
+      return sendCsv(reply, csv, 'questions.csv');
     },
   );
 };

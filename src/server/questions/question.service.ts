@@ -10,6 +10,7 @@ import type {
   QuestionPatch,
   QuestionsQuery,
 } from '../../shared/schemas/question.ts';
+import { publicQuestion } from '../../shared/schemas/question.ts';
 import type { Attendee, Caller, Moderator } from '../auth/callers.ts';
 import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
@@ -17,7 +18,7 @@ import { conflict, invalid, notFound } from '../http/errors.ts';
 import { csvCell } from '../lib/csv-cell.ts';
 import { newId } from '../lib/ids.ts';
 import type { ListView } from '../lists/list-route.ts';
-import { dashboardScope, questionsScope } from '../lists/question-scopes.ts';
+import { dashboardScope, ownScope, questionsScope } from '../lists/question-scopes.ts';
 import { currentSessionOf } from '../programme/programme.service.ts';
 import { findSession, sessionSpeakerIds } from '../programme/programme.repository.ts';
 import {
@@ -133,6 +134,10 @@ export async function askQuestion(
   caller: Caller,
 ): Promise<Question> {
   authorize(caller, 'ask as', input.askerUsername);
+  const anonymous = input.anonymous === true;
+  // Asked anonymously only while the organiser allows it; once asked so, it stays so whatever
+  // the setting becomes (decision 233).
+  if (anonymous && !deps.settings.current.allowAnonymousQuestions) throw invalid('anonymousOff');
   const attendee = caller.kind === 'attendee' ? caller : null;
   const now = deps.clock.now();
   const { speaker, session, speakerIds } = await askedOf(deps, input, now);
@@ -161,10 +166,16 @@ export async function askQuestion(
       pinned: false,
       status: deps.settings.current.moderateQuestions ? 'pending' : 'published',
       sessionId: session?.id ?? null,
+      anonymous,
+      answer: null,
+      answeredAt: null,
     },
     attendee?.id,
   );
-  // Before the answer, so the asker's next poll already finds it.
+  // Before the answer, so the asker's next poll already finds it. The event carries the name:
+  // the list cache files the question under its asker's own list, and the sockets leave the
+  // name out of everything they send but the admin's (decision 233). The answer goes to the
+  // asker, who sent the name.
   await deps.events.publish({ type: 'questionCreated', question, speakerIds });
   return question;
 }
@@ -194,13 +205,15 @@ export async function vote(
     const speakerIds = await audienceOfQuestion(deps, question);
     await deps.events.publish({ type: 'questionVoted', question, revision, speakerIds });
   }
-  return result.stored.question;
+  return publicQuestion(result.stored.question);
 }
 
 /**
  * A speaker's change to one of their questions or of their sessions' (or the admin's to any):
  * answered, pinned (one per session, or per speaker outside sessions: pinning unpins the other),
- * status. Another speaker's question is a 403.
+ * status, the written answer (decision 234: `answeredAt` is when it was last written; null
+ * removes both). Another speaker's question is a 403. A speaker gets an anonymous question
+ * without its asker's name, as everywhere (decision 233).
  */
 export async function changeQuestion(
   deps: QuestionDeps,
@@ -212,7 +225,12 @@ export async function changeQuestion(
   if (!found) throw notFound('question');
   const speakerIds = await audienceOfQuestion(deps, found.question);
   authorize(by, 'moderate question', { speakerId: found.question.speakerId, speakerIds });
-  const changed = await patchQuestion(deps.db, found.question._id, patch);
+  const changed = await patchQuestion(
+    deps.db,
+    found.question._id,
+    patch,
+    deps.clock.now().toISOString(),
+  );
   const [first] = changed;
   if (!first) throw notFound('question');
   // Pinning one question unpins the other of its session (or speaker): one event for each
@@ -226,7 +244,7 @@ export async function changeQuestion(
       speakerIds: audience,
     });
   }
-  return first.question;
+  return by.kind === 'admin' ? first.question : publicQuestion(first.question);
 }
 
 /** The admin deletes a question (and its votes); watchers see it go. */
@@ -236,10 +254,10 @@ export async function removeQuestion(deps: QuestionDeps, questionId: string): Pr
   const speakerIds = await audienceOfQuestion(deps, found.question);
   const removed = await deleteQuestion(deps.db, found.question._id);
   if (!removed) return false;
-  const { _id, speakerId, askerUsername, sessionId } = removed;
+  const { _id, speakerId, askerUsername, sessionId, anonymous } = removed;
   await deps.events.publish({
     type: 'questionDeleted',
-    question: { _id, speakerId, askerUsername, sessionId },
+    question: { _id, speakerId, askerUsername, sessionId, anonymous },
     speakerIds,
   });
   return true;
@@ -315,10 +333,15 @@ export async function questionsOfAttendee(
  */
 export function publishedQuestionsView(deps: Pick<AppDeps, 'db'>, query: QuestionsQuery): ListView {
   const { speakerId, sessionId, since, before, askerUsername, limit, sort } = query;
+  // An asker's own list (`own`, with their token: the route's access checks it) holds their
+  // anonymous questions, with their name; anybody's list of an asker holds only the questions
+  // asked under that name (decision 233).
+  const own = query.own === 'true' && askerUsername !== undefined;
   const filter: QuestionFilter = {
     speakerId: speakerId?.toLowerCase(),
     sessionId: sessionId?.toLowerCase(),
     askerUsername,
+    named: askerUsername !== undefined && !own,
     after: since === undefined ? undefined : idAfter(since),
     before: before?.toLowerCase(),
     statuses: ['published'],
@@ -332,12 +355,18 @@ export function publishedQuestionsView(deps: Pick<AppDeps, 'db'>, query: Questio
     limit,
     sort,
     ...(filter.sessionId ? [filter.sessionId] : []),
+    ...(own ? ['own'] : []),
   ]);
   return {
     topic: 'questions',
-    scope: questionsScope(filter.speakerId, filter.askerUsername, filter.sessionId),
+    scope: own
+      ? ownScope(askerUsername)
+      : questionsScope(filter.speakerId, filter.askerUsername, filter.sessionId),
     key,
-    rows: () => listQuestions(deps.db, filter, limit, sort),
+    rows: async () => {
+      const questions = await listQuestions(deps.db, filter, limit, sort);
+      return own ? questions : questions.map(publicQuestion);
+    },
   };
 }
 
@@ -364,7 +393,8 @@ export const speakerDashboardView = (
       },
       DASHBOARD_QUESTIONS_MAX,
     );
-    return { ...speaker, questions };
+    // Speakers never see who asked anonymously (decision 233).
+    return { ...speaker, questions: questions.map(publicQuestion) };
   },
 });
 
@@ -397,27 +427,37 @@ export const CSV_HEADER = [
   'answered',
   'pinned',
   'status',
+  'anonymous',
+  'answer',
+  'answeredAt',
 ];
 
-/** Every question (of one speaker) as CSV lines, header first, read a page at a time. */
+/**
+ * Every question (of one speaker) as CSV lines, header first, read a page at a time. The asker
+ * of an anonymous question is named for the admin (`asAdmin`) only (decision 233).
+ */
 export async function* questionsCsv(
   deps: Pick<AppDeps, 'db'>,
-  speakerId?: string,
+  { speakerId, asAdmin }: { speakerId?: string; asAdmin: boolean },
 ): AsyncGenerator<string> {
   // A byte-order mark, so spreadsheets read the text as UTF-8.
   yield `\uFEFF${CSV_HEADER.join(',')}\r\n`;
-  for await (const q of allQuestions(deps.db, speakerId)) {
+  for await (const stored of allQuestions(deps.db, speakerId)) {
+    const q = asAdmin ? stored : publicQuestion(stored);
     yield `${[
       q._id,
       q.createdAt,
       q.speakerId ?? '',
       q.speakerName,
-      q.askerUsername,
+      q.askerUsername ?? '',
       q.question,
       q.votes,
       q.answered,
       q.pinned,
       q.status,
+      q.anonymous,
+      q.answer ?? '',
+      q.answeredAt ?? '',
     ]
       .map(csvCell)
       .join(',')}\r\n`;

@@ -24,6 +24,9 @@ const question = (speakerId: string, text: string): Question => ({
   pinned: false,
   status: 'published',
   sessionId: null,
+  anonymous: false,
+  answer: null,
+  answeredAt: null,
 });
 
 async function connect(

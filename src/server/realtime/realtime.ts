@@ -12,7 +12,7 @@ import {
 } from '../../shared/events.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Poll } from '../../shared/schemas/poll.ts';
-import type { Question } from '../../shared/schemas/question.ts';
+import { type Question, publicQuestion } from '../../shared/schemas/question.ts';
 import { type DomainEvent, audienceOf } from '../events/domain-events.ts';
 import type { EventSubscriber } from '../events/events.ts';
 import { BASELINE_SECURITY_HEADERS } from '../http/transport/security-headers.ts';
@@ -271,19 +271,38 @@ export function createRealtime(
     moderationRoom(),
     ...speakerIds.map((speakerId) => moderationRoom(speakerId)),
   ];
+  /**
+   * Sends a question to `rooms`: as it is to the admin's moderation room, without an anonymous
+   * asker's name to every other (decision 233): one emit when there is no name to leave out.
+   */
+  const sendQuestion = (
+    rooms: string[],
+    question: Question,
+    send: (to: ReturnType<typeof io.to>, question: Question) => void,
+  ) => {
+    const shown = publicQuestion(question);
+    if (shown === question) {
+      send(io.to(rooms), question);
+      return;
+    }
+    const admin = moderationRoom();
+    if (rooms.includes(admin)) send(io.to(admin), question);
+    const others = rooms.filter((room) => room !== admin);
+    if (others.length > 0) send(io.to(others).except(admin), shown);
+  };
+  const emitUpdated = (to: ReturnType<typeof io.to>, question: Question) =>
+    to.emit('questionUpdated', { question });
   const sendUpdated = (question: Question, speakerIds: Audience) => {
     const moderators = moderationRooms(speakerIds);
     if (question.status === 'published') {
-      io.to([...publicRooms(question, speakerIds), ...moderators]).emit('questionUpdated', {
-        question,
-      });
+      sendQuestion([...publicRooms(question, speakerIds), ...moderators], question, emitUpdated);
       return;
     }
     // No longer public: gone from the public screens, still there for its moderators.
     io.to(publicRooms(question, speakerIds))
       .except(moderators)
       .emit('questionDeleted', { id: question._id, speakerId: question.speakerId });
-    io.to(moderators).emit('questionUpdated', { question });
+    sendQuestion(moderators, question, emitUpdated);
   };
   interface Change {
     question: Question;
@@ -321,7 +340,9 @@ export function createRealtime(
   const newQuestion = (question: Question, speakerIds: Audience) => {
     const rooms = moderationRooms(speakerIds);
     if (question.status === 'published') rooms.push(...publicRooms(question, speakerIds));
-    io.to(rooms).emit('newQuestion', { speakerId: question.speakerId, question });
+    sendQuestion(rooms, question, (to, shown) =>
+      to.emit('newQuestion', { speakerId: shown.speakerId, question: shown }),
+    );
   };
   /**
    * A question changed: `questionUpdated` to whoever may see it now, `questionDeleted` to the

@@ -39,6 +39,7 @@ export interface PublicBranding extends PublicSettings {
 export const defaultSettings = (config: Config): Settings => ({
   moderateQuestions: false,
   moderateMemories: false,
+  allowAnonymousQuestions: false,
   eventName: config.eventName,
   primaryColor: DEFAULT_PRIMARY_COLOR,
   wallIntervalSeconds: 8,
@@ -91,8 +92,15 @@ export class SettingsStore {
   }
 
   #refreshPublic(): void {
-    const { eventName, primaryColor, wallIntervalSeconds, timezone, privacyNotice, reactions } =
-      this.#current;
+    const {
+      eventName,
+      primaryColor,
+      wallIntervalSeconds,
+      timezone,
+      privacyNotice,
+      reactions,
+      allowAnonymousQuestions,
+    } = this.#current;
     const settings: PublicSettings = {
       eventName,
       primaryColor,
@@ -102,6 +110,7 @@ export class SettingsStore {
       privacyNotice,
       dataKeptUntil: lastDayKept(this.retentionEnd()),
       reactions,
+      allowAnonymousQuestions,
     };
     const version = createHash('sha256')
       .update(JSON.stringify(settings))

@@ -17,6 +17,8 @@ export const publicConfigSchema = z.object({
   dataKeptUntil: z.string().nullable(),
   /** The emoji attendees react with during a talk, in order; empty: reactions are off. */
   reactions: z.array(z.string()),
+  /** Attendees may ask anonymously (decision 233). */
+  allowAnonymousQuestions: z.boolean(),
   /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
   publicUrl: z.string().nullable(),
   maxUploadMb: z.number(),

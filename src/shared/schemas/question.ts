@@ -11,7 +11,8 @@ export const questionSchema = z.object({
   _id: idSchema,
   speakerId: idSchema.nullable(),
   speakerName: z.string(),
-  askerUsername: z.string(),
+  /** Null for an anonymous question wherever the caller is not the admin (decision 233). */
+  askerUsername: z.string().nullable(),
   question: z.string(),
   createdAt: z.iso.datetime(),
   /** Upvotes: one per attendee. */
@@ -23,8 +24,25 @@ export const questionSchema = z.object({
   status: z.enum(['published', 'pending', 'hidden']),
   /** The programme's session it was asked in (a talk, a panel), or null. */
   sessionId: idSchema.nullable(),
+  /** Asked anonymously: set when asked, never cleared (decision 233). */
+  anonymous: z.boolean(),
+  /** The speaker's written answer, or null (decision 234). */
+  answer: z.string().nullable(),
+  /** When the answer was last written (ISO time), or null. */
+  answeredAt: z.iso.datetime().nullable(),
 });
 export type Question = z.infer<typeof questionSchema>;
+
+/**
+ * A question as anyone but the admin sees it: an anonymous one without its asker's name
+ * (decision 233). Every public list, event, dashboard and speaker's export goes through it.
+ */
+export const publicQuestion = <Q extends Pick<Question, 'anonymous' | 'askerUsername'>>(
+  question: Q,
+): Q =>
+  question.anonymous && question.askerUsername !== null
+    ? { ...question, askerUsername: null }
+    : question;
 export const QUESTION_STATUSES = ['published', 'pending', 'hidden'] as const;
 export type QuestionStatus = (typeof QUESTION_STATUSES)[number];
 
@@ -51,6 +69,8 @@ export const questionCreateRequestSchema = z
       .optional(),
     question: questionTextSchema,
     askerUsername: usernameSchema,
+    /** Ask without the name shown (decision 233); refused while the organiser does not allow it. */
+    anonymous: z.boolean({ error: 'anonymous must be true or false' }).optional(),
   })
   .refine((request) => request.speakerId !== undefined || request.sessionId !== undefined, {
     error: 'Speaker is required',
@@ -65,7 +85,14 @@ export type QuestionCreateRequest = z.infer<typeof questionCreateRequestSchema>;
 export const askQuestionFormSchema = z.object({
   question: questionTextSchema,
   speakerId: filledIn(QA_TEXTS.selectSpeaker, z.string()),
+  anonymous: z.boolean(),
 });
+
+/** A speaker's written answer: trimmed, 1 to 2,000 characters (decision 234). */
+export const answerTextSchema = multiLineText('Answer', LIMITS.answerMax);
+
+/** The dashboard's and the console's answer form. */
+export const answerFormSchema = z.object({ answer: answerTextSchema });
 
 export const questionListSchema = z.array(questionSchema);
 
@@ -85,8 +112,13 @@ export const questionsQuerySchema = z.object({
     })
     .optional(),
   before: z.uuid({ error: 'before must be a question id' }).optional(),
-  /** Only the questions this attendee asked (exact username). */
+  /** Only the questions this attendee asked (exact username); asked under that name only. */
   askerUsername: usernameSchema.optional(),
+  /**
+   * `true`, with `askerUsername` and that attendee's token: their own list, their anonymous
+   * questions too (decision 233).
+   */
+  own: z.enum(['true'], { error: 'own must be true' }).optional(),
   limit: pageQuerySchema.shape.limit,
   /** `top`: most votes first, then oldest; `recent` (default): oldest first, as before. */
   sort: z.enum(['recent', 'top'], { error: 'sort must be recent or top' }).default('recent'),
@@ -108,11 +140,13 @@ export const questionPatchSchema = z
       status: z
         .enum(QUESTION_STATUSES, { error: 'status must be published, pending or hidden' })
         .optional(),
+      /** The written answer (decision 234); null removes it. */
+      answer: answerTextSchema.nullable().optional(),
     },
-    { error: 'Only answered, pinned and status can be changed' },
+    { error: 'Only answered, pinned, status and answer can be changed' },
   )
   .refine((patch) => Object.keys(patch).length > 0, {
-    error: 'Send at least one of answered, pinned or status',
+    error: 'Send at least one of answered, pinned, status or answer',
   });
 export type QuestionPatch = z.infer<typeof questionPatchSchema>;
 

@@ -11,6 +11,8 @@ export const PRIVACY_NOTICE_MAX = 5000;
 export const settingsSchema = z.object({
   moderateQuestions: z.boolean(),
   moderateMemories: z.boolean(),
+  /** Attendees may ask without their name shown (decision 233). */
+  allowAnonymousQuestions: z.boolean({ error: 'allowAnonymousQuestions must be true or false' }),
   /** Shown on every screen: cleaned as every name is (decision 194). */
   eventName: z
     .string()
@@ -107,6 +109,8 @@ export const publicSettingsSchema = z.object({
   dataKeptUntil: z.string().nullable(),
   /** The emoji attendees react with; empty: reactions are off. */
   reactions: z.array(z.string()),
+  /** The ask dialog offers "Ask anonymously" (decision 233). */
+  allowAnonymousQuestions: z.boolean(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

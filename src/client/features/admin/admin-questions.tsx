@@ -19,6 +19,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { ADMIN_LIMITS } from '../../../shared/constants.ts';
 import { API_PATHS } from '../../../shared/routes.ts';
 import type {
@@ -26,7 +27,10 @@ import type {
   Question,
   QuestionStatus,
 } from '../../../shared/schemas/question.ts';
-import { QuestionFlags } from '../../components/question-parts.tsx';
+import { QuestionFlags, WrittenAnswer } from '../../components/question-parts.tsx';
+import { QA_TEXTS } from '../../../shared/qa-constants.ts';
+import { AnswerEditor } from '../../components/answer-editor.tsx';
+import { patchQuestion } from '../questions/api/patch-question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
 import {
@@ -87,10 +91,15 @@ function QuestionRow({
   question,
   onAction,
   busy,
+  token,
+  onAnswered,
 }: {
   question: Question;
   onAction: (moderation: Moderation) => void;
   busy: boolean;
+  /** The admin's token: the written answer is edited with it (decision 234). */
+  token: string;
+  onAnswered: () => void;
 }) {
   return (
     <Paper
@@ -98,13 +107,19 @@ function QuestionRow({
       withBorder
       radius="md"
       p="sm"
-      aria-label={`Question from ${question.askerUsername}`}
+      aria-label={`Question from ${question.askerUsername ?? QA_TEXTS.anonymous}`}
     >
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={4}>
         <Text size="sm" miw={0} truncate>
           <Text span fw={700}>
-            @{question.askerUsername}
+            {/* The admin sees who asked an anonymous question (decision 233). */}
+            {question.askerUsername === null ? QA_TEXTS.anonymous : `@${question.askerUsername}`}
           </Text>
+          {question.anonymous && (
+            <Text span c="dimmed">
+              {' (anonymous)'}
+            </Text>
+          )}
           <Text span c="dimmed">
             {' to '}
           </Text>
@@ -137,11 +152,18 @@ function QuestionRow({
         </Group>
       </Group>
       <Text style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{question.question}</Text>
+      <WrittenAnswer question={question} />
       {(question.answered || question.pinned) && (
         <Group gap={6} mt={6}>
           <QuestionFlags question={question} />
         </Group>
       )}
+      <AnswerEditor
+        question={question}
+        save={(answer) =>
+          patchQuestion({ id: question._id, patch: { answer }, token }).then(onAnswered)
+        }
+      />
       <Group gap="xs" mt="xs">
         {MODERATIONS.filter(({ offered }) => offered(question.status)).map((moderation) => (
           <ActionButton
@@ -176,6 +198,7 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
     flag === 'any' ? undefined : flag,
   );
   const moderate = useModerateQuestion(token);
+  const client = useQueryClient();
   useLiveUpdates({
     on: {
       newQuestion: (_payload, client) =>
@@ -263,6 +286,8 @@ export function AdminQuestions({ token, onExpired }: { token: string; onExpired:
               question={question}
               busy={moderate.isPending && moderate.variables.id === question._id}
               onAction={(moderation) => act(question, moderation)}
+              token={token}
+              onAnswered={() => void client.invalidateQueries({ queryKey: ADMIN_QUESTIONS_KEY })}
             />
           ))}
         </Stack>

@@ -57,6 +57,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
     initialValues: {
       moderateQuestions: false,
       moderateMemories: false,
+      allowAnonymousQuestions: false,
       eventName: '',
       primaryColor: DEFAULT_PRIMARY_COLOR,
       wallIntervalSeconds: 8,
@@ -212,6 +213,11 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
                 label="Moderate questions"
                 description="New questions wait for your approval (or their speaker's) before anyone else sees them."
                 {...form.getInputProps('moderateQuestions', { type: 'checkbox' })}
+              />
+              <Switch
+                label="Allow anonymous questions"
+                description="Attendees may ask without their username shown. Only you see who asked; a question asked anonymously stays anonymous if you turn this off."
+                {...form.getInputProps('allowAnonymousQuestions', { type: 'checkbox' })}
               />
               <Switch
                 label="Moderate memories"

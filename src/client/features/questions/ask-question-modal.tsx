@@ -1,4 +1,4 @@
-import { Alert, Anchor, NativeSelect, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Anchor, Checkbox, NativeSelect, Radio, Stack, Text, Textarea } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
@@ -15,6 +15,7 @@ import { enqueue } from '../../lib/offline-queue.ts';
 import { toastQueued } from '../../components/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { useAppConfig } from '../../lib/app-config.ts';
 import { useCreateQuestion } from './api/create-question.ts';
 import { type SpeakerChoice, speakersSeen, useSpeakers } from '../speakers/api/get-speakers.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -84,9 +85,11 @@ export function AskQuestionModal({
   // the whole panel again (a speaker of one panel is not the next one's).
   const [panelChoice, setPanelChoice] = useState({ pick: '', speakerId: WHOLE_PANEL });
   const mutation = useCreateQuestion();
+  // Offered only while the organiser allows it (decision 233).
+  const allowAnonymous = useAppConfig().data?.allowAnonymousQuestions === true;
   const form = useForm({
     mode: 'controlled',
-    initialValues: { question: '', speakerId: '' },
+    initialValues: { question: '', speakerId: '', anonymous: false },
     validate: schemaResolver(askQuestionFormSchema, { sync: true }),
   });
   const { setFieldValue } = form;
@@ -129,6 +132,7 @@ export function AskQuestionModal({
       speakerName: asked.speakerId && nameOf(asked.speakerId),
       question: values.question,
       askerUsername: username,
+      ...(allowAnonymous && values.anonymous ? { anonymous: true } : {}),
     };
     // Offline, or the network failed on the way: it is queued at once and sent on reconnect,
     // never left spinning. So is one the server asked to send again later (busy, down a moment).
@@ -306,6 +310,13 @@ export function AskQuestionModal({
             ))}
           </Stack>
         </Radio.Group>
+      )}
+      {allowAnonymous && (
+        <Checkbox
+          label={QA_TEXTS.askAnonymously}
+          description="Nobody sees your username with this question; the organiser still can."
+          {...form.getInputProps('anonymous', { type: 'checkbox' })}
+        />
       )}
     </FormDialog>
   );

@@ -3,13 +3,17 @@ import type { Question } from '../../../shared/schemas/question.ts';
 
 const SHOWN = 4;
 
-/** The people who asked, newest first, each once. */
+/**
+ * The people who asked under their name, newest first, each once: an anonymous question shows
+ * no one (decision 233), not even on its asker's own phone, whose copy may carry their name.
+ */
 export function distinctAskers(questions: readonly Question[]): string[] {
   const seen = new Set<string>();
   const askers: string[] = [];
   for (let i = questions.length - 1; i >= 0; i -= 1) {
-    const asker = questions[i]?.askerUsername;
-    if (asker === undefined || seen.has(asker)) continue;
+    const question = questions[i];
+    const asker = question?.anonymous ? null : question?.askerUsername;
+    if (asker === undefined || asker === null || seen.has(asker)) continue;
     seen.add(asker);
     askers.push(asker);
   }

@@ -11,6 +11,7 @@ import { type ReactNode, useEffect } from 'react';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import projectorText from '../../components/projector-text.module.css';
+import { WrittenAnswer, askerHandle } from '../../components/question-parts.tsx';
 import { QrCode } from '../../components/qr-code.tsx';
 import { arrangeQuestions } from './question-order.ts';
 import overlay from './overlay.module.css';
@@ -88,8 +89,9 @@ function PresenterQuestions({ questions }: { questions: readonly Question[] }) {
           <p className={classes.pinnedText} dir="auto">
             {pinned.question}
           </p>
+          <WrittenAnswer question={pinned} className={classes.answer} />
           <div className={classes.asker}>
-            <bdi>@{pinned.askerUsername}</bdi> · {pinned.votes} vote{pinned.votes === 1 ? '' : 's'}
+            <bdi>{askerHandle(pinned)}</bdi> · {pinned.votes} vote{pinned.votes === 1 ? '' : 's'}
           </div>
         </article>
       )}
@@ -110,7 +112,7 @@ function PresenterQuestions({ questions }: { questions: readonly Question[] }) {
                     {question.question}
                   </div>
                   <div className={classes.asker}>
-                    <bdi>@{question.askerUsername}</bdi>
+                    <bdi>{askerHandle(question)}</bdi>
                   </div>
                 </div>
               </li>
@@ -241,7 +243,7 @@ export function OverlayView({
                 {shown.question}
               </p>
               <div className={overlay.asker}>
-                <bdi>@{shown.askerUsername}</bdi> · {shown.votes} vote
+                <bdi>{askerHandle(shown)}</bdi> · {shown.votes} vote
                 {shown.votes === 1 ? '' : 's'}
                 {more > 0 && ` · ${more} more question${more === 1 ? '' : 's'}`}
               </div>

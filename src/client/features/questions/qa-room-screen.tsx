@@ -30,6 +30,7 @@ import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
+import { isOwnQuestion } from './own-questions.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { type QuestionsScope, useQuestions } from './api/get-questions.ts';
 import { useSchedule } from '../programme/api/get-schedule.ts';
@@ -255,7 +256,7 @@ function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }
     <QuestionBubble
       key={question._id}
       question={question}
-      mine={question.askerUsername === username}
+      mine={isOwnQuestion(question, username)}
       canVote={Boolean(username)}
     />
   );

@@ -4,7 +4,9 @@ import { VoteButton } from './vote-button.tsx';
 import card from '../../components/question-card.module.css';
 import classes from './qa-room.module.css';
 import {
+  askerHandle,
   QuestionFlags,
+  WrittenAnswer,
   QuestionFrame,
   type QuestionViewProps,
 } from '../../components/question-parts.tsx';
@@ -24,7 +26,7 @@ export function QuestionBubble({ question, mine, canVote }: QuestionViewProps) {
     >
       <Group gap={6} justify="space-between" wrap="nowrap" mb={4}>
         <Text fw={700} size="sm" className={classes.handle} truncate>
-          @{question.askerUsername}
+          {askerHandle(question)}
           {mine && (
             <Text span c="dimmed" size="xs" fw={500}>
               {' '}
@@ -44,6 +46,7 @@ export function QuestionBody({ question, canVote }: Omit<QuestionViewProps, 'min
   return (
     <>
       <Text className={card.text}>{question.question}</Text>
+      <WrittenAnswer question={question} />
       <Group gap="xs" mt={8} justify="space-between">
         <Group gap={6}>
           <QuestionFlags question={question} />

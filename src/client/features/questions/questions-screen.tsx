@@ -16,6 +16,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
+import { isOwnQuestion } from './own-questions.ts';
 import { type QuestionsScope, byVotes, useQuestions } from './api/get-questions.ts';
 import { QuestionBody } from './question-bubble.tsx';
 import { VotesProvider } from './votes-context.tsx';
@@ -24,6 +25,7 @@ import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
 import {
+  askerHandle,
   NoQuestions,
   QuestionFrame,
   QuestionOrderControl,
@@ -38,7 +40,7 @@ function QuestionCard({ question, mine, canVote }: QuestionViewProps) {
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Text size="sm" miw={0} truncate>
           <Text span fw={700} className={classes.handle}>
-            @{question.askerUsername}
+            {askerHandle(question)}
           </Text>
           <Text span c="dimmed">
             {' to '}
@@ -142,7 +144,7 @@ export default function QuestionsScreen() {
               <QuestionCard
                 key={question._id}
                 question={question}
-                mine={question.askerUsername === username}
+                mine={isOwnQuestion(question, username)}
                 canVote={Boolean(username)}
               />
             ))}

@@ -5,6 +5,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
+import { isOwnQuestion } from './own-questions.ts';
 import { byVotes } from './api/get-questions.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { QuestionBody } from './question-bubble.tsx';
@@ -12,6 +13,7 @@ import { useSessionQuestions } from './use-question-lists.ts';
 import { VotesProvider } from './votes-context.tsx';
 import classes from './qa-room.module.css';
 import {
+  askerHandle,
   NoQuestions,
   type QuestionOrder,
   QuestionFrame,
@@ -36,7 +38,7 @@ function SessionQuestion({
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Text size="sm" miw={0} truncate>
           <Text span fw={700} className={classes.handle}>
-            @{question.askerUsername}
+            {askerHandle(question)}
           </Text>
           {panel && (
             <Text span c="dimmed">
@@ -78,7 +80,7 @@ function SessionQuestionList({ session }: { session: QuestionsSession }) {
     <SessionQuestion
       key={question._id}
       question={question}
-      mine={question.askerUsername === username}
+      mine={isOwnQuestion(question, username)}
       canVote={Boolean(username)}
       panel={panel}
     />

@@ -51,7 +51,9 @@ import {
   QuestionFrame,
   type QuestionOrder,
   QuestionOrderControl,
+  WrittenAnswer,
 } from '../../components/question-parts.tsx';
+import { AnswerEditor } from '../../components/answer-editor.tsx';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ExportButton } from '../../components/export-button.tsx';
 import { xHandle, xProfileUrl } from '../../lib/x-profile.ts';
@@ -71,8 +73,18 @@ function sessionLabel(session: Session, now: number): string {
   return `${when} · ${session.title}${session.cancelled ? ' (cancelled)' : ''}`;
 }
 
-/** Who asked: a link to their X profile when their username is an X handle, else plain text. */
-function Asker({ username }: { username: string }) {
+/**
+ * Who asked: a link to their X profile when their username is an X handle, else plain text;
+ * "Anonymous" for a question asked anonymously (decision 233: speakers never see the name).
+ */
+function Asker({ username }: { username: string | null }) {
+  if (username === null) {
+    return (
+      <Text fw={700} size="sm" c="dimmed" className={classes.handle}>
+        {QA_TEXTS.anonymous}
+      </Text>
+    );
+  }
   const handle = xHandle(username);
   if (handle === undefined) {
     return (
@@ -200,6 +212,7 @@ function QuestionItem({
   /** The dashboard's speaker: a question of their panel asked of another is marked so. */
   ownerId?: string | undefined;
 }) {
+  const client = useQueryClient();
   return (
     <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
@@ -207,6 +220,7 @@ function QuestionItem({
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
       <Text className={card.text}>{question.question}</Text>
+      <WrittenAnswer question={question} />
       <Group gap={6} mt={8}>
         <Badge
           variant="light"
@@ -238,6 +252,19 @@ function QuestionItem({
         )}
       </Group>
       {token && <SpeakerControls question={question} token={token} />}
+      {token && question.status !== 'hidden' && (
+        <AnswerEditor
+          question={question}
+          save={(answer) =>
+            patchQuestion({ id: question._id, patch: { answer }, token }).then(
+              ({ question: changed }) => {
+                updateQuestionInLists(client, changed);
+                updateDashboardQuestion(client, changed);
+              },
+            )
+          }
+        />
+      )}
     </QuestionFrame>
   );
 }

@@ -15,6 +15,7 @@ import * as memoryReports from './0013-memory-reports.ts';
 import * as polls from './0016-polls.ts';
 import * as panelQuestions from './0017-panel-questions.ts';
 import * as erasureOfPollsAndReports from './0018-erasure-of-polls-and-reports.ts';
+import * as anonymousQuestionsAndAnswers from './0021-anonymous-questions-and-answers.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0016-polls': polls,
   '0017-panel-questions': panelQuestions,
   '0018-erasure-of-polls-and-reports': erasureOfPollsAndReports,
+  '0021-anonymous-questions-and-answers': anonymousQuestionsAndAnswers,
 };

@@ -4,6 +4,7 @@ import { type QuestionCreateRequest, questionSchema } from '../../../../shared/s
 import { apiCall } from '../../../lib/api-client.ts';
 import { useWithAttendeeToken } from '../../../lib/attendee-token.ts';
 import { mergeQuestionIntoLists } from './get-questions.ts';
+import { rememberOwnQuestion } from '../own-questions.ts';
 
 /** POST /questions (spec: speakerId, speakerName, question, askerUsername). */
 export const createQuestion = (request: QuestionCreateRequest, token: string | undefined) =>
@@ -21,6 +22,7 @@ export function useCreateQuestion() {
     mutationFn: (request: QuestionCreateRequest) =>
       withToken((token) => createQuestion(request, token)),
     onSuccess: (question, _variables, _result, { client }) => {
+      rememberOwnQuestion(question);
       mergeQuestionIntoLists(client, question);
     },
   });

@@ -8,11 +8,15 @@ import { apiCall } from '../../../lib/api-client.ts';
 import { takePageAnswer } from '../../../lib/page-data.ts';
 import { removeFromCachedLists } from '../../../lib/cached-lists.ts';
 import { mergeById } from '../../../lib/merge-by-id.ts';
+import { getAttendeeToken } from '../../../lib/attendee-token.ts';
+import { isOwnQuestion } from '../own-questions.ts';
 
 export interface QuestionsParams {
   speakerId?: string | undefined;
   sessionId?: string | undefined;
   askerUsername?: string | undefined;
+  /** With `askerUsername` and that attendee's token: their anonymous questions too. */
+  own?: 'true' | undefined;
   since?: string | undefined;
   before?: string | undefined;
   limit?: number | undefined;
@@ -30,6 +34,7 @@ export async function fetchQuestions(
   const query = search.toString();
   return apiCall(questionListSchema, `${API_PATHS.questionsRealtime}${query ? `?${query}` : ''}`, {
     signal,
+    ...(params.own ? { token: getAttendeeToken() ?? null } : {}),
   });
 }
 
@@ -68,7 +73,8 @@ const scopeParams = (scope: QuestionsScope): QuestionsParams =>
     : scope.kind === 'session'
       ? { sessionId: scope.sessionId }
       : scope.kind === 'asker'
-        ? { askerUsername: scope.username }
+        ? // The attendee's own list: with their token, their anonymous questions too (decision 233).
+          { askerUsername: scope.username, own: getAttendeeToken() ? 'true' : undefined }
         : {};
 
 /** Whether a question belongs in the list of a scope. */
@@ -76,7 +82,7 @@ export const inScope = (scope: QuestionsScope, question: Question): boolean =>
   scope.kind === 'all' ||
   (scope.kind === 'speaker' && question.speakerId === scope.speakerId) ||
   (scope.kind === 'session' && question.sessionId === scope.sessionId) ||
-  (scope.kind === 'asker' && question.askerUsername === scope.username);
+  (scope.kind === 'asker' && isOwnQuestion(question, scope.username));
 
 /** Applies `change` to every loaded list that `question` belongs in. */
 function changeListsOf(
