@@ -41,6 +41,7 @@ const SYSTEM = [
   'generated-password-log',
   'load-shedding',
   'main',
+  'push-delivery',
   'rolling-deploy',
   'scale-out',
   'shutdown',

@@ -5,6 +5,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { announcementRoutes } from './announcements/announcement.routes.ts';
 import { attendeeRoutes } from './attendees/attendee.routes.ts';
 import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
@@ -36,6 +37,7 @@ import { httpPlugin } from './plugins/http.ts';
 import { listsPlugin } from './plugins/lists.ts';
 import { mediaPipelinesPlugin } from './plugins/media-pipelines.ts';
 import { mediaStorePlugin } from './plugins/media-store.ts';
+import { pushPlugin } from './plugins/push.ts';
 import { realtimePlugin } from './plugins/realtime.ts';
 import { resumableUploadsPlugin } from './plugins/resumable-uploads.ts';
 import { scheduleRefreshPlugin } from './plugins/schedule-refresh.ts';
@@ -43,6 +45,7 @@ import { retentionPlugin } from './plugins/retention.ts';
 import { settingsPlugin } from './plugins/settings.ts';
 import { videoMetadataSweepPlugin } from './plugins/video-metadata-sweep.ts';
 import { videoRenditionsPlugin } from './plugins/video-renditions.ts';
+import { pushRoutes } from './push/push.routes.ts';
 import { programmeRoutes } from './programme/programme.routes.ts';
 import { scheduleImportRoutes } from './programme/schedule-import/schedule-import.routes.ts';
 import { pollRoutes } from './polls/poll.routes.ts';
@@ -122,6 +125,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(videoMetadataSweepPlugin);
   await app.register(mediaPipelinesPlugin);
   await app.register(videoRenditionsPlugin);
+  await app.register(pushPlugin);
   await app.register(appDepsPlugin);
   await app.register(scheduleRefreshPlugin);
   await app.register(retentionPlugin);
@@ -145,6 +149,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(scheduleImportRoutes, { deps });
   await app.register(pollRoutes, { deps });
   await app.register(reactionRoutes, { deps });
+  await app.register(announcementRoutes, { deps });
+  await app.register(pushRoutes, { deps });
   await app.register(webManifestRoutes, {
     branding: () => publicBranding(deps.settings),
     pageRateLimit: config.pageRateLimit,

@@ -154,6 +154,15 @@ const envSchema = z
         ),
       ),
     ).default([]),
+    PUSH_ALLOWED_ORIGINS: optional(
+      commaList(
+        z.array(
+          z.string().regex(/^https:\/\/[^/?#\s@]+\/?$/i, {
+            error: 'must be https origins like https://push.example.com, comma-separated',
+          }),
+        ),
+      ),
+    ).default([]),
     SCHEDULE_REFRESH_MINUTES: optional(z.coerce.number().int().min(0).max(1440)).default(5),
   })
   .superRefine((env, ctx) => {
@@ -277,6 +286,11 @@ export interface Config {
    * imported from an address is fetched again while the event runs (0: never).
    */
   schedule: { allowedHosts: string[]; refreshMinutes: number };
+  /**
+   * Web Push (decision 240): origins a device's subscription may name besides the browsers' push
+   * services (PUSH_ALLOWED_ORIGINS), e.g. a self-hosted push service or a test's receiver.
+   */
+  push: { allowedOrigins: string[] };
   /** Folder of the built client; the API alone is served when absent. */
   clientDir: string | undefined;
 }
@@ -373,6 +387,7 @@ export function loadConfig(
       allowedHosts: e.SCHEDULE_ALLOWED_HOSTS.map((host) => host.toLowerCase()),
       refreshMinutes: e.SCHEDULE_REFRESH_MINUTES,
     },
+    push: { allowedOrigins: e.PUSH_ALLOWED_ORIGINS.map((origin) => new URL(origin).origin) },
     clientDir: options.clientDir,
   };
 }

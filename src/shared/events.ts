@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { announcementSchema } from './schemas/announcement.ts';
 import { idSchema } from './schemas/common.ts';
 import { memorySchema } from './schemas/memory.ts';
 import { pollSchema } from './schemas/poll.ts';
@@ -53,6 +54,12 @@ export const reactionsEventSchema = z.object({
   counts: reactionCountsSchema,
 });
 
+/**
+ * The organiser announced something (decision 239): to everyone, or to the watchers of the
+ * session it names, or of every session of the room it names.
+ */
+export const announcementEventSchema = z.object({ announcement: announcementSchema });
+
 /** What a client may ask to watch: one speaker's questions, or every question, or a session. */
 export const watchRequestSchema = z.discriminatedUnion('room', [
   z.object({ room: z.literal('speaker'), speakerId: idSchema }),
@@ -90,6 +97,7 @@ export const serverEventSchemas = {
   pollDeleted: pollDeletedEventSchema,
   reactions: reactionsEventSchema,
   dataPurged: dataPurgedEventSchema,
+  announcement: announcementEventSchema,
 };
 export type ServerEvent = keyof typeof serverEventSchemas;
 export type ServerEventPayload<E extends ServerEvent> = z.infer<(typeof serverEventSchemas)[E]>;

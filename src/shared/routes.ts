@@ -66,6 +66,11 @@ export const API_PATHS = {
   adminRoom: (id: string) => `/api/admin/rooms/${encodeURIComponent(id)}`,
   adminSessions: '/api/admin/sessions',
   adminSession: (id: string) => `/api/admin/sessions/${encodeURIComponent(id)}`,
+  /** GET: today's announcements (anyone); POST on the admin's path sends one. */
+  announcements: '/api/announcements',
+  adminAnnouncements: '/api/admin/announcements',
+  /** POST / DELETE: an attendee's device starts or stops getting announcements by Web Push. */
+  pushSubscriptions: '/api/push/subscriptions',
 } as const;
 
 /**

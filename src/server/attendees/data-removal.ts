@@ -12,6 +12,7 @@ import { deleteAllReports } from '../memories/report.repository.ts';
 import { withdrawReportsOf } from '../memories/report.service.ts';
 import { deleteAllPollAnswers } from '../polls/poll.repository.ts';
 import { withdrawAnswersOf } from '../polls/poll.service.ts';
+import { deleteSubscriptionsOf } from '../push/push.repository.ts';
 import { deleteAllQuestions } from '../questions/question.repository.ts';
 import { removeQuestionsAskedBy, withdrawVotesOf } from '../questions/question.service.ts';
 import { deleteResumableUpload, listUploadIds } from '../uploads/upload.repository.ts';
@@ -183,6 +184,12 @@ const removeReports: Removal = async ({ deps, scope }) => {
   return {};
 };
 
+/** Devices subscribed to announcements by Web Push (decision 240): their push addresses. */
+const removePushSubscriptions: Removal = async ({ deps, scope }) => {
+  await deleteSubscriptionsOf(deps.db, attendeeOf(scope));
+  return {};
+};
+
 /** The answers kept for `Idempotency-Key`s, which name the posts. */
 const removeIdempotencyAnswers: Removal = async ({ deps, scope }) => {
   if (scope === 'everyone') await deleteAllIdempotencyKeys(deps.db);
@@ -202,6 +209,7 @@ const REMOVALS: readonly Removal[] = [
   removeQuestions,
   removePollAnswers,
   removeReports,
+  removePushSubscriptions,
   removeIdempotencyAnswers,
 ];
 

@@ -10,6 +10,7 @@ import { unauthorized, unavailable } from '../http/errors.ts';
 import { memoriesOf } from '../memories/memory.service.ts';
 import { reportsOf } from '../memories/report.service.ts';
 import { pollAnswersOf } from '../polls/poll.service.ts';
+import { pushSubscriptionsOf } from '../push/push.service.ts';
 import { questionsOfAttendee } from '../questions/question.service.ts';
 import { beginErasure, findAttendeeJoinedAt, finishErasure } from './attendee.repository.ts';
 import { type RemovalRun, noneRemoved, removeAttendeeData } from './data-removal.ts';
@@ -74,19 +75,21 @@ const withUrls =
 /**
  * Everything the app keeps of attendee `attendee`, for their download (GET
  * /api/attendees/me/export, decision 215): who they are, their memories with their files' URLs,
- * the questions they asked, their votes, poll answers and reports. A part of the app that keeps
+ * the questions they asked, their votes, poll answers and reports, and the push services' addresses
+ * of their devices subscribed to announcements. A part of the app that keeps
  * something more of an attendee adds it here, as to `data-removal.ts`.
  */
 export async function exportAttendee(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
   attendee: Attendee,
 ): Promise<AttendeeExport> {
-  const [joinedAt, memories, asked, pollAnswers, reports] = await Promise.all([
+  const [joinedAt, memories, asked, pollAnswers, reports, pushSubscriptions] = await Promise.all([
     findAttendeeJoinedAt(deps.db, attendee.id),
     memoriesOf(deps, attendee.id),
     questionsOfAttendee(deps, attendee.id),
     pollAnswersOf(deps, attendee.id),
     reportsOf(deps, attendee.id),
+    pushSubscriptionsOf(deps, attendee.id),
   ]);
   return {
     exportedAt: deps.clock.now().toISOString(),
@@ -96,6 +99,7 @@ export async function exportAttendee(
     votes: asked.votes,
     pollAnswers,
     reports,
+    pushSubscriptions,
   };
 }
 

@@ -240,6 +240,33 @@ export interface PollResponsesTable {
   hidden: number;
 }
 
+/** An organiser's announcement (decision 239): null session and room, to everyone. */
+export interface AnnouncementsTable {
+  id: string;
+  text: string;
+  session_id: string | null;
+  room_id: string | null;
+  created_at: string;
+}
+
+/** A device's Web Push subscription, one per push service endpoint (decision 240). */
+export interface PushSubscriptionsTable {
+  endpoint: string;
+  attendee_id: string;
+  /** The device's P-256 public key and authentication secret, base64url. */
+  p256dh: string;
+  auth: string;
+  created_at: string;
+}
+
+/** The server's VAPID key pair, one row (`id` 'vapid'), made once by whichever instance starts first. */
+export interface PushKeysTable {
+  id: string;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
+
 export interface Database {
   memories: MemoriesTable;
   speakers: SpeakersTable;
@@ -259,6 +286,9 @@ export interface Database {
   polls: PollsTable;
   poll_counts: PollCountsTable;
   poll_responses: PollResponsesTable;
+  announcements: AnnouncementsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_keys: PushKeysTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,4 +1,5 @@
 import type { PurgeRemoved } from '../../shared/schemas/admin.ts';
+import type { Announcement } from '../../shared/schemas/announcement.ts';
 import type { Memory } from '../../shared/schemas/memory.ts';
 import type { Question } from '../../shared/schemas/question.ts';
 import type { PublicSettings } from '../../shared/schemas/settings.ts';
@@ -105,4 +106,9 @@ export type DomainEvent =
    * An attendee tapped a reaction in a session (null: the whole event). Kept nowhere: the
    * sockets of every instance sum the taps of a short window and send the sums (decision 237).
    */
-  | { type: 'reacted'; sessionId: string | null; emoji: string };
+  | { type: 'reacted'; sessionId: string | null; emoji: string }
+  /**
+   * The organiser announced something (decision 239). `watchedSessions`: the sessions whose
+   * watchers it reaches (its session, or every session of its room); null: everyone.
+   */
+  | { type: 'announcementCreated'; announcement: Announcement; watchedSessions: string[] | null };

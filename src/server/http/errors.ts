@@ -184,6 +184,7 @@ const INVALID = {
   unknownReaction: 'emoji must be one of the event’s reactions',
   notSessionSpeaker: 'speakerId names no speaker of this session',
   anonymousOff: 'Anonymous questions are not allowed at this event',
+  pushEndpoint: 'endpoint must be the https address of a browser’s push service',
 } as const;
 
 const UNAUTHORIZED = {
@@ -332,6 +333,7 @@ export const invalid = factory(400, INVALID, {
   unknownReaction: 'VALIDATION',
   notSessionSpeaker: 'VALIDATION',
   anonymousOff: 'VALIDATION',
+  pushEndpoint: 'VALIDATION',
 });
 export const unauthorized = factory(401, UNAUTHORIZED);
 export const forbidden = factory(403, FORBIDDEN);

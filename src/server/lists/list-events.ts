@@ -81,6 +81,7 @@ export function forgetChangedLists(lists: ListCache): EventSubscriber {
       case 'speakerSecretsRenewed':
       case 'attendeeErasure':
       case 'reacted':
+      case 'announcementCreated':
         return;
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know: it may

@@ -24,6 +24,7 @@ export const appDepsPlugin = fp(
       lists: app.lists,
       settings: app.settings,
       callers: app.callers,
+      push: app.push,
     };
     app.decorate('deps', deps);
   },
@@ -40,6 +41,7 @@ export const appDepsPlugin = fp(
       'lists',
       'settings',
       'callers',
+      'push',
     ],
   },
 );

@@ -27,7 +27,8 @@ type EveryoneEvent =
   | 'speakerDeleted'
   | 'settingsUpdated'
   | 'scheduleUpdated'
-  | 'dataPurged';
+  | 'dataPurged'
+  | 'announcement';
 
 /** An event for every client, with its payload. */
 type ForEveryone = {
@@ -577,6 +578,16 @@ export function createRealtime(
       case 'attendeeErasure':
         // What was erased went with its own events (memoryDeleted, questionDeleted, votes).
         return;
+      case 'announcementCreated': {
+        const payload = { announcement: event.announcement };
+        if (event.watchedSessions === null) toEveryone({ event: 'announcement', payload });
+        else if (event.watchedSessions.length > 0) {
+          io.to(
+            event.watchedSessions.map((sessionId) => roomFor({ room: 'session', sessionId })),
+          ).emit('announcement', payload);
+        }
+        return;
+      }
       default:
         // An event of a newer instance (a rolling deploy) that this one does not know.
         event satisfies never;

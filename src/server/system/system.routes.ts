@@ -31,6 +31,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ deps: AppDeps }> = async (app
     speakersStaleTime: SPEAKERS_STALE_TIME,
     toastAutoClose: TOAST_AUTO_CLOSE,
     publicUrl: deps.config.publicUrl ?? null,
+    vapidPublicKey: deps.push.vapidPublicKey,
   };
 
   app.get(

@@ -21,6 +21,8 @@ export const publicConfigSchema = z.object({
   allowAnonymousQuestions: z.boolean(),
   /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
   publicUrl: z.string().nullable(),
+  /** The server's VAPID public key (base64url), for `pushManager.subscribe` (decision 240). */
+  vapidPublicKey: z.string(),
   maxUploadMb: z.number(),
   maxUploadBytes: z.number(),
   acceptedTypes: z.object({

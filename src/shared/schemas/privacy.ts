@@ -78,5 +78,7 @@ export const attendeeExportSchema = z.object({
   pollAnswers: z.array(exportedPollAnswerSchema),
   /** The reports they made with their token (of memories still there). */
   reports: z.array(exportedReportSchema),
+  /** Their devices subscribed to announcements: each one's push service address, and since when. */
+  pushSubscriptions: z.array(z.object({ endpoint: z.string(), createdAt: z.string() })),
 });
 export type AttendeeExport = z.infer<typeof attendeeExportSchema>;

@@ -16,6 +16,7 @@ import * as polls from './0016-polls.ts';
 import * as panelQuestions from './0017-panel-questions.ts';
 import * as erasureOfPollsAndReports from './0018-erasure-of-polls-and-reports.ts';
 import * as anonymousQuestionsAndAnswers from './0021-anonymous-questions-and-answers.ts';
+import * as announcements from './0024-announcements.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0017-panel-questions': panelQuestions,
   '0018-erasure-of-polls-and-reports': erasureOfPollsAndReports,
   '0021-anonymous-questions-and-answers': anonymousQuestionsAndAnswers,
+  '0024-announcements': announcements,
 };

@@ -45,6 +45,11 @@ const TAGS = [
     description: "Live polls: run by a session's speakers or the admin, answered by attendees.",
   },
   { name: 'Reactions', description: 'Emoji taps during a talk, summed and shown live.' },
+  {
+    name: 'Announcements',
+    description:
+      "The organiser's announcements, live and by Web Push to attendees' subscribed devices.",
+  },
 ];
 
 const DESCRIPTION = `The HTTP API of Confab, generated from the zod schemas its routes validate with.
