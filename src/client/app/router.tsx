@@ -79,10 +79,8 @@ const SpeakerFormScreen = lazyScreen(() => import('../features/speakers/speaker-
 const SpeakerLoginScreen = lazyScreen(
   () => import('../features/speakers/speaker-login-screen.tsx'),
 );
-const SpeakerDashboardScreen = lazyScreen(
-  () => import('../features/speakers/speaker-dashboard-screen.tsx'),
-);
-const AdminScreen = lazyScreen(() => import('../features/admin/admin-screen.tsx'));
+const SpeakerDashboardRoute = lazyScreen(() => import('./routes/speaker-dashboard-route.tsx'));
+const AdminRoute = lazyScreen(() => import('./routes/admin-route.tsx'));
 const PresenterScreen = lazyScreen(() => import('../features/questions/presenter-screen.tsx'));
 const WallScreen = lazyScreen(() => import('../features/wall/wall-screen.tsx'));
 const ScheduleScreen = lazyScreen(() => import('../features/programme/schedule-screen.tsx'));
@@ -95,7 +93,7 @@ const ProjectorRoute = lazyScreen<{ mode: 'room' | 'session' | 'overlay' }>(
 /** The screen of every client route; the routes themselves are `CLIENT_ROUTES`. */
 const SCREENS: Record<ClientRouteName, ReactElement> = {
   join: <JoinScreen />,
-  admin: <AdminScreen />,
+  admin: <AdminRoute />,
   home: <HomeRoute />,
   memories: <MemoriesScreen />,
   memoryForm: <MemoriesScreen openForm />,
@@ -105,7 +103,7 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   speakersCard: <QaRoomScreen />,
   speakerForm: <SpeakerFormScreen />,
   speakerLogin: <SpeakerLoginScreen />,
-  speakerDashboard: <SpeakerDashboardScreen />,
+  speakerDashboard: <SpeakerDashboardRoute />,
   speakerPresent: <PresenterScreen />,
   wall: <WallScreen />,
   schedule: <ScheduleScreen />,

@@ -19,6 +19,7 @@ import {
   ScreenControls,
   useTransparentPage,
 } from '../../features/questions/presenter-view.tsx';
+import { StagePoll } from '../../features/polls/stage-poll.tsx';
 import { useSessionQuestions } from '../../features/questions/use-question-lists.ts';
 import { formatTimeRange, formatZonedDay, formatZonedTime } from '../../lib/format-time.ts';
 import classes from './projector-route.module.css';
@@ -55,7 +56,7 @@ function NotFound({ text }: { text: string }) {
 
 /**
  * A session on the projector or in the overlay: its title, room and time, its speakers, its
- * pinned and top questions live, and the QR code to its page.
+ * pinned and top questions live, its open (or last revealed) poll, and the QR code to its page.
  */
 function SessionPresenter({
   session,
@@ -86,6 +87,7 @@ function SessionPresenter({
         }
         questions={questions.questions}
         askLink={askUrl(session)}
+        poll={<StagePoll scope={{ sessionId: session._id }} overlay />}
       />
     );
   }
@@ -104,11 +106,15 @@ function SessionPresenter({
       details={names}
       questions={questions.questions}
       askLink={askUrl(session)}
+      aside={<StagePoll scope={{ sessionId: session._id }} />}
     />
   );
 }
 
-/** Between talks: what is next in this room, when, by whom, and the QR code to ask it already. */
+/**
+ * Between talks: what is next in this room, when, by whom, and the QR code to ask it already;
+ * an open poll of the whole event beside it (decision 231).
+ */
 function NextTalk({ room, session, timeZone }: { room: Room; session: Session; timeZone: string }) {
   const speakers = useSession(session._id).data?.speakers;
   return (
@@ -116,6 +122,7 @@ function NextTalk({ room, session, timeZone }: { room: Room; session: Session; t
       label={`${PROJECTOR_TEXTS.roomProjector}: ${room.name}`}
       title={room.name}
       askLink={askUrl(session)}
+      aside={<StagePoll scope={{ sessionId: null }} openOnly />}
     >
       <section className={classes.next} aria-label="Next session">
         <div className={classes.nextLabel}>{PROJECTOR_TEXTS.next}</div>

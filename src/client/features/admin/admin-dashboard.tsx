@@ -15,6 +15,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconCalendarEvent,
   IconChartBar,
+  IconChartPie,
   IconClockHour4,
   IconFlag,
   IconMessages,
@@ -23,7 +24,7 @@ import {
   IconSearch,
   IconSettings,
 } from '@tabler/icons-react';
-import { useCallback, useMemo, useState } from 'react';
+import { type ComponentType, useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ADMIN_LIMITS, ADMIN_TEXTS, WALL_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
@@ -60,6 +61,7 @@ const CONSOLE_TABS = [
   { value: 'pending', label: WALL_TEXTS.awaitingApproval, Icon: IconClockHour4 },
   { value: 'reports', label: 'Reports', Icon: IconFlag },
   { value: 'questions', label: 'Questions', Icon: IconMessages },
+  { value: 'polls', label: 'Polls', Icon: IconChartPie },
   { value: 'programme', label: 'Programme', Icon: IconCalendarEvent },
   { value: 'speakers', label: 'Speakers', Icon: IconMicrophone },
   { value: 'settings', label: 'Settings', Icon: IconSettings },
@@ -75,6 +77,14 @@ const TAB_PANELS = {
   settings: AdminSettings,
 };
 const memoryKey = (memory: Memory) => memory._id;
+
+/** A tab's panel: it acts with the admin's token and ends the session when it is refused. */
+type ConsolePanel = ComponentType<{ token: string; onExpired: () => void }>;
+
+/** The tabs another feature gives the console, composed by the app: the polls. */
+export interface ConsolePanels {
+  polls: ConsolePanel;
+}
 
 /** The count on a tab (memories awaiting approval, reported memories); nothing when none. */
 function TabCount({ value, count }: { value: string; count: string }) {
@@ -103,11 +113,19 @@ function GridSkeleton() {
 
 /**
  * The organiser's console (decision 160): Overview (live figures, charts, exports), Memories
- * (search, the grid with Delete, the moderation log), Questions, Programme, Speakers and
+ * (search, the grid with Delete, the moderation log), Questions, Polls, Programme, Speakers and
  * Settings. The grid keeps only the rows near the viewport in the DOM: "Load more" can page
  * through every memory.
  */
-export function AdminDashboard({ token, onExpired }: { token: string; onExpired: () => void }) {
+export function AdminDashboard({
+  token,
+  onExpired,
+  panels,
+}: {
+  token: string;
+  onExpired: () => void;
+  panels: ConsolePanels;
+}) {
   // The open tab is in the address (`?tab=`), so a reload or a shared link keeps it.
   const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
@@ -196,7 +214,7 @@ export function AdminDashboard({ token, onExpired }: { token: string; onExpired:
         ))}
       </Tabs.List>
 
-      {Object.entries(TAB_PANELS).map(([value, Panel]) => (
+      {Object.entries({ ...TAB_PANELS, ...panels }).map(([value, Panel]) => (
         <Tabs.Panel key={value} value={value}>
           <Panel token={token} onExpired={onExpired} />
         </Tabs.Panel>

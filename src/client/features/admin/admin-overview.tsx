@@ -1,4 +1,4 @@
-import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import {} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useMemo } from 'react';
@@ -6,6 +6,7 @@ import { API_PATHS } from '../../../shared/routes.ts';
 import type { AdminStats } from '../../../shared/schemas/settings.ts';
 import { ExportButton } from '../../components/export-button.tsx';
 import { useLiveUpdates } from '../../lib/live.ts';
+import { useSchedule } from '../programme/api/get-schedule.ts';
 import { ADMIN_STATS_KEY, useAdminStats } from './api/admin-stats.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
 import { DownloadAllButton } from './download-all-button.tsx';
@@ -49,6 +50,8 @@ function useLiveStats(): void {
       memoryDeleted: refresh,
       speakerCreated: refresh,
       speakerDeleted: refresh,
+      pollUpdated: refresh,
+      pollDeleted: refresh,
     },
     refetchOnConnect: [ADMIN_STATS_KEY],
   });
@@ -73,9 +76,85 @@ function Exports({ token, onExpired }: { token: string; onExpired: () => void })
           <ExportButton path={API_PATHS.adminStatsCsv} token={token} filename="stats.csv">
             Figures CSV
           </ExportButton>
+          <ExportButton path={API_PATHS.adminPollsCsv} token={token} filename="polls.csv">
+            Polls CSV
+          </ExportButton>
           <DownloadAllButton token={token} onExpired={onExpired} />
         </Group>
       </Stack>
+    </Paper>
+  );
+}
+
+/** Polls' rows shown in the overview: the most answered ones. */
+const POLL_ROWS = 10;
+
+/** Participation in polls: voters per poll (most first), and distinct voters per session. */
+function PollFigures({ polls }: { polls: AdminStats['polls'] }) {
+  const schedule = useSchedule().data;
+  if (polls.perPoll.length === 0) return null;
+  const sessionName = (id: string | null) =>
+    id === null
+      ? 'The whole event'
+      : (schedule?.sessions.find((session) => session._id === id)?.title ?? 'A session');
+  const top = [...polls.perPoll].sort((a, b) => b.voters - a.voters).slice(0, POLL_ROWS);
+  const sessions = [...polls.perSession].sort((a, b) => b.voters - a.voters).slice(0, POLL_ROWS);
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="poll-figures">
+      <Title order={2} fz="md" id="poll-figures" mb="sm">
+        Polls
+      </Title>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Table.ScrollContainer minWidth={280}>
+          <Table aria-label="Voters per poll" verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Poll</Table.Th>
+                <Table.Th ta="end">Voters</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {top.map((poll) => (
+                <Table.Tr key={poll.pollId}>
+                  <Table.Td>
+                    <Text fz="sm" dir="auto" lineClamp={2}>
+                      {poll.title}
+                    </Text>
+                    <Text fz="xs" c="dimmed" lineClamp={1}>
+                      {sessionName(poll.sessionId)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="end">{numbers.format(poll.voters)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Table.ScrollContainer minWidth={280}>
+          <Table aria-label="Participation per session" verticalSpacing={4}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Session</Table.Th>
+                <Table.Th ta="end">Polls</Table.Th>
+                <Table.Th ta="end">Voters</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {sessions.map((row) => (
+                <Table.Tr key={row.sessionId ?? 'event'}>
+                  <Table.Td>
+                    <Text fz="sm" dir="auto" lineClamp={2}>
+                      {sessionName(row.sessionId)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td ta="end">{numbers.format(row.polls)}</Table.Td>
+                  <Table.Td ta="end">{numbers.format(row.voters)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </SimpleGrid>
     </Paper>
   );
 }
@@ -114,6 +193,7 @@ export function AdminOverview({ token, onExpired }: { token: string; onExpired: 
       ) : (
         <Skeleton h={260} radius="md" />
       )}
+      {stats.data && <PollFigures polls={stats.data.polls} />}
       <Exports token={token} onExpired={onExpired} />
     </Stack>
   );

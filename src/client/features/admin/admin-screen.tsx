@@ -8,14 +8,22 @@ import { errorMessage } from '../../lib/api-client.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useAdminCheck } from './api/admin-check.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
-import { AdminDashboard } from './admin-dashboard.tsx';
+import { AdminDashboard, type ConsolePanels } from './admin-dashboard.tsx';
 import { AdminHeader } from './admin-header.tsx';
 import { AdminLoginForm } from './admin-login-form.tsx';
 import { useAdminToken } from './admin-token.ts';
 import classes from './admin-screen.module.css';
 
 /** A stored token is checked once; a refused one ends the session, a network error does not. */
-function AdminSession({ token, onExpired }: { token: string; onExpired: () => void }) {
+function AdminSession({
+  token,
+  onExpired,
+  panels,
+}: {
+  token: string;
+  onExpired: () => void;
+  panels: ConsolePanels;
+}) {
   const check = useAdminCheck(token);
   const refused = useSessionExpiry(check.error, onExpired);
 
@@ -41,11 +49,14 @@ function AdminSession({ token, onExpired }: { token: string; onExpired: () => vo
       </RetryAlert>
     );
   }
-  return <AdminDashboard token={token} onExpired={onExpired} />;
+  return <AdminDashboard token={token} onExpired={onExpired} panels={panels} />;
 }
 
-/** /borderlessadmin: the login form, or moderation once the admin has a good token. */
-export default function AdminScreen() {
+/**
+ * /borderlessadmin: the login form, or moderation once the admin has a good token; `panels` are
+ * the tabs other features give the console (its polls).
+ */
+export function AdminScreen({ panels }: { panels: ConsolePanels }) {
   const eventName = useEventName();
   useDocumentTitle(`Admin · ${eventName}`);
   const queryClient = useQueryClient();
@@ -71,7 +82,7 @@ export default function AdminScreen() {
       <AdminHeader onLogout={token ? logout : undefined} />
       {token ? (
         <main className={classes.main}>
-          <AdminSession token={token} onExpired={expire} />
+          <AdminSession token={token} onExpired={expire} panels={panels} />
         </main>
       ) : (
         <main className={classes.loginWrap}>

@@ -212,7 +212,8 @@ export function useTransparentPage(): void {
 /**
  * The same for streaming software (an OBS browser source): a lower third over the video, on a
  * transparent page. The session and its speakers, the pinned question (else the top one) large,
- * how many more are waiting, and a small QR code to ask.
+ * how many more are waiting, and a small QR code to ask; `poll` (a poll's results) above it, at
+ * the side, never over the question.
  */
 export function OverlayView({
   label,
@@ -220,12 +221,14 @@ export function OverlayView({
   details,
   questions,
   askLink,
-}: Omit<PresenterViewProps, 'eyebrow' | 'aside'>) {
+  poll,
+}: Omit<PresenterViewProps, 'eyebrow' | 'aside'> & { poll?: ReactNode }) {
   const { pinned, open } = arrangeQuestions(questions, 'top');
   const shown = pinned ?? open[0];
   const more = open.length - (pinned ? 0 : 1);
   return (
     <main className={overlay.page} aria-label={label}>
+      {poll && <div className={overlay.poll}>{poll}</div>}
       <section className={overlay.third}>
         <div className={overlay.text}>
           <div className={overlay.session}>

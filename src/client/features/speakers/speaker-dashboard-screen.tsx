@@ -30,7 +30,7 @@ import {
   IconSend,
   IconThumbUp,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
@@ -271,9 +271,14 @@ function QuestionItem({
 
 /**
  * /speakers/:username/dashboard: the speaker's details and the questions put to them, newest
- * first, live over the socket and polled every 5 s.
+ * first, live over the socket and polled every 5 s. Signed in, `sessionPolls` adds the polls the
+ * speaker runs in each of their sessions (the one picked, else every one).
  */
-export default function SpeakerDashboardScreen() {
+export function SpeakerDashboardScreen({
+  sessionPolls,
+}: {
+  sessionPolls?: (session: Session, token: string) => ReactNode;
+}) {
   const { username = '' } = useParams();
   const token = useSpeakerToken(username);
   const session = useSpeakerSession();
@@ -357,6 +362,9 @@ export default function SpeakerDashboardScreen() {
   const ordered = order === 'top' ? [...open].sort(byVotes) : [...open].reverse();
   const answered = rest.filter((question) => question.answered).reverse();
   const newestFirst = [...(pinned ? [pinned] : []), ...ordered];
+  const pollSessions = sessions.filter((session) =>
+    view === ALL || view === OUTSIDE ? !session.cancelled : session._id === view,
+  );
 
   return (
     <Stack gap="lg" pt="lg">
@@ -393,7 +401,7 @@ export default function SpeakerDashboardScreen() {
           <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} underline="always">
             log in with your secret
           </Anchor>
-          ) to mark questions answered, pin and hide them.
+          ) to mark questions answered, pin and hide them, and run your polls.
         </Text>
       )}
       <Grid gap="lg">
@@ -427,6 +435,11 @@ export default function SpeakerDashboardScreen() {
               )}
             </Stack>
           </Paper>
+          {token && sessionPolls && pollSessions.length > 0 && (
+            <Stack gap="lg" mt="lg">
+              {pollSessions.map((session) => sessionPolls(session, token))}
+            </Stack>
+          )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
           <Stack gap="sm" component="section" aria-label="Questions">

@@ -1,0 +1,397 @@
+import {
+  Badge,
+  Button,
+  CloseButton,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  IconChartBar,
+  IconEye,
+  IconEyeOff,
+  IconPencil,
+  IconPlayerPlay,
+  IconPlayerStop,
+  IconPlus,
+  IconRefresh,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import type { Poll, PollPatch } from '../../../shared/schemas/poll.ts';
+import { ActionButton } from '../../components/action-button.tsx';
+import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import { RetryAlert } from '../../components/retry-alert.tsx';
+import { toastDone } from '../../components/toast.ts';
+import { errorMessage } from '../../lib/api-client.ts';
+import { useDeletePoll } from './api/delete-poll.ts';
+import { usePollLeaderboard } from './api/get-poll-leaderboard.ts';
+import { type PollsScope, usePolls } from './api/get-polls.ts';
+import { useHidePollAnswer } from './api/hide-poll-answer.ts';
+import { usePatchPoll } from './api/patch-poll.ts';
+import { useRemovePollWord } from './api/remove-poll-word.ts';
+import { useResetPoll } from './api/reset-poll.ts';
+import { PollEditor, type PollDraft } from './poll-editor.tsx';
+import { POLL_TYPE_LABELS } from './poll-form.ts';
+import { PollResults } from './poll-results.tsx';
+import { answersText } from './poll-texts.ts';
+
+/** What the owner is asked to confirm: starting a poll over, or deleting it. */
+type Confirming = { kind: 'reset' | 'delete'; poll: Poll } | null;
+
+const STATE_BADGES = {
+  draft: { label: 'Draft', color: 'gray' },
+  open: { label: 'Open', color: 'green' },
+  closed: { label: 'Closed', color: 'orange' },
+} as const;
+
+
+/** The open answers, newest first, each with Hide (or Show, once hidden). */
+function OpenAnswers({
+  poll,
+  token,
+  onFailed,
+}: {
+  poll: Poll;
+  token: string;
+  onFailed: (error: unknown) => void;
+}) {
+  const hide = useHidePollAnswer(token);
+  const answers = poll.results && 'answers' in poll.results ? poll.results.answers : [];
+  if (answers.length === 0) return <Text c="dimmed">No answers yet.</Text>;
+  return (
+    <Stack gap={6} component="ul" aria-label="Answers" p={0} m={0} style={{ listStyle: 'none' }}>
+      {answers.map((answer) => (
+        <Group
+          key={answer._id}
+          component="li"
+          justify="space-between"
+          gap="xs"
+          wrap="nowrap"
+          align="flex-start"
+        >
+          <Text
+            dir="auto"
+            c={answer.hidden ? 'dimmed' : undefined}
+            td={answer.hidden ? 'line-through' : undefined}
+            style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+          >
+            {answer.text}
+          </Text>
+          <ActionButton
+            icon={answer.hidden ? IconEye : IconEyeOff}
+            color={answer.hidden ? undefined : 'red'}
+            style={{ flexShrink: 0 }}
+            onClick={() =>
+              hide.mutate(
+                { id: poll._id, answerId: answer._id, hidden: !answer.hidden },
+                { onError: onFailed },
+              )
+            }
+          >
+            {answer.hidden ? 'Show' : 'Hide'}
+          </ActionButton>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+/** A word cloud's words, each with a button that removes it (now and from later answers). */
+function CloudWords({
+  poll,
+  token,
+  onFailed,
+}: {
+  poll: Poll;
+  token: string;
+  onFailed: (error: unknown) => void;
+}) {
+  const remove = useRemovePollWord(token);
+  const words = poll.results && 'words' in poll.results ? poll.results.words : [];
+  if (words.length === 0) return null;
+  return (
+    <Group gap={6} aria-label="Words">
+      {words.map((word) => (
+        <Badge
+          key={word.text}
+          variant="light"
+          color="gray"
+          tt="none"
+          size="lg"
+          rightSection={
+            <CloseButton
+              size="xs"
+              aria-label={`Remove the word “${word.text}”`}
+              onClick={() =>
+                remove.mutate(
+                  { id: poll._id, text: word.text },
+                  {
+                    onSuccess: () => toastDone(`“${word.text}” is out of the word cloud.`),
+                    onError: onFailed,
+                  },
+                )
+              }
+            />
+          }
+        >
+          <bdi>{word.text}</bdi> · {word.count}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** A quiz's best answerers so far (the owners see it before anyone else). */
+function Leaderboard({ poll, token }: { poll: Poll; token: string }) {
+  const board = usePollLeaderboard(poll._id, poll.voters, token, poll.voters > 0);
+  const entries = board.data?.entries.slice(0, 10) ?? [];
+  if (entries.length === 0) return null;
+  return (
+    <Table aria-label="Leaderboard" withRowBorders={false} verticalSpacing={2} maw={420}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>#</Table.Th>
+          <Table.Th>Leaderboard</Table.Th>
+          <Table.Th ta="end">Points</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {entries.map((entry, index) => (
+          <Table.Tr key={entry.username}>
+            <Table.Td>{index + 1}</Table.Td>
+            <Table.Td>
+              <bdi>{entry.username}</bdi>
+            </Table.Td>
+            <Table.Td ta="end">{entry.points}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * One poll as its owner runs it: what it is and where it stands, the buttons that move it on
+ * (open, close, re-open, reveal, reset, delete; edit while a draft), its live results, and what
+ * the owner moderates (open answers, a word cloud's words, a quiz's leaderboard).
+ */
+function OwnerPollCard({
+  poll,
+  token,
+  onEdit,
+  onConfirm,
+  onFailed,
+}: {
+  poll: Poll;
+  token: string;
+  onEdit: (poll: Poll) => void;
+  onConfirm: (confirming: Confirming) => void;
+  onFailed: (error: unknown) => void;
+}) {
+  const patch = usePatchPoll(token);
+  const change = (update: PollPatch) =>
+    patch.mutate({ id: poll._id, patch: update }, { onError: onFailed });
+  const state = STATE_BADGES[poll.state];
+  return (
+    <Paper withBorder radius="lg" p="md" component="article" aria-label={`Poll: ${poll.title}`}>
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs" align="flex-start" wrap="nowrap">
+          <Text fw={700} fz="lg" dir="auto" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+            {poll.title}
+          </Text>
+          <Text fz="sm" c="dimmed" style={{ flexShrink: 0 }} aria-live="polite">
+            {answersText(poll.voters)}
+          </Text>
+        </Group>
+        <Group gap={6}>
+          <Badge variant="light" color={state.color}>
+            {state.label}
+          </Badge>
+          <Badge variant="outline" color="gray">
+            {POLL_TYPE_LABELS[poll.type]}
+          </Badge>
+          <Badge variant="light" color={poll.resultsVisible ? 'blue' : 'gray'}>
+            {poll.resultsVisible ? 'Results shown' : 'Results hidden'}
+          </Badge>
+        </Group>
+        <Group gap="xs">
+          {poll.state === 'draft' && (
+            <ActionButton icon={IconPencil} variant="default" onClick={() => onEdit(poll)}>
+              Edit
+            </ActionButton>
+          )}
+          {poll.state === 'draft' && (
+            <ActionButton
+              icon={IconPlayerPlay}
+              variant="filled"
+              onClick={() => change({ state: 'open' })}
+            >
+              Open
+            </ActionButton>
+          )}
+          {poll.state === 'open' && (
+            <ActionButton
+              icon={IconPlayerStop}
+              variant="filled"
+              onClick={() => change({ state: 'closed' })}
+            >
+              Close
+            </ActionButton>
+          )}
+          {poll.state === 'closed' && (
+            <ActionButton icon={IconPlayerPlay} onClick={() => change({ state: 'open' })}>
+              Re-open
+            </ActionButton>
+          )}
+          <ActionButton
+            icon={poll.resultsVisible ? IconEyeOff : IconEye}
+            onClick={() => change({ resultsVisible: !poll.resultsVisible })}
+          >
+            {poll.resultsVisible ? 'Hide results' : 'Show results'}
+          </ActionButton>
+          {poll.voters > 0 && (
+            <ActionButton
+              icon={IconRefresh}
+              color="orange"
+              onClick={() => onConfirm({ kind: 'reset', poll })}
+            >
+              Reset
+            </ActionButton>
+          )}
+          <ActionButton
+            icon={IconTrash}
+            color="red"
+            onClick={() => onConfirm({ kind: 'delete', poll })}
+          >
+            Delete
+          </ActionButton>
+        </Group>
+        {poll.state !== 'draft' &&
+          (poll.type === 'open' ? (
+            <OpenAnswers poll={poll} token={token} onFailed={onFailed} />
+          ) : (
+            <>
+              <PollResults poll={poll} size="phone" withVoters={false} />
+              {poll.type === 'wordcloud' && (
+                <CloudWords poll={poll} token={token} onFailed={onFailed} />
+              )}
+              {poll.type === 'quiz' && <Leaderboard poll={poll} token={token} />}
+            </>
+          ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * The polls of a session (or of the whole event) as their owner runs them, with the owner's
+ * token: drafts prepared beforehand, then opened, revealed and closed on stage, live. The one
+ * panel of the speaker's dashboard and of the console.
+ */
+export function OwnerPolls({
+  scope,
+  token,
+  onFailed,
+  title = 'Polls',
+}: {
+  scope: PollsScope;
+  token: string;
+  /** A refusal or a failure: a toast, or (an expired sign-in) the way back to it. */
+  onFailed: (error: unknown) => void;
+  title?: string;
+}) {
+  const polls = usePolls(scope, token);
+  const [draft, setDraft] = useState<PollDraft | null>(null);
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const reset = useResetPoll(token);
+  const deletion = useDeletePoll(token);
+
+  const confirm = () => {
+    if (!confirming) return;
+    const { kind, poll } = confirming;
+    if (kind === 'reset') {
+      reset.mutate(poll._id, {
+        onSuccess: () => toastDone(`“${poll.title}” starts over: every answer is gone.`),
+        onError: onFailed,
+        onSettled: () => setConfirming(null),
+      });
+    } else {
+      deletion.mutate(poll._id, {
+        onSuccess: () => toastDone(`Deleted “${poll.title}”.`),
+        onError: onFailed,
+        onSettled: () => setConfirming(null),
+      });
+    }
+  };
+
+  return (
+    <Stack gap="sm" component="section" aria-label={title}>
+      <Group justify="space-between" gap="xs">
+        <Group gap="xs">
+          <IconChartBar size={22} aria-hidden />
+          <Title order={2} fz="xl">
+            {title}
+          </Title>
+          {polls.data && polls.data.length > 0 && (
+            <Badge variant="light" size="lg" aria-label={`${polls.data.length} polls`}>
+              {polls.data.length}
+            </Badge>
+          )}
+        </Group>
+        <Button leftSection={<IconPlus size={18} />} onClick={() => setDraft({ poll: null })}>
+          New poll
+        </Button>
+      </Group>
+      {polls.isPending ? (
+        <Loader aria-label="Loading the polls" />
+      ) : polls.isError && !polls.data ? (
+        <RetryAlert title="The polls could not load" onRetry={() => void polls.refetch()}>
+          {errorMessage(polls.error, 'Check your connection.')}
+        </RetryAlert>
+      ) : polls.data.length === 0 ? (
+        <Paper withBorder radius="lg" p="lg">
+          <Text c="dimmed">
+            No polls yet. Prepare them before the talk: a draft stays yours until you open it.
+          </Text>
+        </Paper>
+      ) : (
+        polls.data.map((poll) => (
+          <OwnerPollCard
+            key={poll._id}
+            poll={poll}
+            token={token}
+            onEdit={(edited) => setDraft({ poll: edited })}
+            onConfirm={setConfirming}
+            onFailed={onFailed}
+          />
+        ))
+      )}
+      <PollEditor
+        token={token}
+        sessionId={scope.sessionId}
+        draft={draft}
+        onClose={() => setDraft(null)}
+        onFailed={onFailed}
+      />
+      <ConfirmDeleteModal
+        opened={confirming !== null}
+        title={confirming?.kind === 'reset' ? 'Reset this poll?' : 'Delete this poll?'}
+        quote={confirming?.poll.title}
+        confirmLabel={confirming?.kind === 'reset' ? 'Reset' : 'Delete'}
+        icon={confirming?.kind === 'reset' ? IconRefresh : IconTrash}
+        deleting={reset.isPending || deletion.isPending}
+        onCancel={() => setConfirming(null)}
+        onConfirm={confirm}
+      >
+        {confirming?.kind === 'reset'
+          ? `Every answer (${answersText(confirming.poll.voters)}) is removed, for everyone. This cannot be undone.`
+          : 'The poll and its answers are removed, for everyone. This cannot be undone.'}
+      </ConfirmDeleteModal>
+    </Stack>
+  );
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { POLL_LIMITS, type Poll } from '../../../shared/schemas/poll.ts';
+import {
+  type PollValues,
+  moveOption,
+  pollErrors,
+  pollPatchOf,
+  pollRequestOf,
+  pollValuesOf,
+} from './poll-form.ts';
+
+const values = (change: Partial<PollValues> = {}): PollValues => ({
+  title: 'Which language next?',
+  type: 'single',
+  options: [
+    { id: 'a', text: ' Rust ' },
+    { id: 'b', text: 'Go' },
+  ],
+  maxRating: 5,
+  correct: [],
+  resultsVisible: false,
+  ...change,
+});
+
+describe('the poll editor’s fields', () => {
+  it('start a new poll with two empty options of different ids', () => {
+    const fresh = pollValuesOf();
+    expect(fresh.type).toBe('single');
+    expect(fresh.options).toHaveLength(2);
+    expect(fresh.options[0]?.id).not.toBe(fresh.options[1]?.id);
+    expect(fresh.maxRating).toBe(POLL_LIMITS.defaultMaxRating);
+  });
+
+  it('make a request with what the type has, trimmed', () => {
+    expect(pollRequestOf(values(), 'session-1')).toEqual({
+      sessionId: 'session-1',
+      title: 'Which language next?',
+      type: 'single',
+      resultsVisible: false,
+      options: [
+        { id: 'a', text: 'Rust' },
+        { id: 'b', text: 'Go' },
+      ],
+    });
+    const rating = pollRequestOf(values({ type: 'rating', maxRating: 10 }), null);
+    expect(rating).not.toHaveProperty('options');
+    expect(rating.maxRating).toBe(10);
+    const quiz = pollRequestOf(values({ type: 'quiz', correct: ['b', 'gone'] }), null);
+    expect(quiz.correctOptionIds).toEqual(['b']);
+  });
+
+  it('edit a draft with its title, options, scale and right answers only', () => {
+    expect(pollPatchOf(values({ type: 'quiz', correct: ['a'] }))).toEqual({
+      title: 'Which language next?',
+      options: [
+        { id: 'a', text: 'Rust' },
+        { id: 'b', text: 'Go' },
+      ],
+      correctOptionIds: ['a'],
+    });
+    expect(pollPatchOf(values({ type: 'wordcloud' }))).toEqual({ title: 'Which language next?' });
+  });
+
+  it('read a draft back as fields', () => {
+    const poll: Poll = {
+      _id: '0193a1d0-0000-7000-8000-000000000001',
+      sessionId: null,
+      title: 'Quiz',
+      type: 'quiz',
+      options: [
+        { id: '1', text: 'A' },
+        { id: '2', text: 'B' },
+      ],
+      maxRating: 5,
+      state: 'draft',
+      resultsVisible: true,
+      voters: 0,
+      results: null,
+      createdAt: '2026-11-28T09:00:00.000Z',
+      correctOptionIds: ['2'],
+    };
+    expect(pollValuesOf(poll)).toMatchObject({
+      type: 'quiz',
+      correct: ['2'],
+      resultsVisible: true,
+    });
+  });
+
+  it('are refused as the server refuses them, on the field at fault', () => {
+    expect(pollErrors(values())).toEqual({});
+    expect(pollErrors(values({ title: '  ' }))).toHaveProperty('title');
+    expect(
+      pollErrors(
+        values({
+          options: [
+            { id: 'a', text: 'Rust' },
+            { id: 'b', text: '' },
+          ],
+        }),
+      ),
+    ).toHaveProperty(['options.1.text']);
+    expect(pollErrors(values({ options: [{ id: 'a', text: 'Rust' }] }))).toHaveProperty('options');
+    expect(
+      pollErrors(
+        values({
+          options: [
+            { id: 'a', text: 'Rust' },
+            { id: 'b', text: 'rust' },
+          ],
+        }),
+      ),
+    ).toEqual({ 'options.1.text': 'This option is there already' });
+    expect(pollErrors(values({ type: 'quiz' }))).toEqual({
+      correct: 'Mark at least one right answer',
+    });
+    // A word cloud has no options: the empty ones left in the fields do not count.
+    expect(pollErrors(values({ type: 'wordcloud', options: [] }))).toEqual({});
+  });
+});
+
+describe('moving an option', () => {
+  it('moves it, and a move past either end does nothing', () => {
+    expect(moveOption(['a', 'b', 'c'], 0, 2)).toEqual(['b', 'c', 'a']);
+    expect(moveOption(['a', 'b', 'c'], 2, 1)).toEqual(['a', 'c', 'b']);
+    expect(moveOption(['a', 'b'], 0, -1)).toEqual(['a', 'b']);
+    expect(moveOption(['a', 'b'], 1, 2)).toEqual(['a', 'b']);
+  });
+});
