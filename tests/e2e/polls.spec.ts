@@ -130,7 +130,7 @@ test('a speaker prepares a poll, opens it on stage, and reveals what the room an
   const build = open?.options.find((option) => option.text === 'The build');
   await voteAs(pollServer, 'ann', open?._id ?? '', build?.id ?? '');
   await voteAs(pollServer, 'bob', open?._id ?? '', build?.id ?? '');
-  await expect(card.getByText('2 answers')).toBeVisible();
+  await expect(card.getByText('2 answers', { exact: true }).first()).toBeVisible();
   await expect(onStage).toContainText('2');
 
   // The speaker reveals: the projector shows the results.
@@ -142,7 +142,9 @@ test('a speaker prepares a poll, opens it on stage, and reveals what the room an
   // The server restarts: the projector catches up by itself with what came meanwhile.
   await pollServer.restart(500);
   await voteAs(pollServer, 'cy', open?._id ?? '', build?.id ?? '');
-  await expect(card.getByText('3 answers')).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByText('3 answers', { exact: true }).first()).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(onStage).toContainText('3', { timeout: 20_000 });
 
   // Closed, revealed: it stays on the projector and in the overlay until another opens.
@@ -157,7 +159,7 @@ test('a speaker prepares a poll, opens it on stage, and reveals what the room an
   const confirm = dashboard.getByRole('dialog', { name: 'Reset this poll?' });
   await expect(confirm).toContainText('3 answers');
   await confirm.getByRole('button', { name: 'Reset' }).click();
-  await expect(card.getByText('0 answers')).toBeVisible();
+  await expect(card.getByText('0 answers', { exact: true }).first()).toBeVisible();
 
   // Delete asks too; the projector lets it go.
   await card.getByRole('button', { name: 'Delete' }).click();

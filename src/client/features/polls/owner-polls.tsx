@@ -49,7 +49,6 @@ const STATE_BADGES = {
   closed: { label: 'Closed', color: 'orange' },
 } as const;
 
-
 /** The open answers, newest first, each with Hide (or Show, once hidden). */
 function OpenAnswers({
   poll,
