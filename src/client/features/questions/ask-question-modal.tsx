@@ -216,8 +216,8 @@ export function AskQuestionModal({
       }}
     >
       <Text c="dimmed" size="sm">
-        Ask the speaker anything about their talk. Your question goes straight to them, with your
-        username.
+        Ask the speaker anything about their talk. Your question goes straight to them,{' '}
+        {allowAnonymous && form.values.anonymous ? 'without your username.' : 'with your username.'}
       </Text>
       {!username && (
         <Alert color="yellow" variant="light">

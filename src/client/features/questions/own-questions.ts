@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
@@ -14,9 +15,10 @@ import { toastDone } from '../../components/toast.ts';
 /** Ids kept of the anonymous questions asked: the most recent ones. */
 const MAX_KEPT = 500;
 
-let held: Set<string> | undefined;
+let held: ReadonlySet<string> | undefined;
+const listeners = new Set<() => void>();
 
-function ownIds(): Set<string> {
+function ownIds(): ReadonlySet<string> {
   if (held) return held;
   let ids: unknown = [];
   try {
@@ -31,10 +33,11 @@ function ownIds(): Set<string> {
 /** Keeps the id of a question this attendee just asked anonymously. */
 export function rememberOwnQuestion(question: Pick<Question, '_id' | 'anonymous'>): void {
   if (!question.anonymous) return;
-  const ids = ownIds();
-  ids.add(question._id);
-  const kept = [...ids].slice(-MAX_KEPT);
+  if (ownIds().has(question._id)) return;
+  const kept = [...ownIds(), question._id].slice(-MAX_KEPT);
+  // A new set: the screens that show "You" draw again (`useOwnQuestionIds`).
   held = new Set(kept);
+  for (const listener of listeners) listener();
   try {
     localStorage.setItem(STORAGE_KEYS.anonymousQuestions, JSON.stringify(kept));
   } catch {
@@ -42,12 +45,26 @@ export function rememberOwnQuestion(question: Pick<Question, '_id' | 'anonymous'
   }
 }
 
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
+
+/**
+ * The ids of the questions this browser asked anonymously, for a screen that marks its
+ * attendee's own: it draws again when one is added (the socket may bring the question before the
+ * answer to the asking does).
+ */
+export const useOwnQuestionIds = (): ReadonlySet<string> => useSyncExternalStore(subscribe, ownIds);
+
 /** Whether `username` (this browser's attendee) asked `question`. */
 export const isOwnQuestion = (
   question: Pick<Question, '_id' | 'askerUsername'>,
   username: string | undefined,
-): boolean =>
-  (Boolean(username) && question.askerUsername === username) || ownIds().has(question._id);
+  own: ReadonlySet<string> = ownIds(),
+): boolean => (Boolean(username) && question.askerUsername === username) || own.has(question._id);
 
 /**
  * Tells the asker, once, that their question was just answered in writing: when the answer

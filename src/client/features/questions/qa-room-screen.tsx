@@ -30,7 +30,7 @@ import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
-import { isOwnQuestion } from './own-questions.ts';
+import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { type QuestionsScope, useQuestions } from './api/get-questions.ts';
 import { useSchedule } from '../programme/api/get-schedule.ts';
@@ -221,6 +221,7 @@ function SubjectHeading({ subject, now }: { subject: Subject; now: number }) {
 
 function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }) {
   const [username] = useStoredUsername();
+  const own = useOwnQuestionIds();
   const now = useNow();
   const scope = scopeOf(subject);
   const subjectId = subject.kind === 'speaker' ? subject.speaker._id : subject.session._id;
@@ -256,7 +257,7 @@ function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }
     <QuestionBubble
       key={question._id}
       question={question}
-      mine={isOwnQuestion(question, username)}
+      mine={isOwnQuestion(question, username, own)}
       canVote={Boolean(username)}
     />
   );

@@ -16,7 +16,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
-import { isOwnQuestion } from './own-questions.ts';
+import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { type QuestionsScope, byVotes, useQuestions } from './api/get-questions.ts';
 import { QuestionBody } from './question-bubble.tsx';
 import { VotesProvider } from './votes-context.tsx';
@@ -79,6 +79,7 @@ function QuestionCard({ question, mine, canVote }: QuestionViewProps) {
 export default function QuestionsScreen() {
   useLiveQuestions(ALL_QUESTIONS);
   const [username = ''] = useStoredUsername();
+  const own = useOwnQuestionIds();
   const [params, setParams] = useSearchParams();
   const show = params.get('show') === 'mine' ? 'mine' : 'all';
   const scope: QuestionsScope = show === 'mine' ? { kind: 'asker', username } : { kind: 'all' };
@@ -144,7 +145,7 @@ export default function QuestionsScreen() {
               <QuestionCard
                 key={question._id}
                 question={question}
-                mine={isOwnQuestion(question, username)}
+                mine={isOwnQuestion(question, username, own)}
                 canVote={Boolean(username)}
               />
             ))}

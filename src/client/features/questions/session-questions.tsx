@@ -5,7 +5,7 @@ import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
 import { useStoredUsername } from '../../lib/username.ts';
-import { isOwnQuestion } from './own-questions.ts';
+import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { byVotes } from './api/get-questions.ts';
 import { AskQuestionButton } from './ask-question-button.tsx';
 import { QuestionBody } from './question-bubble.tsx';
@@ -69,6 +69,7 @@ function SessionQuestion({
  */
 function SessionQuestionList({ session }: { session: QuestionsSession }) {
   const [username] = useStoredUsername();
+  const own = useOwnQuestionIds();
   const [order, setOrder] = useState<QuestionOrder>('top');
   const panel = session.speakers.length > 1;
   const { questions, pending, failed } = useSessionQuestions(session._id);
@@ -80,7 +81,7 @@ function SessionQuestionList({ session }: { session: QuestionsSession }) {
     <SessionQuestion
       key={question._id}
       question={question}
-      mine={isOwnQuestion(question, username)}
+      mine={isOwnQuestion(question, username, own)}
       canVote={Boolean(username)}
       panel={panel}
     />
