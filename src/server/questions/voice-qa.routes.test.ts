@@ -5,6 +5,7 @@ import {
   questionResponseSchema,
   questionSchema,
 } from '../../shared/schemas/question.ts';
+import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { type Session, roomSchema, sessionSchema } from '../../shared/schemas/programme.ts';
 import { type Speaker, speakerDashboardSchema } from '../../shared/schemas/speaker.ts';
@@ -331,5 +332,43 @@ describe.each(testDatabases)('anonymous questions and written answers on %s', (d
     expect(row).toContain(
       `"'=HYPERLINK(""http://evil.example"",""<img src=x onerror=alert(1)>"")"`,
     );
+  });
+});
+
+describe('a written answer’s rate limit', () => {
+  const t = useTestApp({ env: { WRITE_RATE_LIMIT: '12' } });
+
+  it('answers 429 past the write limit and keeps the last answer taken', async () => {
+    const { speaker, secret } = await addSpeakerWithSecret(t.url, 'Ada Lovelace');
+    const token = await speakerToken(t.url, speaker.username, secret);
+    const asked = await call(t.url, 'POST', '/questions', {
+      body: { speakerId: speaker._id, question: 'Fast?', askerUsername: 'grace' },
+    });
+    const { _id: id } = questionSchema.parse(await asked.json());
+    let taken: string | null = null;
+    let refused: Response | undefined;
+    for (let n = 0; n < 20 && !refused; n += 1) {
+      // One device (its client id): the limit counts a person, not a connection.
+      const response = await fetch(`${t.url}/api/questions/${id}`, {
+        method: 'PATCH',
+        headers: {
+          ...bearer(token),
+          'content-type': 'application/json',
+          [CLIENT_ID_HEADER]: 'speaker-phone',
+        },
+        body: JSON.stringify({ answer: `Answer ${n}` }),
+      });
+      if (response.status === 429) refused = response;
+      else {
+        expect(response.status).toBe(200);
+        taken = `Answer ${n}`;
+      }
+    }
+    if (!refused) throw new Error('never limited');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(((await refused.json()) as { code: string }).code).toBe('RATE_LIMITED');
+    const list = await fetch(`${t.url}/api/questions/realtime?speakerId=${speaker._id}`);
+    const [stored] = questionListSchema.parse(await list.json());
+    expect(stored?.answer).toBe(taken);
   });
 });
