@@ -18,7 +18,7 @@ const CLIENT = ['client', 'app', 'feature', 'feature-api', 'components', 'lib'];
 const SERVER_INFRA = 'src/server/{http,db,lib,media,events,realtime,lists}';
 /** The server's domains: each with its routes, services and repositories. */
 const SERVER_DOMAINS =
-  'src/server/{memories,questions,speakers,admin,attendees,uploads,settings,system,polls,reactions,announcements,push}';
+  'src/server/{memories,questions,speakers,admin,attendees,uploads,settings,system,polls,reactions,announcements,push,moderation}';
 const SERVER = ['server', 'server-auth', 'server-infra', 'server-domain'];
 
 /**

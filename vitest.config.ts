@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const SERVER_UNIT = [
   'address-key',
+  'blocked-words',
   'admin-auth',
   'config',
   'critical-css',

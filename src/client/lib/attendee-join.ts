@@ -40,7 +40,8 @@ const wantsProof = (error: unknown): boolean =>
 /**
  * `POST /api/attendees`: a signed attendee token for a username, with the proof prepared while
  * the name was typed; when the server asks for one (or a new one), it is solved then and the join
- * sent again. Undefined when it failed.
+ * sent again. Undefined when it failed; a name with a word the organisers block is thrown, its
+ * `ApiError` saying so (code `BLOCKED_WORDS`), since asking again would not help.
  */
 export function requestAttendeeToken(username: string): Promise<string | undefined> {
   pending ??= (async () => {
@@ -54,7 +55,10 @@ export function requestAttendeeToken(username: string): Promise<string | undefin
     }
   })()
     .then(({ token }) => token)
-    .catch(() => undefined)
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === 'BLOCKED_WORDS') throw error;
+      return undefined;
+    })
     .finally(() => {
       pending = undefined;
     });

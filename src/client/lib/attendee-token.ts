@@ -21,6 +21,7 @@ export async function ensureAttendeeToken(
   username: string,
   store: (token: string) => void,
 ): Promise<string | undefined> {
+  // Throws only for a name the server refuses for good (a blocked word): the caller says so.
   const held = getAttendeeToken();
   if (held) return held;
   const { requestAttendeeToken } = await import('./attendee-join.ts');

@@ -254,8 +254,9 @@ export const adminRoutes: FastifyPluginAsyncZod<{
         summary: 'Change any of the settings',
         access: adminOnly,
         limit: limit(),
-        // The privacy notice: up to 5,000 characters, each up to 4 bytes.
-        bodyLimit: 32 * 1024,
+        // The privacy notice (5,000 characters) and the blocked words (1,000 of up to 50), each
+        // character up to 4 bytes.
+        bodyLimit: 256 * 1024,
         body: settingsUpdateSchema,
         response: { 200: settingsResponseSchema },
       }),

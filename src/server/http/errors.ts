@@ -356,6 +356,18 @@ export const idempotencyKeyReused = factory(
   },
   { reused: 'IDEMPOTENCY_KEY_REUSED' },
 );
+/**
+ * A text with a word the organiser blocks (decision 236): the message names no word, so that
+ * the list cannot be read back by trying words, and says what to do.
+ */
+export const blockedWords = factory(
+  422,
+  {
+    text: 'This contains a word the organisers do not allow here; rephrase it and send it again.',
+    name: 'This name contains a word the organisers do not allow; choose another name.',
+  },
+  { text: 'BLOCKED_WORDS', name: 'BLOCKED_WORDS' },
+);
 export const proofRequired = factory(
   428,
   {

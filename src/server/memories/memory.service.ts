@@ -30,6 +30,7 @@ import {
   receiveMemoryPost,
 } from './memory-upload.ts';
 import type { MemoryPostFields } from '../../shared/schemas/memory.ts';
+import { type Screened, screenText } from '../moderation/screen.ts';
 
 /**
  * A polled view of the memories (a page of the gallery, of the moderation screen): versioned with
@@ -120,8 +121,16 @@ export async function createMemories(
   post: ReceivedPost,
   options: PostOptions = {},
 ): Promise<Memory[]> {
-  // With approval on, nobody but the admin and the poster sees them until approved.
-  const status = deps.settings.current.moderateMemories ? 'pending' : 'published';
+  let caption: Screened;
+  try {
+    caption = screenText(deps.settings.blockedWords, 'caption', post.fields.caption);
+  } catch (error) {
+    // Refused for a blocked word: the files just stored go, nothing of the post is kept.
+    await post.discard();
+    throw error;
+  }
+  // With approval on (or a blocked word held), only the admin and the poster see them until approved.
+  const status = deps.settings.current.moderateMemories || caption.held ? 'pending' : 'published';
   const postId = options.postId ?? newId();
   const createdAt = deps.clock.now().toISOString();
   let memories: Memory[];
@@ -134,7 +143,7 @@ export async function createMemories(
           id: ids[index] ?? newId(),
           postId,
           username: post.fields.username,
-          text: post.fields.caption,
+          text: caption.text,
           createdAt,
           status,
           ownerId: options.owner?.id ?? null,

@@ -19,6 +19,7 @@ import type { ExportedPollAnswer } from '../../shared/schemas/privacy.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { screenText } from '../moderation/screen.ts';
 import type { ListView } from '../lists/list-route.ts';
 import { pollsScope } from '../lists/poll-scopes.ts';
 import { csvCell } from '../lib/csv-cell.ts';
@@ -324,16 +325,6 @@ export async function removePoll(deps: PollDeps, id: string, by: Moderator): Pro
   });
 }
 
-/**
- * A blocked word of a word cloud (decision 222): the settings' blocked words, once the organiser
- * has a list of them; none today, so every word passes.
- */
-export function isBlocked(settings: AppDeps['settings'], text: string): boolean {
-  const words = (settings.current as { blockedWords?: { words?: unknown } }).blockedWords?.words;
-  if (!Array.isArray(words)) return false;
-  return words.some((word) => typeof word === 'string' && normaliseWord(word) === text);
-}
-
 /** The event's languages, once the settings have them: their filler words are left out. */
 function eventLanguages(settings: AppDeps['settings']): string[] | undefined {
   const languages = (settings.current as { languages?: unknown }).languages;
@@ -358,13 +349,20 @@ export async function answerPoll(
   let answer: Answer;
   try {
     answer = answerOf(poll, request, {
-      isBlocked: (word) => isBlocked(deps.settings, word),
+      // Held or starred, a blocked word is left out; blocked, the answer is a 422 (decision 236).
+      isBlocked: (word) => screenText(deps.settings.blockedWords, 'cloudWord', word).held,
       filler: fillerWordsOf(eventLanguages(deps.settings)),
     });
   } catch (error) {
     if (error instanceof AnswerRefusal) throw refused(error.message);
     throw error;
   }
+  // An open answer with a blocked word: refused (422), starred, or hidden for the owners.
+  const screened =
+    answer.kind === 'text'
+      ? screenText(deps.settings.blockedWords, 'pollAnswer', answer.text)
+      : null;
+  if (answer.kind === 'text' && screened) answer = { kind: 'text', text: screened.text };
   const now = deps.clock.now();
   const openedAt = poll.openedAt ? Date.parse(poll.openedAt) : now.getTime();
   const points =
@@ -382,7 +380,8 @@ export async function answerPoll(
       answeredAt: now.toISOString(),
       points,
       // Open answers are moderated as questions are: held for the owner while that is on.
-      hidden: answer.kind === 'text' && deps.settings.current.moderateQuestions,
+      hidden:
+        answer.kind === 'text' && (deps.settings.current.moderateQuestions || !!screened?.held),
     },
     (earlier) => countChanges(earlier ? (JSON.parse(earlier) as Answer) : undefined, answer),
   );

@@ -17,6 +17,7 @@ import type { AppDeps } from '../deps.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
 import { csvCell } from '../lib/csv-cell.ts';
 import { newId } from '../lib/ids.ts';
+import { screenText } from '../moderation/screen.ts';
 import type { ListView } from '../lists/list-route.ts';
 import { dashboardScope, ownScope, questionsScope } from '../lists/question-scopes.ts';
 import { currentSessionOf } from '../programme/programme.service.ts';
@@ -139,6 +140,8 @@ export async function askQuestion(
   // the setting becomes (decision 233).
   if (anonymous && !deps.settings.current.allowAnonymousQuestions) throw invalid('anonymousOff');
   const attendee = caller.kind === 'attendee' ? caller : null;
+  // A blocked word refuses it (422) before anything is looked up, holds it or stars it.
+  const screened = screenText(deps.settings.blockedWords, 'question', input.question);
   const now = deps.clock.now();
   const { speaker, session, speakerIds } = await askedOf(deps, input, now);
   const windowStart = idAfter(new Date(now.getTime() - DUPLICATE_QUESTION_WINDOW_MS).toISOString());
@@ -159,12 +162,12 @@ export async function askQuestion(
       speakerId: speaker?._id ?? null,
       speakerName: speaker?.name ?? session?.title ?? '',
       askerUsername: input.askerUsername,
-      question: input.question,
+      question: screened.text,
       createdAt: now.toISOString(),
       votes: 0,
       answered: false,
       pinned: false,
-      status: deps.settings.current.moderateQuestions ? 'pending' : 'published',
+      status: deps.settings.current.moderateQuestions || screened.held ? 'pending' : 'published',
       sessionId: session?.id ?? null,
       anonymous,
       answer: null,

@@ -19,6 +19,8 @@ import { mediaUrl } from '../media/media-url.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Events } from '../events/events.ts';
+import { type BlockedWords, compileBlockedWords } from '../moderation/blocked-words.ts';
+import { DEFAULT_BLOCKED_WORD_LIST } from '../moderation/default-blocked-words.ts';
 import { readSetting, settingOnce, writeSetting } from './settings.repository.ts';
 
 const SETTINGS_KEY = 'app';
@@ -50,6 +52,8 @@ export const defaultSettings = (config: Config): Settings => ({
   retentionUntil: null,
   privacyNotice: '',
   reactions: DEFAULT_REACTIONS,
+  // Every shipped language's list, held for the admin until the organiser edits it (decision 235).
+  blockedWords: { words: [...DEFAULT_BLOCKED_WORD_LIST], action: 'hold' },
 });
 
 /**
@@ -79,6 +83,8 @@ export class SettingsStore {
   /** When the programme's last session ends (ISO time); null: no programme. */
   #programmeEndsAt: string | null = null;
   #public!: PublicBranding;
+  /** The blocked words compiled, and the list they were compiled from. */
+  #blocked: { list: string; words: BlockedWords } = { list: '', words: compileBlockedWords([]) };
   readonly #db: Db;
   readonly #events: Events;
   readonly #defaults: Settings;
@@ -92,6 +98,11 @@ export class SettingsStore {
   }
 
   #refreshPublic(): void {
+    // The list is compiled once per change of it, not per text it is asked of.
+    const list = JSON.stringify(this.#current.blockedWords.words);
+    if (list !== this.#blocked.list) {
+      this.#blocked = { list, words: compileBlockedWords(this.#current.blockedWords.words) };
+    }
     const {
       eventName,
       primaryColor,
@@ -135,6 +146,11 @@ export class SettingsStore {
 
   get current(): Settings {
     return this.#current;
+  }
+
+  /** The blocked words, compiled, with what they do (decisions 235, 236). */
+  get blockedWords(): { words: BlockedWords; action: Settings['blockedWords']['action'] } {
+    return { words: this.#blocked.words, action: this.#current.blockedWords.action };
   }
 
   /**

@@ -7,6 +7,41 @@ import { isTimeZone } from '../zoned-time.ts';
 /** The longest privacy notice, in characters. */
 export const PRIVACY_NOTICE_MAX = 5000;
 
+/** The most blocked words a list holds, and the longest one, in characters (decision 235). */
+export const BLOCKED_WORDS_LIMITS = { words: 1000, length: 50 } as const;
+/** What a blocked word does to what it is in (decision 236): hold for the admin, refuse, star. */
+export const BLOCKED_WORD_ACTIONS = ['hold', 'block', 'mask'] as const;
+export type BlockedWordAction = (typeof BLOCKED_WORD_ACTIONS)[number];
+
+/** `*` stands only at the start or the end of a word ("fuck*", "*hole"), never inside one. */
+const starsAtEnds = (entry: string) =>
+  entry.split(/\s+/u).every((word) => !word.replace(/^\*|\*$/gu, '').includes('*'));
+
+/** The blocked words and their action; blank entries and repeats are dropped. */
+export const blockedWordsSchema = z.object({
+  words: z
+    .array(
+      z
+        .string({ error: 'Each blocked word must be text' })
+        .trim()
+        .max(BLOCKED_WORDS_LIMITS.length, {
+          error: `A blocked word is at most ${BLOCKED_WORDS_LIMITS.length} characters`,
+        })
+        .refine((entry) => entry === '' || /[\p{L}\p{N}]/u.test(entry), {
+          error: 'A blocked word needs a letter besides * and punctuation',
+        })
+        .refine(starsAtEnds, { error: 'A * stands only at the start or the end of a word' }),
+      { error: 'blockedWords.words must be a list of words' },
+    )
+    .max(BLOCKED_WORDS_LIMITS.words, {
+      error: `The blocked words are at most ${BLOCKED_WORDS_LIMITS.words}`,
+    })
+    .overwrite((words) => [...new Set(words.filter((word) => word !== ''))]),
+  action: z.enum(BLOCKED_WORD_ACTIONS, {
+    error: 'blockedWords.action must be hold, block or mask',
+  }),
+});
+
 /** The admin's settings (GET and PUT /api/admin/settings), with their bounds. */
 export const settingsSchema = z.object({
   moderateQuestions: z.boolean(),
@@ -71,6 +106,8 @@ export const settingsSchema = z.object({
     }),
   /** The emoji attendees react with during a talk, in order; empty: reactions are off (decision 237). */
   reactions: reactionsSettingSchema,
+  /** Words refused, held or starred in what attendees and speakers write (decisions 235, 236). */
+  blockedWords: blockedWordsSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

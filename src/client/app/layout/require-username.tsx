@@ -14,7 +14,7 @@ export function RequireUsername() {
   const [token, setToken] = useAttendeeToken();
   // A username kept from an earlier visit gets its attendee token silently.
   useEffect(() => {
-    if (username && !token) void ensureAttendeeToken(username, setToken);
+    if (username && !token) void ensureAttendeeToken(username, setToken).catch(() => undefined);
   }, [username, token, setToken]);
   if (!username) {
     const here = `${location.pathname}${location.search}`;

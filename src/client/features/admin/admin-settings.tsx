@@ -29,6 +29,7 @@ import {
   type Settings,
   settingsSchema,
 } from '../../../shared/schemas/settings.ts';
+import { BlockedWordsFields } from './blocked-words-fields.tsx';
 import { PurgeEventData } from './purge-event-data.tsx';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
@@ -46,7 +47,7 @@ const fieldCheck =
 
 /**
  * The organiser's settings: the event's name, colour and logo (every screen shows them at once),
- * moderation, the wall's pace and the asking limit.
+ * moderation and the blocked words, the wall's pace and the asking limit.
  */
 export function AdminSettings({ token, onExpired }: { token: string; onExpired: () => void }) {
   const settings = useAdminSettings(token);
@@ -68,9 +69,11 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       retentionUntil: null,
       privacyNotice: '',
       reactions: DEFAULT_REACTIONS,
+      blockedWords: { words: [], action: 'hold' },
     },
     validate: {
       reactions: fieldCheck('reactions'),
+      blockedWords: fieldCheck('blockedWords'),
       retentionDays: fieldCheck('retentionDays'),
       retentionUntil: fieldCheck('retentionUntil'),
       privacyNotice: fieldCheck('privacyNotice'),
@@ -242,6 +245,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
             </Stack>
           </Paper>
           <PrivacyFields form={form} retentionEndsAt={loaded.retentionEndsAt} />
+          <BlockedWordsFields form={form} />
         </SimpleGrid>
         <Group mt="md">
           <Button type="submit" loading={save.isPending}>

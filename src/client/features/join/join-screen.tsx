@@ -72,7 +72,13 @@ export default function JoinScreen() {
     }
     field.setError(null);
     // The attendee token comes with the username; without an answer the app asks again later.
-    await ensureAttendeeToken(checked.username, setToken);
+    try {
+      await ensureAttendeeToken(checked.username, setToken);
+    } catch (error) {
+      // A name with a blocked word: said under the field, to choose another.
+      field.setError(error instanceof Error ? error.message : TEXTS.joinEmptyUsername);
+      return;
+    }
     setStored(checked.username);
     void navigate(next, { replace: sentEarly !== null });
   };

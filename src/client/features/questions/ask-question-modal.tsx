@@ -186,6 +186,11 @@ export function AskQuestionModal({
           queue(QUEUED_QUESTION_BUSY);
           return;
         }
+        // A word the organisers block: said under the question, which stays to be rephrased.
+        if (error instanceof ApiError && error.code === 'BLOCKED_WORDS') {
+          form.setFieldError('question', error.message);
+          return;
+        }
         notifications.show({
           color: 'red',
           title: QA_TEXTS.questionFailure,
