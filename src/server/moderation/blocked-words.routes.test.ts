@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { memoryPostResponseSchema } from '../../shared/schemas/memory.ts';
 import { type Poll, pollSchema } from '../../shared/schemas/poll.ts';
-import { questionSchema } from '../../shared/schemas/question.ts';
+import { questionResponseSchema, questionSchema } from '../../shared/schemas/question.ts';
 import { BLOCKED_WORDS_LIMITS, settingsResponseSchema } from '../../shared/schemas/settings.ts';
 import { errorResponseSchema } from '../../shared/errors.ts';
 import {
@@ -167,6 +167,38 @@ describe.each(testDatabases)('blocked words on %s', (database) => {
         status: 'published',
         question: 'Why **** and *********?',
       });
+    });
+  });
+
+  describe('written answers', () => {
+    it('hold and block refuse the answer and keep the old one; mask stars it', async () => {
+      await setAction('block');
+      const asked = await call(t.url, 'POST', '/questions', {
+        token: grace,
+        body: { speakerId, question: 'How are answers written?', askerUsername: 'grace' },
+      });
+      expect(asked.status, await asked.clone().text()).toBe(201);
+      const question = questionSchema.parse(await asked.json());
+      const answer = (text: string) =>
+        call(t.url, 'PATCH', `/api/questions/${question._id}`, {
+          token: admin,
+          body: { answer: text },
+        });
+      const written = await answer('With care.');
+      expect(written.status, await written.clone().text()).toBe(200);
+      expect(questionResponseSchema.parse(await written.json()).question.answer).toBe('With care.');
+      for (const action of ['block', 'hold'] as const) {
+        await setAction(action);
+        await refusal(await answer('With a zonk.'));
+      }
+      const stored = await call(t.url, 'GET', `/api/questions/realtime?speakerId=${speakerId}`);
+      const list = (await stored.json()) as { _id: string; answer: string | null }[];
+      expect(list.find((one) => one._id === question._id)?.answer).toBe('With care.');
+      await setAction('mask');
+      const masked = await answer('With a zonk.');
+      expect(questionResponseSchema.parse(await masked.json()).question.answer).toBe(
+        'With a ****.',
+      );
     });
   });
 

@@ -27,6 +27,7 @@ import {
   useTestApp,
   useWatchingSockets,
 } from '../../../tests/support/test-app.ts';
+import { DEFAULT_BLOCKED_WORD_LIST } from '../moderation/default-blocked-words.ts';
 
 const PASSWORD = 'live-room-admin-password';
 
@@ -580,6 +581,7 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         retentionEndsAt: null,
         privacyNotice: '',
         reactions: DEFAULT_REACTIONS,
+        blockedWords: { words: DEFAULT_BLOCKED_WORD_LIST, action: 'hold' },
         logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {

@@ -216,7 +216,8 @@ export async function vote(
  * answered, pinned (one per session, or per speaker outside sessions: pinning unpins the other),
  * status, the written answer (decision 234: `answeredAt` is when it was last written; null
  * removes both). Another speaker's question is a 403. A speaker gets an anonymous question
- * without its asker's name, as everywhere (decision 233).
+ * without its asker's name, as everywhere (decision 233). An answer with a blocked word is
+ * starred or refused by the organiser's action (decision 236).
  */
 export async function changeQuestion(
   deps: QuestionDeps,
@@ -228,10 +229,15 @@ export async function changeQuestion(
   if (!found) throw notFound('question');
   const speakerIds = await audienceOfQuestion(deps, found.question);
   authorize(by, 'moderate question', { speakerId: found.question.speakerId, speakerIds });
+  // A written answer with a blocked word: starred, or refused (422) before anything changes.
+  const answer =
+    typeof patch.answer === 'string'
+      ? { answer: screenText(deps.settings.blockedWords, 'answer', patch.answer).text }
+      : {};
   const changed = await patchQuestion(
     deps.db,
     found.question._id,
-    patch,
+    { ...patch, ...answer },
     deps.clock.now().toISOString(),
   );
   const [first] = changed;
