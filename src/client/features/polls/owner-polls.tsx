@@ -155,7 +155,7 @@ function Leaderboard({ poll, token }: { poll: Poll; token: string }) {
       <Table.Thead>
         <Table.Tr>
           <Table.Th>#</Table.Th>
-          <Table.Th>Leaderboard</Table.Th>
+          <Table.Th ta="start">Leaderboard</Table.Th>
           <Table.Th ta="end">Points</Table.Th>
         </Table.Tr>
       </Table.Thead>
