@@ -12,6 +12,9 @@ import {
   uniqueName,
 } from './qa-helpers.ts';
 import { seedMemoriesInto } from './seed.ts';
+import { API_PATHS, sessionPresentPath, speakerSignInLink } from '../../src/shared/routes.ts';
+import { addRoom, addSession } from '../support/programme.ts';
+import { addSpeakerWithSecret, adminToken, joinAttendee } from '../support/speakers.ts';
 
 /**
  * axe (its default rule set: WCAG 2.x A and AA, and the best practices) on every screen and
@@ -430,6 +433,69 @@ for (const mode of ['light', 'dark'] as const) {
       await page.getByRole('tab', { name: 'Settings' }).click();
       await expect(page.getByRole('switch', { name: 'Moderate questions' })).toBeVisible();
       await expectAccessible(page, 'the settings', mode);
+    });
+
+    test('the polls: the speaker’s panel and its editor, the console’s tab, a projector', async ({
+      page,
+      server,
+    }) => {
+      const admin = await adminToken(server.url, ADMIN_PASSWORD);
+      const { speaker, secret } = await addSpeakerWithSecret(server.url, uniqueName('Barbara'));
+      const room = await addRoom(server.url, admin, uniqueName('Hall'));
+      const session = await addSession(server.url, admin, {
+        title: uniqueName('Polls in practice'),
+        roomId: room._id,
+        startsAt: '2026-11-28T10:00:00+01:00',
+        endsAt: '2026-11-28T10:45:00+01:00',
+        speakerIds: [speaker._id],
+      });
+      const send = async (method: string, path: string, token: string, body: unknown) => {
+        const response = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        expect(response.ok).toBe(true);
+        return (await response.json()) as { _id: string };
+      };
+      const poll = await send('POST', API_PATHS.polls, admin, {
+        sessionId: session._id,
+        title: 'Which would you refactor first?',
+        type: 'single',
+        resultsVisible: true,
+        options: [
+          { id: 'a', text: 'The billing module' },
+          { id: 'b', text: 'The build' },
+        ],
+      });
+      await send('PATCH', API_PATHS.poll(poll._id), admin, { state: 'open' });
+      const voter = await joinAttendee(server.url, uniqueName('ann').replace(' ', '-'));
+      await send('PUT', API_PATHS.pollVote(poll._id), voter, { optionIds: ['b'] });
+      await send('POST', API_PATHS.polls, admin, {
+        sessionId: session._id,
+        title: 'One word for good design?',
+        type: 'wordcloud',
+      });
+
+      await page.goto(speakerSignInLink(server.url, speaker.username, secret));
+      const panel = page.getByRole('region', { name: `Polls · ${session.title}` });
+      await expect(panel.getByRole('article')).toHaveCount(2);
+      await expectAccessible(page, 'the speaker’s polls', mode);
+      await panel.getByRole('button', { name: 'New poll' }).click();
+      await expect(page.getByRole('dialog', { name: 'New poll' })).toBeVisible();
+      await expectAccessible(page, 'the poll editor', mode);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+
+      await page.goto(sessionPresentPath(session._id));
+      await expect(
+        page.getByRole('region', { name: 'Poll: Which would you refactor first?' }),
+      ).toContainText('The build');
+      await expectAccessible(page, 'a projector with a poll', mode);
+
+      await logInAsAdmin(page, ADMIN_PASSWORD, 'polls');
+      await expect(page.getByRole('region', { name: 'Polls of the whole event' })).toBeVisible();
+      await expect(page.getByRole('progressbar')).toHaveCount(0);
+      await expectAccessible(page, 'the console’s polls', mode);
     });
 
     test('the memories awaiting approval and the photo wall', async ({ page, server }) => {

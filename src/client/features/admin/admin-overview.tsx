@@ -109,7 +109,7 @@ function PollFigures({ polls }: { polls: AdminStats['polls'] }) {
           <Table aria-label="Voters per poll" verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Poll</Table.Th>
+                <Table.Th ta="start">Poll</Table.Th>
                 <Table.Th ta="end">Voters</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -134,7 +134,7 @@ function PollFigures({ polls }: { polls: AdminStats['polls'] }) {
           <Table aria-label="Participation per session" verticalSpacing={4}>
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Session</Table.Th>
+                <Table.Th ta="start">Session</Table.Th>
                 <Table.Th ta="end">Polls</Table.Th>
                 <Table.Th ta="end">Voters</Table.Th>
               </Table.Tr>

@@ -43,10 +43,11 @@ import { answersText } from './poll-texts.ts';
 /** What the owner is asked to confirm: starting a poll over, or deleting it. */
 type Confirming = { kind: 'reset' | 'delete'; poll: Poll } | null;
 
+/** A poll's state at a glance: open is the one that stands out (and reads in both schemes). */
 const STATE_BADGES = {
-  draft: { label: 'Draft', color: 'gray' },
-  open: { label: 'Open', color: 'green' },
-  closed: { label: 'Closed', color: 'orange' },
+  draft: { label: 'Draft', color: 'gray', variant: 'outline' },
+  open: { label: 'Open', color: undefined, variant: 'filled' },
+  closed: { label: 'Closed', color: 'gray', variant: 'light' },
 } as const;
 
 /** The open answers, newest first, each with Hide (or Show, once hidden). */
@@ -208,7 +209,7 @@ function OwnerPollCard({
           </Text>
         </Group>
         <Group gap={6}>
-          <Badge variant="light" color={state.color}>
+          <Badge variant={state.variant} color={state.color}>
             {state.label}
           </Badge>
           <Badge variant="outline" color="gray">
@@ -254,11 +255,7 @@ function OwnerPollCard({
             {poll.resultsVisible ? 'Hide results' : 'Show results'}
           </ActionButton>
           {poll.voters > 0 && (
-            <ActionButton
-              icon={IconRefresh}
-              color="orange"
-              onClick={() => onConfirm({ kind: 'reset', poll })}
-            >
+            <ActionButton icon={IconRefresh} onClick={() => onConfirm({ kind: 'reset', poll })}>
               Reset
             </ActionButton>
           )}
