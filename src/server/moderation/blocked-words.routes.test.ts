@@ -231,6 +231,18 @@ describe.each(testDatabases)('blocked words on %s', (database) => {
       const rows = await count('memories');
       const files = (await t.storedMediaKeys()).length;
       await refusal(await postMemory('Blarg!'));
+      // A resumable upload is refused before any byte is sent.
+      const b64 = (text: string) => Buffer.from(text).toString('base64');
+      const upload = await fetch(`${t.url}/api/uploads`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${grace}`,
+          'tus-resumable': '1.0.0',
+          'upload-length': '1000',
+          'upload-metadata': `filename ${b64('a.png')},filetype ${b64('image/png')},caption ${b64('so blarg')},username ${b64('grace')}`,
+        },
+      });
+      await refusal(upload);
       expect(await count('memories')).toBe(rows);
       expect((await t.storedMediaKeys()).length).toBe(files);
 

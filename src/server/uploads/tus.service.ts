@@ -31,6 +31,7 @@ import {
   parseUploadMetadata,
   removeUploadFiles,
 } from './upload.service.ts';
+import { screenText } from '../moderation/screen.ts';
 
 /**
  * The reply a tus answer goes out through: its headers are set as they are known, so that they
@@ -103,6 +104,9 @@ export function createTusUploads(
       if (attendee?.kind !== 'attendee') throw unauthorized('signInToUpload');
       const fields = parseUploadMetadata(upload.metadata);
       authorize(attendee, 'post as', fields.username);
+      // A caption the blocked words refuse is refused before any byte is sent (decision 236);
+      // held or starred, it is when the upload finishes and the memory is made.
+      screenText(deps.settings.blockedWords, 'caption', fields.caption);
       if (fields.filetype && !/^(image|video)\//i.test(fields.filetype)) {
         throw unsupported('memoryFile', fields.filename);
       }
