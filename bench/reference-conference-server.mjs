@@ -79,6 +79,11 @@ const server = http.createServer((request, response) => {
     const chunks = [];
     request.on('data', (chunk) => chunks.push(chunk));
     request.on('end', () => {
+      if (path === '/api/attendees/challenge') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('{"challenge":null}');
+        return;
+      }
       if (path === '/api/attendees') {
         response.writeHead(201, { 'content-type': 'application/json' });
         response.end('{"username":"bench","token":"reference"}');

@@ -1,7 +1,7 @@
 // `npm run bench`: starts the production server and a reference in their own processes, loads them
 // from this process, and prints each figure beside the reference measured in the same run.
 import os from 'node:os';
-import { type Row, printTable } from './lib/report.ts';
+import { type Row, type SuiteResult, printTable } from './lib/report.ts';
 import { archiveDownload } from './suites/archive.ts';
 import { clientWeight } from './suites/client.ts';
 import { conferenceProfile } from './suites/conference.ts';
@@ -14,12 +14,15 @@ import { photos } from './suites/photos.ts';
 import { livePoll } from './suites/polls.ts';
 import { presenterView } from './suites/presenter.ts';
 import { scaleOut } from './suites/scaleout.ts';
+import { keynoteStorm } from './suites/storm.ts';
+import { twinInstances } from './suites/twin.ts';
+import { notifyThroughput } from './suites/notify.ts';
 import { tusVideoUpload, uploads } from './suites/uploads.ts';
 import { videoRenditions } from './suites/video.ts';
 import { votingRoom } from './suites/voting.ts';
 import { wallMemory } from './suites/wall.ts';
 
-const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
+const suites: Record<string, { title: string; run: () => Promise<Row[] | SuiteResult> }> = {
   foundation: { title: 'Whole-app overhead', run: configThroughput },
   gallery: { title: 'Gallery polling (memories)', run: galleryPolls },
   uploads: { title: 'Uploads (memories)', run: uploads },
@@ -37,6 +40,12 @@ const suites: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   conference: { title: 'Conference profile and ceiling', run: conferenceProfile },
   joins: { title: 'One person, one vote: the cost of joins', run: joinCosts },
   polls: { title: 'A live poll in the keynote (5,000 answers, 5,000 watching)', run: livePoll },
+  twin: { title: '20,000 attendees on two instances', run: twinInstances },
+  storm: { title: 'The keynote rush and the poll storm on two instances', run: keynoteStorm },
+  notify: {
+    title: 'PostgreSQL NOTIFY throughput (the events between instances)',
+    run: notifyThroughput,
+  },
 };
 
 const only = process.argv
@@ -53,7 +62,12 @@ let failed = false;
 for (const [name, suite] of Object.entries(suites)) {
   if (only && !only.includes(name)) continue;
   try {
-    printTable(suite.title, await suite.run());
+    const result = await suite.run();
+    printTable(suite.title, Array.isArray(result) ? result : result.rows);
+    if (!Array.isArray(result)) {
+      console.log('');
+      for (const line of result.lines) console.log(line);
+    }
   } catch (error) {
     failed = true;
     console.error(`Suite ${name} failed:`, error);

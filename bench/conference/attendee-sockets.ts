@@ -6,7 +6,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { SocketCounters, SocketsJob } from './profile.ts';
 
 function run(job: SocketsJob): void {
-  const counters: SocketCounters = { open: 0, connectErrors: 0, drops: 0, events: 0 };
+  const counters: SocketCounters = { open: 0, connectErrors: 0, refused: 0, drops: 0, events: 0 };
   const sockets: Socket[] = [];
   let running = true;
 
@@ -23,7 +23,13 @@ function run(job: SocketsJob): void {
       counters.open++;
       if (speakerId) socket.emit('watch', { room: 'speaker', speakerId });
     });
-    socket.on('connect_error', () => counters.connectErrors++);
+    socket.on('connect_error', (error: Error & { description?: unknown }) => {
+      counters.connectErrors++;
+      // The WebSocket's handshake answered with a status (ws: "Unexpected server response: 503").
+      if (String((error.description as Error | undefined)?.message).endsWith(': 503')) {
+        counters.refused++;
+      }
+    });
     socket.on('disconnect', () => {
       counters.open--;
       if (running) counters.drops++;

@@ -44,7 +44,7 @@ class Histogram {
   }
 }
 
-const NO_SOCKETS: SocketCounters = { open: 0, connectErrors: 0, drops: 0, events: 0 };
+const NO_SOCKETS: SocketCounters = { open: 0, connectErrors: 0, refused: 0, drops: 0, events: 0 };
 
 class Window {
   readonly started = performance.now();
@@ -79,6 +79,7 @@ class Window {
       statuses: this.statuses,
       socketEvents: sockets.events - this.sockets.events,
       sockets: sockets.open,
+      socketsRefused: sockets.refused - this.sockets.refused,
       generatorLagP99: lagP99,
     };
   }
@@ -139,6 +140,9 @@ const random = {
   votes: seededRandom(seed + 4 * 0x9e3779b9),
   /** The ceiling's mix of requests. */
   mix: seededRandom(seed + 5 * 0x9e3779b9),
+  /** The gaps between poll answers, and which option each picks. */
+  pollPosts: seededRandom(seed + 6 * 0x9e3779b9),
+  polls: seededRandom(seed + 7 * 0x9e3779b9),
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -149,6 +153,7 @@ async function run(job: AttendeesJob): Promise<void> {
     pipelining: 1,
     keepAliveTimeout: 60_000,
   });
+  const names = job.namePrefix ?? '';
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
   // The steady window and the whole run; errors while arriving count in the whole run.
@@ -249,7 +254,7 @@ async function run(job: AttendeesJob): Promise<void> {
     const parts = [
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="caption"\r\n\r\nThe keynote, from row ${posted}\r\n` +
-          `--${boundary}\r\nContent-Disposition: form-data; name="username"\r\n\r\nattendee-${posted}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="username"\r\n\r\n${names}attendee-${posted}\r\n` +
           `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="photo.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
       ),
       image,
@@ -275,7 +280,7 @@ async function run(job: AttendeesJob): Promise<void> {
         speakerId,
         speakerName: 'Speaker',
         question: `Question ${asked} of run ${run}: how does this scale to a whole conference?`,
-        askerUsername: `attendee-${asked % job.attendees}`,
+        askerUsername: `${names}attendee-${asked % job.attendees}`,
       }),
     );
   }
@@ -296,7 +301,7 @@ async function run(job: AttendeesJob): Promise<void> {
         method: 'POST',
         path: '/api/attendees',
         headers: { ...BROWSER_HEADERS, 'content-type': 'application/json' },
-        body: JSON.stringify({ username: `voter-${voter}` }),
+        body: JSON.stringify({ username: `${names}voter-${voter}` }),
       });
       const body = (await response.body.json()) as { token?: string };
       record(start, response.statusCode);
@@ -320,6 +325,31 @@ async function run(job: AttendeesJob): Promise<void> {
         method: 'PUT',
         path: `/api/questions/${id}/vote`,
         headers: { ...BROWSER_HEADERS, authorization: `Bearer ${token}` },
+      });
+      await response.body.dump();
+      record(start, response.statusCode);
+    } catch {
+      fail();
+    }
+  }
+
+  // Answers to the open poll, by the same voters: each one's later answer replaces the earlier.
+  let pollAnswers = 0;
+  async function answerPoll() {
+    const voter = pollAnswers++ % PROFILE.voters;
+    const token = voterTokens[voter] ?? (await joinVoter(voter));
+    if (!token || !job.pollId) return;
+    const start = performance.now();
+    try {
+      const response = await pool.request({
+        method: 'PUT',
+        path: `/api/polls/${job.pollId}/vote`,
+        headers: {
+          ...BROWSER_HEADERS,
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ optionIds: [String(1 + Math.floor(random.polls() * 4))] }),
       });
       await response.body.dump();
       record(start, response.statusCode);
@@ -371,6 +401,15 @@ async function run(job: AttendeesJob): Promise<void> {
     { every: 60_000 / PROFILE.memoryPostsPerMinute, task: postMemory, gaps: random.memoryPosts },
     { every: 60_000 / PROFILE.questionsPerMinute, task: postQuestion, gaps: random.questionPosts },
     { every: 60_000 / PROFILE.votesPerMinute, task: vote, gaps: random.votePosts },
+    ...(job.pollId
+      ? [
+          {
+            every: 60_000 / PROFILE.pollAnswersPerMinute,
+            task: answerPoll,
+            gaps: random.pollPosts,
+          },
+        ]
+      : []),
   ]
     .map((write) => ({ ...write, next: 0 }))
     .filter((write) => Number.isFinite(write.every));

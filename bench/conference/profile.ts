@@ -23,6 +23,11 @@ export const PROFILE = {
   votesPerMinute: Number(process.env.BENCH_VOTES_PER_MINUTE ?? 1_000),
   /** Attendees who vote, each joining (POST /api/attendees) before their first vote. */
   voters: 2_000,
+  /**
+   * Answers a minute to the open poll across the audience (PUT /api/polls/:id/vote by the same
+   * voters, a later answer replacing an earlier one), when the job names a poll.
+   */
+  pollAnswersPerMinute: 1_000,
 } as const;
 
 /** The generator's job, sent by the parent process. */
@@ -40,6 +45,13 @@ export interface AttendeesJob {
   mode: 'profile' | 'ceiling';
   /** For "ceiling": requests in flight at once. */
   concurrency: number;
+  /** An open poll the audience answers (PROFILE.pollAnswersPerMinute); none when unset. */
+  pollId?: string | undefined;
+  /**
+   * Put before every name this generator makes up (voters, askers, posters): several
+   * generators loading one audience on several instances do not share names.
+   */
+  namePrefix?: string | undefined;
 }
 
 /** The job of the sockets' process (bench/conference/attendee-sockets.ts). */
@@ -55,6 +67,8 @@ export interface SocketCounters {
   /** Sockets connected now. */
   open: number;
   connectErrors: number;
+  /** Of those, the connections the server refused with 503 (its connection cap). */
+  refused: number;
   /** Sockets that disconnected before the run ended. */
   drops: number;
   /** Socket events received (memoryCreated, newQuestion, …). */
@@ -76,6 +90,8 @@ export interface LoadFigures {
   /** Socket events received (memoryCreated, newQuestion, …). */
   socketEvents: number;
   sockets: number;
+  /** Socket connections the server refused with 503 (counted in `errors` too). */
+  socketsRefused: number;
   /** The generator's own event-loop delay p99 (ms): how much of the latency is the generator's. */
   generatorLagP99: number;
 }

@@ -129,6 +129,7 @@ function combine(windows: LoadFigures[]): LoadFigures {
     statuses,
     socketEvents: windows.reduce((sum, w) => sum + w.socketEvents, 0),
     sockets: Math.min(...windows.map((w) => w.sockets)),
+    socketsRefused: windows.reduce((sum, w) => sum + w.socketsRefused, 0),
     generatorLagP99: worst('generatorLagP99'),
   };
 }

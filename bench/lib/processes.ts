@@ -15,6 +15,8 @@ export interface BenchServer {
   cpuSeconds(): Promise<number>;
   /** CPU seconds its finished child processes (ffmpeg) have used so far. */
   childrenCpuSeconds(): Promise<number>;
+  /** Whether the process still runs (it has not exited or crashed). */
+  alive(): boolean;
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolea
     rss: async () => (await procStats(pid)).rss,
     cpuSeconds: async () => (await procStats(pid)).cpu,
     childrenCpuSeconds: async () => (await procStats(pid)).childrenCpu,
+    alive: () => child.exitCode === null && child.signalCode === null,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -65,8 +68,15 @@ function wrap(child: ChildProcess, url: string, dataDir: string, cleanup: boolea
   };
 }
 
-/** The production server (dist/server/main.js) in its own process, with a fresh data dir. */
-export async function startAppServer(env: Record<string, string> = {}): Promise<BenchServer> {
+/**
+ * The production server (dist/server/main.js) in its own process, with a fresh data dir.
+ * `fileLimit`: the process's open-file limit (lowered through the shell's `ulimit -n`, which
+ * `exec`s the server in its own place), as a host sized for fewer connections would set it.
+ */
+export async function startAppServer(
+  env: Record<string, string> = {},
+  options: { fileLimit?: number } = {},
+): Promise<BenchServer> {
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'confab-bench-')));
   // A given PORT (a server restarted where it was) or a free one.
   const port = env.PORT ? Number(env.PORT) : await freePort();
@@ -77,9 +87,12 @@ export async function startAppServer(env: Record<string, string> = {}): Promise<
     ? openSync(process.env.BENCH_SERVER_STDOUT, 'a')
     : 'ignore';
   // As `npm start` runs it (decision 091).
+  const args = ['--max-semi-space-size=64', ...nodeArgs, 'dist/server/main.js'];
   const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=64', ...nodeArgs, 'dist/server/main.js'],
+    options.fileLimit ? '/bin/sh' : process.execPath,
+    options.fileLimit
+      ? ['-c', `ulimit -n ${options.fileLimit} && exec "$0" "$@"`, process.execPath, ...args]
+      : args,
     {
       env: {
         ...process.env,
@@ -122,6 +135,22 @@ async function startReference(script: string, env: Record<string, string>): Prom
 export const startReferenceServer = (
   responses: Record<string, { status: number; headers: Record<string, string>; body: string }>,
 ) => startReference('reference-server.mjs', { RESPONSES: JSON.stringify(responses) });
+
+/**
+ * The app's own answers, byte for byte, for the reference to give: `[path the reference answers,
+ * address asked of the app, headers]` each.
+ */
+export async function answersOf(
+  url: string,
+  entries: readonly (readonly [string, string, Record<string, string>?])[],
+): Promise<Record<string, { etag: string; body: string }>> {
+  const answers: Record<string, { etag: string; body: string }> = {};
+  for (const [path, address, headers] of entries) {
+    const response = await fetch(`${url}${address}`, { headers: headers ?? {} });
+    answers[path] = { etag: response.headers.get('etag') ?? '', body: await response.text() };
+  }
+  return answers;
+}
 
 /**
  * Bare node:http + socket.io with fixed polled lists (304 on a matching tag) and posts that only

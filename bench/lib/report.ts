@@ -8,6 +8,12 @@ export interface Row {
   met: boolean | null;
 }
 
+/** A suite's table, and lines printed after it (a summary the last line of the run). */
+export interface SuiteResult {
+  rows: Row[];
+  lines: string[];
+}
+
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 

@@ -1,5 +1,5 @@
 import { runProfile, type ProfileResult } from '../conference/run-profile.ts';
-import { startAppServer, startConferenceReference } from '../lib/processes.ts';
+import { answersOf, startAppServer, startConferenceReference } from '../lib/processes.ts';
 import { type Row, fmt, mb } from '../lib/report.ts';
 import { seededDataDir } from './gallery.ts';
 
@@ -24,8 +24,16 @@ const CEILING_CONCURRENCY = 64;
 
 const latency = (r: ProfileResult) =>
   `${fmt(r.steady.load.requestsPerSecond)} req/s, p50/p95/p99 ${fmt(r.steady.load.p50, 1)}/${fmt(r.steady.load.p95, 1)}/${fmt(r.steady.load.p99, 1)} ms, ${r.total.errors} errors, ${r.steady.load.sockets} sockets, generator lag p99 ${fmt(r.steady.load.generatorLagP99, 1)} ms`;
-const resources = (r: ProfileResult) =>
+export const resources = (r: ProfileResult) =>
   `CPU ${fmt(r.steady.server.cpuPercent)}% of a core, RSS ${mb(r.steady.server.rss)} (peak ${mb(r.steady.server.peakRss)})`;
+
+/** The lists the conference profile polls, as the app answers them, for its reference. */
+export const conferenceLists = (url: string, speakerId: string) =>
+  answersOf(url, [
+    ['/api/memory', '/api/memory?limit=60'],
+    ['/speakers', '/speakers'],
+    ['/api/questions/realtime', `/api/questions/realtime?speakerId=${speakerId}&limit=200`],
+  ]);
 
 /**
  * The conference profile for N attendees (bench/conference/profile.ts) against the app seeded
@@ -42,22 +50,9 @@ export async function conferenceProfile(): Promise<Row[]> {
   try {
     // The reference answers the app's own lists, byte for byte.
     const probe = await startAppServer({ DATA_DIR: dataDir });
-    const lists: Record<string, { etag: string; body: string }> = {};
-    try {
-      for (const [path, url] of [
-        ['/api/memory', '/api/memory?limit=60'],
-        ['/speakers', '/speakers'],
-        [
-          '/api/questions/realtime',
-          `/api/questions/realtime?speakerId=${seeded.speakerIds[0]}&limit=200`,
-        ],
-      ] as const) {
-        const response = await fetch(`${probe.url}${url}`);
-        lists[path] = { etag: response.headers.get('etag') ?? '', body: await response.text() };
-      }
-    } finally {
-      await probe.stop();
-    }
+    const lists = await conferenceLists(probe.url, seeded.speakerIds[0] ?? '').finally(() =>
+      probe.stop(),
+    );
     const job = { speakerIds: seeded.speakerIds, arrivalPerSecond: ARRIVALS_PER_SECOND };
 
     for (const attendees of AUDIENCES) {

@@ -1,11 +1,9 @@
-import pg from 'pg';
 import sharp from 'sharp';
 import { type LoadResult, runLoad } from '../lib/load.ts';
 import { postMultipart } from '../lib/multipart.ts';
+import { BENCH_DATABASE_URL as DATABASE_URL, benchSchema } from '../lib/postgres.ts';
 import { type BenchServer, startAppServer } from '../lib/processes.ts';
 import { type Row, fmt } from '../lib/report.ts';
-
-const DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.BENCH_DATABASE_URL;
 
 /** Runs the same load on every server at once (connections split evenly); sums the results. */
 async function loadAll(
@@ -54,15 +52,8 @@ export async function scaleOut(): Promise<Row[]> {
       },
     ];
   }
-  const schema = `bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const env = {
-    DATABASE_URL,
-    DATABASE_SCHEMA: schema,
-    SESSION_SECRET: 'bench-session-secret-that-is-long-enough-0000',
-  };
+  const database = await benchSchema(DATABASE_URL, 'scaleout');
+  const env = database.env;
   const servers: BenchServer[] = [];
   try {
     servers.push(await startAppServer(env));
@@ -129,7 +120,6 @@ export async function scaleOut(): Promise<Row[]> {
     ];
   } finally {
     for (const server of servers) await server.stop();
-    await admin.query(`drop schema if exists ${schema} cascade`);
-    await admin.end();
+    await database.drop();
   }
 }
