@@ -3,6 +3,7 @@ import type { Browser, Page } from '@playwright/test';
 import {
   API_PATHS,
   sessionOverlayPath,
+  sessionPath,
   sessionPresentPath,
   speakerSignInLink,
 } from '../../src/shared/routes.ts';
@@ -11,7 +12,7 @@ import { addRoom, addSession, setTimeZone } from '../support/programme.ts';
 import { addSpeakerWithSecret, adminToken, joinAttendee } from '../support/speakers.ts';
 import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
 import { expectNoHorizontalScroll, uniqueName } from './qa-helpers.ts';
-import { type RunningServer, expect, startServer, test as base } from './fixtures.ts';
+import { type RunningServer, expect, join, startServer, test as base } from './fixtures.ts';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
@@ -62,7 +63,7 @@ async function publicPolls(server: RunningServer, sessionId: string): Promise<Po
   return (await response.json()) as Poll[];
 }
 
-/** An attendee answers through the API, as their phone's poll card does. */
+/** An attendee answers through the API (the phones' answer card is not part of this spec). */
 async function voteAs(server: RunningServer, username: string, pollId: string, optionId: string) {
   const token = await joinAttendee(server.url, username);
   const response = await fetch(`${server.url}${API_PATHS.pollVote(pollId)}`, {
@@ -124,7 +125,18 @@ test('a speaker prepares a poll, opens it on stage, and reveals what the room an
   await expect(onStage.getByText('Live poll')).toBeVisible();
   await expect(onStage).toContainText('Results are hidden');
 
-  // Two phones answer.
+  // Two phones on the talk's page see it open, its results hidden, and answer.
+  const phones = await Promise.all(
+    ['ann', 'bob'].map(async (username) => {
+      const phone = await newPage(browser, baseURL ?? '', PHONE);
+      await join(phone, username);
+      await phone.goto(sessionPath(session._id));
+      return phone;
+    }),
+  );
+  for (const phone of phones) {
+    await expect(phone.getByRole('article', { name: title })).toContainText('Results are hidden');
+  }
   const [open] = await publicPolls(pollServer, session._id);
   expect(open?.state).toBe('open');
   const build = open?.options.find((option) => option.text === 'The build');
@@ -138,6 +150,11 @@ test('a speaker prepares a poll, opens it on stage, and reveals what the room an
   await expect(card.getByRole('button', { name: 'Hide results' })).toBeVisible();
   await expect(onStage).toContainText('The build');
   await expect(onStage).not.toContainText('Results are hidden');
+  for (const phone of phones) {
+    const shown = phone.getByRole('article', { name: title });
+    await expect(shown).toContainText('The build');
+    await expect(shown).not.toContainText('Results are hidden');
+  }
 
   // The server restarts: the projector catches up by itself with what came meanwhile.
   await pollServer.restart(500);
