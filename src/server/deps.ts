@@ -7,7 +7,6 @@ import type { ImagePipeline } from './media/image-pipeline.ts';
 import type { MediaStore } from './media/media-store.ts';
 import type { VideoPipeline } from './media/video-pipeline.ts';
 import type { Events } from './events/events.ts';
-import type { PushSender } from './push/push-sender.ts';
 import type { ListCache } from './lists/list-cache.ts';
 import type { Realtime } from './realtime/realtime.ts';
 import type { SettingsStore } from './settings/settings.service.ts';
@@ -51,6 +50,6 @@ export interface AppDeps {
   settings: SettingsStore;
   /** Who a request comes from: admin, speaker or attendee tokens. */
   callers: Callers;
-  /** Web Push (decision 240): the server's VAPID public key, and the announcements' sender. */
-  push: { vapidPublicKey: string; sender: PushSender };
+  /** Web Push (decision 240): the server's VAPID public key, which browsers subscribe with. */
+  push: { vapidPublicKey: string };
 }

@@ -29,7 +29,7 @@ export const pushPlugin = fp(
       log: app.log,
     });
     app.events.subscribe('clients', sender);
-    app.decorate('push', { vapidPublicKey: keys.publicKey, sender });
+    app.decorate('push', { vapidPublicKey: keys.publicKey });
     app.addHook('onClose', () => sender.stop());
   },
   { name: 'push', dependencies: ['config', 'database', 'events', 'settings'] },
