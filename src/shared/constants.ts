@@ -45,6 +45,8 @@ export const STORAGE_KEYS = {
   speakersSeen: 'speakersSeen',
   /** The attendee's own memories awaiting approval (JSON, decision 140). */
   pendingMemories: 'pendingMemories',
+  /** The session whose page this device opened last: /home offers its reactions while it is on. */
+  followedSession: 'followedSession',
 } as const;
 
 /** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */

@@ -10,6 +10,7 @@ import { AskQuestionButton } from '../../features/questions/ask-question-button.
 import { useSpeakersCard } from '../../features/speakers/api/get-speakers.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import classes from './home-route.module.css';
+import { FollowedTalkReactions } from './talk-reactions.tsx';
 
 /** /home: the hero, the two main actions and the memory gallery. */
 export default function HomeRoute() {
@@ -30,6 +31,8 @@ export default function HomeRoute() {
           {TEXTS.heroJoin(eventName)}
         </Title>
       </Stack>
+
+      <FollowedTalkReactions />
 
       {/* The two main actions, side by side (stacked on narrow phones). */}
       <Group gap="sm" className={classes.actions}>

@@ -21,6 +21,7 @@ import {
 } from '../../features/questions/presenter-view.tsx';
 import { StagePoll } from '../../features/polls/stage-poll.tsx';
 import { useSessionQuestions } from '../../features/questions/use-question-lists.ts';
+import { ReactionBurst } from '../../features/reactions/reaction-burst.tsx';
 import { formatTimeRange, formatZonedDay, formatZonedTime } from '../../lib/format-time.ts';
 import classes from './projector-route.module.css';
 
@@ -56,7 +57,8 @@ function NotFound({ text }: { text: string }) {
 
 /**
  * A session on the projector or in the overlay: its title, room and time, its speakers, its
- * pinned and top questions live, its open (or last revealed) poll, and the QR code to its page.
+ * pinned and top questions live, its open (or last revealed) poll, the room's reactions in
+ * their own lane, and the QR code to its page.
  */
 function SessionPresenter({
   session,
@@ -88,6 +90,7 @@ function SessionPresenter({
         questions={questions.questions}
         askLink={askUrl(session)}
         poll={<StagePoll scope={{ sessionId: session._id }} overlay />}
+        lane={<ReactionBurst sessionId={session._id} />}
       />
     );
   }
@@ -106,7 +109,12 @@ function SessionPresenter({
       details={names}
       questions={questions.questions}
       askLink={askUrl(session)}
-      aside={<StagePoll scope={{ sessionId: session._id }} />}
+      aside={
+        <>
+          <ReactionBurst sessionId={session._id} />
+          <StagePoll scope={{ sessionId: session._id }} />
+        </>
+      }
     />
   );
 }

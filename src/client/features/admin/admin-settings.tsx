@@ -31,6 +31,7 @@ import {
 } from '../../../shared/schemas/settings.ts';
 import { BlockedWordsFields } from './blocked-words-fields.tsx';
 import { PurgeEventData } from './purge-event-data.tsx';
+import { ReactionFields } from './reaction-settings.tsx';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
@@ -246,6 +247,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
           </Paper>
           <PrivacyFields form={form} retentionEndsAt={loaded.retentionEndsAt} />
           <BlockedWordsFields form={form} />
+          <ReactionFields form={form} />
         </SimpleGrid>
         <Group mt="md">
           <Button type="submit" loading={save.isPending}>

@@ -222,12 +222,18 @@ export function OverlayView({
   questions,
   askLink,
   poll,
-}: Omit<PresenterViewProps, 'eyebrow' | 'aside'> & { poll?: ReactNode }) {
+  lane,
+}: Omit<PresenterViewProps, 'eyebrow' | 'aside'> & {
+  poll?: ReactNode;
+  /** Above the lower third (and its poll), over the video: the room's reactions. */
+  lane?: ReactNode;
+}) {
   const { pinned, open } = arrangeQuestions(questions, 'top');
   const shown = pinned ?? open[0];
   const more = open.length - (pinned ? 0 : 1);
   return (
     <main className={overlay.page} aria-label={label}>
+      {lane && <div className={overlay.lane}>{lane}</div>}
       {poll && <div className={overlay.poll}>{poll}</div>}
       <section className={overlay.third}>
         <div className={overlay.text}>

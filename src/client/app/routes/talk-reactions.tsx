@@ -1,0 +1,43 @@
+import { Paper, Text } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
+import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import type { Session } from '../../../shared/schemas/programme.ts';
+import { useSchedule } from '../../features/programme/api/get-schedule.ts';
+import { isOnNow } from '../../features/programme/api/sessions-now.ts';
+import { ReactionBar } from '../../features/reactions/reaction-bar.tsx';
+import { storedText } from '../../lib/local-storage.ts';
+import { useNow } from '../../lib/use-now.ts';
+
+/** The session this device opened last (its id): /home offers its reactions while it is on. */
+const followedSessionStorage = storedText(STORAGE_KEYS.followedSession);
+
+/** The session followed: the one whose page was opened last, and a setter for its page. */
+export const useFollowedSession = () => useLocalStorage(followedSessionStorage);
+
+/** The reaction bar of a talk, while it is on by the clock (decision 237). */
+export function TalkReactions({ session }: { session: Session }) {
+  const now = useNow();
+  if (!isOnNow(session, now)) return null;
+  return <ReactionBar sessionId={session._id} label={`React to ${session.title}`} />;
+}
+
+/** On /home: the reactions of the talk followed (the one whose page was opened last), while on. */
+function FollowedTalk({ sessionId }: { sessionId: string }) {
+  const session = useSchedule().data?.sessions.find((item) => item._id === sessionId);
+  const now = useNow();
+  if (!session || !isOnNow(session, now)) return null;
+  return (
+    <Paper withBorder radius="lg" px={4} py="xs" maw={560} w="100%" mx="auto">
+      <Text ta="center" fw={600} size="sm" mb={4}>
+        On now: <bdi>{session.title}</bdi>
+      </Text>
+      <TalkReactions session={session} />
+    </Paper>
+  );
+}
+
+/** /home's reactions: none until a talk's page was opened. */
+export function FollowedTalkReactions() {
+  const [followed] = useFollowedSession();
+  return followed ? <FollowedTalk sessionId={followed} /> : null;
+}
