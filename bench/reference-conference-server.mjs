@@ -45,8 +45,45 @@ function pollAnswered(id, optionId) {
   else send();
   return poll;
 }
+/**
+ * Reactions: taps summed in memory per session at the app's pace (at once after a quiet 250 ms,
+ * else one sum at the end of the window), sent to the session's room.
+ */
+const reactionWindows = new Map();
+function reacted(sessionId, emoji) {
+  const open = reactionWindows.get(sessionId);
+  if (open) {
+    open.counts[emoji] = (open.counts[emoji] ?? 0) + 1;
+    return;
+  }
+  const send = (counts) =>
+    io.local.to(`session:${sessionId}`).emit('reactions', { sessionId, counts });
+  const windowOf = () => {
+    const window = { counts: {} };
+    window.timer = setTimeout(() => {
+      reactionWindows.delete(sessionId);
+      if (Object.keys(window.counts).length === 0) return;
+      reactionWindows.set(sessionId, windowOf());
+      send(window.counts);
+    }, 250);
+    return window;
+  };
+  reactionWindows.set(sessionId, windowOf());
+  send({ [emoji]: 1 });
+}
 const server = http.createServer((request, response) => {
   const path = (request.url ?? '/').split('?')[0];
+  if (request.method === 'POST' && path === '/api/reactions') {
+    const chunks = [];
+    request.on('data', (chunk) => chunks.push(chunk));
+    request.on('end', () => {
+      const { emoji, sessionId } = JSON.parse(Buffer.concat(chunks).toString());
+      reacted(sessionId ?? null, emoji);
+      response.writeHead(202, { 'content-type': 'application/json' });
+      response.end('{"message":"Reaction sent"}');
+    });
+    return;
+  }
   const answerTo = request.method === 'PUT' && /^\/api\/polls\/([^/]+)\/vote$/.exec(path);
   if (answerTo) {
     const chunks = [];
@@ -143,7 +180,8 @@ io.on('connection', (socket) => {
   void socket.join(`everyone:${joined++ % SLICES}`);
   socket.on('watch', (watch, ack) => {
     if (watch?.room === 'speaker') void socket.join(`speaker:${watch.speakerId}`);
-    if (typeof ack === 'function') ack(watch?.room === 'speaker');
+    if (watch?.room === 'session') void socket.join(`session:${watch.sessionId}`);
+    if (typeof ack === 'function') ack(watch?.room === 'speaker' || watch?.room === 'session');
   });
 });
 server.listen(Number(process.env.PORT), '127.0.0.1');
