@@ -1,8 +1,9 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { sessionOverlayPath, sessionPath, sessionPresentPath } from '../../src/shared/routes.ts';
 import { addRoom, addSession } from '../support/programme.ts';
 import { adminToken, askQuestion, joinAttendee } from '../support/speakers.ts';
-import { ADMIN_PASSWORD } from './admin-helpers.ts';
+import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
 import { expectNoHorizontalScroll } from './qa-helpers.ts';
 import {
   type RunningServer,
@@ -65,6 +66,12 @@ async function tapAll(server: RunningServer, tokens: string[], sessionId: string
   );
 }
 
+/** axe's findings on the page as it is now, one line each. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode().analyze();
+  return violations.map((violation) => `${violation.id}: ${violation.help}`);
+}
+
 const flying = (page: Page) => page.locator('[data-reactions-lane] > span');
 
 /** Whether two boxes overlap. */
@@ -112,6 +119,7 @@ test('a phone taps under the talk, and the presenter view and overlay show the b
   expect(box?.height).toBeGreaterThanOrEqual(48);
   await expectNoHorizontalScroll(attendee);
   await attendee.screenshot({ path: `${SHOTS}/phone-session-reaction-bar.png` });
+  expect(await axeFindings(attendee)).toEqual([]);
 
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.goto(sessionPresentPath(session._id));
@@ -156,6 +164,7 @@ test('a phone taps under the talk, and the presenter view and overlay show the b
   await expect(counts.getByLabel('Love: 6')).toBeVisible();
   await expect(flying(page)).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/presenter-1920-reduced-motion.png` });
+  expect(await axeFindings(page)).toEqual([]);
 
   // /home offers the talk last opened while it is on.
   await attendee.goto('/home');
@@ -216,4 +225,52 @@ test('a storm of taps keeps the page’s nodes bounded, and the burst comes back
     await tapAll(reactionServer, [after], session._id, '👏');
     await expect(flying(page).first()).toBeAttached({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+});
+
+test('the organiser picks the emoji and turns reactions off; an open talk page follows at once', async ({
+  browser,
+  page,
+  reactionServer,
+}) => {
+  test.slow();
+  const session = await talkOnNow(reactionServer, 'Settings live');
+  const phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  const attendee = await phone.newPage();
+  await join(attendee, 'follower');
+  await attendee.goto(sessionPath(session._id));
+  const bar = attendee.getByRole('group', { name: `React to ${session.title}` });
+  await expect(bar.getByRole('button')).toHaveCount(6);
+
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await logInAsAdmin(page, ADMIN_PASSWORD, 'settings');
+  await expect(page.getByRole('heading', { name: 'Reactions' })).toBeVisible();
+  const emoji = page.getByRole('group', { name: /Emoji offered/ });
+  // Laughter out, fire in.
+  await emoji.getByText('😂').click();
+  await emoji.getByText('🔥').click();
+  await expect(page.getByText('Emoji offered (6 of at most 8)')).toBeVisible();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(bar.getByRole('button', { name: 'React: Fire' })).toBeVisible();
+  await expect(bar.getByRole('button', { name: 'React: Laughter' })).toHaveCount(0);
+  await page.getByRole('heading', { name: 'Reactions' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/console-1920-reactions.png` });
+
+  await page.getByRole('switch', { name: 'Reactions during talks' }).click();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(bar).toHaveCount(0);
+  // Back on: the last choice returns.
+  await page.getByRole('switch', { name: 'Reactions during talks' }).click();
+  await expect(page.getByText('Emoji offered (6 of at most 8)')).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(page);
+  await page.getByRole('heading', { name: 'Reactions' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/console-phone-reactions.png` });
+  expect(await axeFindings(page)).toEqual([]);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(bar.getByRole('button')).toHaveCount(6);
+  await phone.close();
 });
