@@ -11,7 +11,6 @@ import {
   Title,
 } from '@mantine/core';
 import {
-  IconChartBar,
   IconEye,
   IconEyeOff,
   IconPencil,
@@ -329,7 +328,6 @@ export function OwnerPolls({
     <Stack gap="sm" component="section" aria-label={title}>
       <Group justify="space-between" gap="xs">
         <Group gap="xs">
-          <IconChartBar size={22} aria-hidden />
           <Title order={2} fz="xl">
             {title}
           </Title>
