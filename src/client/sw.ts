@@ -1,6 +1,6 @@
 /**
- * The service worker (decision 171): the app shell cached for an offline start, and the share
- * target. It never answers `/api/*`, `/socket.io/*` or `/media/*`: those always go to the
+ * The service worker (decision 171): the app shell cached for an offline start, the share
+ * target, and the organiser's announcements pushed to the device (decision 240). It never answers `/api/*`, `/socket.io/*` or `/media/*`: those always go to the
  * network, so nothing live is ever served stale.
  */
 import { createStore, set } from 'idb-keyval';
@@ -19,12 +19,32 @@ interface FetchEvent extends ExtendableEvent {
   request: Request;
   respondWith(response: Promise<Response> | Response): void;
 }
+interface PushEvent extends ExtendableEvent {
+  data: { json(): unknown; text(): string } | null;
+}
+interface NotificationEvent extends ExtendableEvent {
+  notification: Notification & { data: unknown };
+}
+interface WindowClient {
+  url: string;
+  focus(): Promise<WindowClient>;
+  navigate(url: string): Promise<WindowClient | null>;
+}
 interface WorkerScope {
   __WB_MANIFEST: { url: string; revision: string | null }[];
   skipWaiting(): Promise<void>;
-  clients: { claim(): Promise<void> };
+  clients: {
+    claim(): Promise<void>;
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClient[]>;
+    openWindow(url: string): Promise<WindowClient | null>;
+  };
+  registration: {
+    showNotification(title: string, options: NotificationOptions): Promise<void>;
+  };
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'push', listener: (event: PushEvent) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: NotificationEvent) => void): void;
   location: Location;
 }
 declare const self: WorkerScope;
@@ -36,6 +56,8 @@ const SHELL_CACHE = `confab-shell-${hash(VERSION)}`;
 const PAGES_CACHE = 'confab-pages';
 /** What the network may take before an offline start uses the cached page instead. */
 const NAVIGATION_TIMEOUT_MS = 4000;
+/** The app's icon, as a notification shows it (a PNG: not every system draws an SVG). */
+const NOTIFICATION_ICON = '/icons/icon-192.png';
 /** Never answered here: live data and media always come from the server. */
 const NETWORK_ONLY = /^\/(api|socket\.io|media)(\/|$)/;
 
@@ -131,5 +153,56 @@ self.addEventListener('fetch', (event) => {
       .then((cache) => cache.match(request))
       // eslint-disable-next-line no-restricted-globals
       .then((cached) => cached ?? fetch(request)),
+  );
+});
+
+/** What a pushed announcement carries (the server's `PushPayload`); read field by field. */
+function pushedAnnouncement(data: PushEvent['data']): { title: string; body: string; url: string } {
+  let payload: Record<string, unknown> = {};
+  try {
+    const parsed = data?.json();
+    if (parsed && typeof parsed === 'object') payload = parsed as Record<string, unknown>;
+  } catch {
+    payload = { body: data?.text() ?? '' };
+  }
+  const text = (value: unknown, fallback: string) =>
+    typeof value === 'string' && value ? value : fallback;
+  const url = text(payload.url, CLIENT_PATHS.home);
+  return {
+    title: text(payload.title, 'Announcement'),
+    body: text(payload.body, ''),
+    // Only the app's own pages are opened.
+    url: url.startsWith('/') && !url.startsWith('//') ? url : CLIENT_PATHS.home,
+  };
+}
+
+// An announcement pushed to the device: shown as a notification, even with the app closed.
+self.addEventListener('push', (event) => {
+  const { title, body, url } = pushedAnnouncement(event.data);
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body,
+      icon: NOTIFICATION_ICON,
+      tag: url,
+      data: { url },
+    }),
+  );
+});
+
+// A tap on it: the app's open window goes to the announcement, or a new one opens on it.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const data = event.notification.data as { url?: unknown } | null;
+  const url = new URL(
+    typeof data?.url === 'string' ? data.url : CLIENT_PATHS.home,
+    self.location.origin,
+  ).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (!open) return self.clients.openWindow(url);
+      const focused = await open.focus();
+      return focused.navigate(url);
+    }),
   );
 });

@@ -47,6 +47,8 @@ export const STORAGE_KEYS = {
   pendingMemories: 'pendingMemories',
   /** The session whose page this device opened last: /home offers its reactions while it is on. */
   followedSession: 'followedSession',
+  /** The attendee said "Not now" to announcements on this device (decision 240). */
+  pushOptInDismissed: 'pushOptInDismissed',
 } as const;
 
 /** Admin moderation: texts of the spec's admin screen, bounds and the search debounce. */

@@ -82,7 +82,7 @@ const SpeakerLoginScreen = lazyScreen(
 const SpeakerDashboardRoute = lazyScreen(() => import('./routes/speaker-dashboard-route.tsx'));
 const AdminRoute = lazyScreen(() => import('./routes/admin-route.tsx'));
 const PresenterScreen = lazyScreen(() => import('../features/questions/presenter-screen.tsx'));
-const WallScreen = lazyScreen(() => import('../features/wall/wall-screen.tsx'));
+const WallRoute = lazyScreen(() => import('./routes/wall-route.tsx'));
 const ScheduleScreen = lazyScreen(() => import('../features/programme/schedule-screen.tsx'));
 const SessionRoute = lazyScreen(() => import('./routes/session-route.tsx'));
 const PrivacyScreen = lazyScreen(() => import('../features/join/privacy-screen.tsx'));
@@ -105,7 +105,7 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   speakerLogin: <SpeakerLoginScreen />,
   speakerDashboard: <SpeakerDashboardRoute />,
   speakerPresent: <PresenterScreen />,
-  wall: <WallScreen />,
+  wall: <WallRoute />,
   schedule: <ScheduleScreen />,
   session: <SessionRoute />,
   privacy: <PrivacyScreen />,

@@ -1,5 +1,6 @@
 import { Anchor, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconCalendarEvent, IconLogout, IconMessages } from '@tabler/icons-react';
+import { Suspense, lazy } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
@@ -12,8 +13,11 @@ import { useStoredUsername } from '../../lib/username.ts';
 import '../../components/app-header.css';
 import classes from './app-header.module.css';
 
+const FrameAnnouncements = lazy(() => import('./frame-announcements.tsx'));
+
 /**
- * The header bar: logo and back arrow to /home, the schedule, the Q&A Room, colour mode, the
+ * The header bar: logo and back arrow to /home, the schedule, the Q&A Room, today's
+ * announcements (a bell), colour mode, the
  * signed-in username (a menu: download or delete their data) and Logout.
  */
 export function AppHeader() {
@@ -73,6 +77,10 @@ export function AppHeader() {
           >
             {TEXTS.qaRoom}
           </Anchor>
+          {/* The bell's place is kept while its code loads: the bar does not shift. */}
+          <Suspense fallback={<span className={classes.bellPlace} />}>
+            <FrameAnnouncements part="bell" />
+          </Suspense>
           <ColorSchemeToggle />
           {username && <AttendeeMenu username={username} className={classes.username} />}
           {username && (

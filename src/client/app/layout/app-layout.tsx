@@ -1,10 +1,12 @@
 import { Box, Button, Center, Stack, Text, Title } from '@mantine/core';
-import { Suspense, useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { OutboxPanel } from '../../components/outbox-panel.tsx';
 import { AppHeader } from './app-header.tsx';
 import { RouteFallback } from './route-fallback.tsx';
+
+const FrameAnnouncements = lazy(() => import('./frame-announcements.tsx'));
 
 /** The frame of every screen but the join page. */
 export function AppLayout({ notFound = false }: { notFound?: boolean }) {
@@ -18,6 +20,9 @@ export function AppLayout({ notFound = false }: { notFound?: boolean }) {
       <AppHeader />
       <OutboxPanel />
       <Box component="main" px="sm" pb="xl" maw={1200} mx="auto">
+        <Suspense fallback={null}>
+          <FrameAnnouncements part="banner" />
+        </Suspense>
         {notFound ? (
           <Center mih="60vh">
             <Stack align="center">

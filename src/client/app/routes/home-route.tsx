@@ -5,6 +5,7 @@ import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { AppFooter } from '../../components/app-footer.tsx';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
+import { PushOptIn } from '../../features/announcements/push-opt-in.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
 import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
 import { useSpeakersCard } from '../../features/speakers/api/get-speakers.ts';
@@ -55,6 +56,7 @@ export default function HomeRoute() {
       >
         Schedule: now and next
       </Button>
+      <PushOptIn />
 
       <GallerySection />
       <AppFooter />

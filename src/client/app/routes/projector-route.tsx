@@ -11,6 +11,7 @@ import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { useSchedule } from '../../features/programme/api/get-schedule.ts';
 import { useSession } from '../../features/programme/api/get-session.ts';
 import { useRoomNow } from '../../features/programme/use-room-now.ts';
+import { AnnouncementBanner } from '../../features/announcements/announcement-banner.tsx';
 import {
   OverlayView,
   PresenterView,
@@ -191,6 +192,28 @@ function EndOfDay({
  */
 function RoomProjector({ roomId, schedule }: { roomId: string; schedule: Schedule | undefined }) {
   const shown = useRoomNow(schedule, roomId);
+  // The talk on now, or the next one: a room's announcements reach its sessions' watchers.
+  const sessionId = shown && shown.kind !== 'ended' ? shown.session._id : undefined;
+  return (
+    <>
+      <AnnouncementBanner
+        size="projector"
+        room={sessionId ? { room: 'session', sessionId } : null}
+      />
+      <RoomScreen roomId={roomId} schedule={schedule} shown={shown} />
+    </>
+  );
+}
+
+function RoomScreen({
+  roomId,
+  schedule,
+  shown,
+}: {
+  roomId: string;
+  schedule: Schedule | undefined;
+  shown: ReturnType<typeof useRoomNow>;
+}) {
   const room = schedule?.rooms.find((item) => item._id === roomId);
   useDocumentTitle(room ? `${room.name} · ${PROJECTOR_TEXTS.roomProjector}` : '');
   if (!schedule || !shown) return <ProjectorLoading />;
@@ -255,6 +278,9 @@ export default function ProjectorRoute({ mode }: { mode: Mode }) {
   return (
     <>
       {mode === 'overlay' && <TransparentPage />}
+      {mode === 'session' && (
+        <AnnouncementBanner size="projector" room={{ room: 'session', sessionId: id }} />
+      )}
       {mode === 'room' ? (
         <RoomProjector roomId={id} schedule={schedule} />
       ) : (

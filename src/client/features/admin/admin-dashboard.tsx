@@ -23,6 +23,7 @@ import {
   IconPhoto,
   IconSearch,
   IconSettings,
+  IconSpeakerphone,
 } from '@tabler/icons-react';
 import { type ComponentType, useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -40,6 +41,7 @@ import { AdminOverview } from './admin-overview.tsx';
 import { AdminPendingMemories, usePendingCount } from './admin-pending-memories.tsx';
 import { AdminReports, useReportsCount } from './admin-reports.tsx';
 import { AdminProgramme } from './admin-programme.tsx';
+import { AdminAnnouncements } from './admin-announcements.tsx';
 import { DownloadAllButton } from './download-all-button.tsx';
 import { OpenWallLink } from './open-wall-link.tsx';
 import { AdminQuestions } from './admin-questions.tsx';
@@ -63,6 +65,7 @@ const CONSOLE_TABS = [
   { value: 'questions', label: 'Questions', Icon: IconMessages },
   { value: 'polls', label: 'Polls', Icon: IconChartPie },
   { value: 'programme', label: 'Programme', Icon: IconCalendarEvent },
+  { value: 'announcements', label: 'Announcements', Icon: IconSpeakerphone },
   { value: 'speakers', label: 'Speakers', Icon: IconMicrophone },
   { value: 'settings', label: 'Settings', Icon: IconSettings },
 ];
@@ -73,6 +76,7 @@ const TAB_PANELS = {
   reports: AdminReports,
   questions: AdminQuestions,
   programme: AdminProgramme,
+  announcements: AdminAnnouncements,
   speakers: AdminSpeakers,
   settings: AdminSettings,
 };

@@ -1,0 +1,54 @@
+import { ActionIcon, Indicator, Popover, Stack, Text } from '@mantine/core';
+import { IconBell } from '@tabler/icons-react';
+import { TimeAgo } from '../../components/time-ago.tsx';
+import { useAnnouncements } from './api/get-announcements.ts';
+import { ANNOUNCEMENT_TEXTS } from './announcement-texts.ts';
+import classes from './announcements.module.css';
+
+/** The header's bell: today's announcements, newest first, with how many there are. */
+export function AnnouncementsBell() {
+  const announcements = useAnnouncements();
+  const list = announcements.data ?? [];
+  return (
+    <Popover position="bottom-end" width={340} shadow="md" withArrow trapFocus>
+      <Popover.Target>
+        <Indicator
+          label={list.length}
+          disabled={list.length === 0}
+          size={16}
+          offset={6}
+          color="red"
+        >
+          <ActionIcon
+            variant="subtle"
+            size="lg"
+            aria-label={`${ANNOUNCEMENT_TEXTS.announcements} (${list.length})`}
+          >
+            <IconBell size={20} aria-hidden />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Text fw={700} mb="xs" component="h2" fz="md">
+          {ANNOUNCEMENT_TEXTS.todays}
+        </Text>
+        {list.length === 0 ? (
+          <Text c="dimmed" fz="sm">
+            {ANNOUNCEMENT_TEXTS.none}
+          </Text>
+        ) : (
+          <Stack gap="sm" component="ul" className={classes.list}>
+            {list.map((announcement) => (
+              <li key={announcement._id}>
+                <Text fz="sm" dir="auto" className={classes.listText}>
+                  {announcement.text}
+                </Text>
+                <TimeAgo iso={announcement.createdAt} fz="xs" c="dimmed" />
+              </li>
+            ))}
+          </Stack>
+        )}
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
