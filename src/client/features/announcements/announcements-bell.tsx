@@ -10,15 +10,9 @@ export function AnnouncementsBell() {
   const announcements = useAnnouncements();
   const list = announcements.data ?? [];
   return (
-    <Popover position="bottom-end" width={340} shadow="md" withArrow trapFocus>
-      <Popover.Target>
-        <Indicator
-          label={list.length}
-          disabled={list.length === 0}
-          size={16}
-          offset={6}
-          color="red"
-        >
+    <Indicator label={list.length} disabled={list.length === 0} size={16} offset={6} color="red">
+      <Popover position="bottom-end" width={340} shadow="md" withArrow trapFocus>
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             size="lg"
@@ -26,29 +20,29 @@ export function AnnouncementsBell() {
           >
             <IconBell size={20} aria-hidden />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Text fw={700} mb="xs" component="h2" fz="md">
-          {ANNOUNCEMENT_TEXTS.todays}
-        </Text>
-        {list.length === 0 ? (
-          <Text c="dimmed" fz="sm">
-            {ANNOUNCEMENT_TEXTS.none}
+        </Popover.Target>
+        <Popover.Dropdown>
+          <Text fw={700} mb="xs" component="h2" fz="md">
+            {ANNOUNCEMENT_TEXTS.todays}
           </Text>
-        ) : (
-          <Stack gap="sm" component="ul" className={classes.list}>
-            {list.map((announcement) => (
-              <li key={announcement._id}>
-                <Text fz="sm" dir="auto" className={classes.listText}>
-                  {announcement.text}
-                </Text>
-                <TimeAgo iso={announcement.createdAt} fz="xs" c="dimmed" />
-              </li>
-            ))}
-          </Stack>
-        )}
-      </Popover.Dropdown>
-    </Popover>
+          {list.length === 0 ? (
+            <Text c="dimmed" fz="sm">
+              {ANNOUNCEMENT_TEXTS.none}
+            </Text>
+          ) : (
+            <Stack gap="sm" component="ul" className={classes.list}>
+              {list.map((announcement) => (
+                <li key={announcement._id}>
+                  <Text fz="sm" dir="auto" className={classes.listText}>
+                    {announcement.text}
+                  </Text>
+                  <TimeAgo iso={announcement.createdAt} fz="xs" c="dimmed" />
+                </li>
+              ))}
+            </Stack>
+          )}
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }
