@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type pg from 'pg';
 import type { JoinPhonesJob, JoinPhonesReport } from '../lib/join-phones.ts';
 import { BENCH_DATABASE_URL, benchSchema } from '../lib/postgres.ts';
 import {
@@ -92,6 +93,37 @@ async function rush(servers: BenchServer[]) {
   };
 }
 
+/**
+ * What the database's connections wait on while the answers arrive, sampled every 100 ms until
+ * stopped: the most connections seen at once waiting on a lock (the answers to one poll take its
+ * row in turn) and holding a transaction open between two statements.
+ */
+function sampleWaits(client: pg.ClientBase) {
+  let lock = 0;
+  let idle = 0;
+  let samples = 0;
+  const timer = setInterval(() => {
+    client
+      .query<{ lock: number; idle: number }>(
+        `select count(*) filter (where wait_event_type = 'Lock')::int as lock,
+                count(*) filter (where state = 'idle in transaction')::int as idle
+           from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+      )
+      .then(({ rows: [row] }) => {
+        samples++;
+        lock = Math.max(lock, row?.lock ?? 0);
+        idle = Math.max(idle, row?.idle ?? 0);
+      })
+      .catch(() => undefined);
+  }, 100);
+  return async () => {
+    clearInterval(timer);
+    // The last sample in flight settles on the same connection before it is used again.
+    await client.query('select 1');
+    return `at most ${lock} connections waiting on a lock and ${idle} idle in a transaction at once (${samples} samples)`;
+  };
+}
+
 /** Failed requests by kind, e.g. " (POST /api/attendees 429: 3)". */
 const failures = (statuses: Record<string, number>) => {
   const failed = Object.entries(statuses).filter(([key]) => !/ [23]\d\d$/.test(key));
@@ -173,14 +205,16 @@ export async function keynoteStorm(): Promise<SuiteResult> {
       })),
       seconds: SECONDS,
     });
+    const waits = sampleWaits(database.client);
     const votes = await measurePollStorm(
       storm(
         servers.map((s) => s.url),
         true,
       ),
     );
+    const waited = await waits();
     log(
-      `app: ${votes.answered} answers, ack p99 ${fmt(votes.ackP99, 1)} ms, lag p99 ${fmt(votes.lagP99, 1)} ms`,
+      `app: ${votes.answered} answers, ack p99 ${fmt(votes.ackP99, 1)} ms, lag p99 ${fmt(votes.lagP99, 1)} ms; PostgreSQL meanwhile: ${waited}`,
     );
     const refVotes = await measurePollStorm(
       storm(
