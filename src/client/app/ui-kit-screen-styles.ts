@@ -24,6 +24,7 @@ import '@mantine/core/styles/ColorInput.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/EmptyState.layer.css';
 import '@mantine/core/styles/Grid.layer.css';
+import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/LoadingOverlay.layer.css';
 import '@mantine/core/styles/Menu.layer.css';
