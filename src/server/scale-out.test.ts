@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { memoryPostResponseSchema } from '../shared/schemas/memory.ts';
 import { migrations } from './db/migrations/index.ts';
+import { newId } from './lib/ids.ts';
 import {
   addSpeaker,
   adminToken,
@@ -59,6 +60,31 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two instances on PostgreSQL and S
     // The other instance lists it too (both read the same database).
     const list = await fetch(`${b.url}/api/questions/realtime?speakerId=${speaker._id}`);
     expect(((await list.json()) as { _id: string }[]).map((q) => q._id)).toEqual([question._id]);
+  });
+
+  it('reactions tapped through both instances reach a socket of one, summed, none lost', async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        a.app.deps.callers.signAttendee({ id: newId(), username: `tapper${i}` }),
+      ),
+    );
+    const received = collect(await watch(), 'reactions');
+    const statuses = await Promise.all(
+      tokens.map(async (token, i) => {
+        const response = await fetch(`${(i % 2 === 0 ? a : b).url}/api/reactions`, {
+          method: 'POST',
+          headers: { ...bearer(token), 'content-type': 'application/json' },
+          body: JSON.stringify({ emoji: '👏' }),
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    expect(statuses).toEqual(tokens.map(() => 202));
+    const claps = () => received.reduce((sum, event) => sum + (event.counts['👏'] ?? 0), 0);
+    await vi.waitFor(() => expect(claps()).toBe(40), { timeout: 5000 });
+    // Summed on the way: each instance's taps of a window cross as one sum.
+    expect(received.length).toBeLessThan(40);
   });
 
   it('a question asked through one instance changes the question lists the other answers 304 to', async () => {

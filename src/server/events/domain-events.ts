@@ -103,10 +103,11 @@ export type DomainEvent =
   /** A poll was deleted with its answers; `speakerIds` ran it (their screens drop it too). */
   | { type: 'pollDeleted'; pollId: string; sessionId: string | null; speakerIds: string[] }
   /**
-   * An attendee tapped a reaction in a session (null: the whole event). Kept nowhere: the
-   * sockets of every instance sum the taps of a short window and send the sums (decision 237).
+   * Attendees tapped reactions in a session (null: the whole event): one instance's taps of a
+   * short window, by emoji. Kept nowhere: the sockets of every instance sum these again over a
+   * window and send the sums (decisions 237 and 245).
    */
-  | { type: 'reacted'; sessionId: string | null; emoji: string }
+  | { type: 'reacted'; sessionId: string | null; counts: Record<string, number> }
   /**
    * The organiser announced something (decision 239). `watchedSessions`: the sessions whose
    * watchers it reaches (its session, or every session of its room); null: everyone.

@@ -95,6 +95,13 @@ describe.each(testDatabases)('reactions on %s', (database) => {
   it('sums many taps into at most one event per 250 ms window, losing none', async () => {
     const watcher = await watch([{ room: 'session', sessionId }]);
     const sums = collect(watcher, 'reactions');
+    // What crosses to the other instances: this instance's sums, not one message per tap.
+    const published: { counts: Record<string, number> }[] = [];
+    t.app.deps.events.subscribe('clients', {
+      on: (event) => {
+        if (event.type === 'reacted' && event.sessionId === sessionId) published.push(event);
+      },
+    });
     const tappers = await attendees(120, 'crowd');
     const started = Date.now();
     const answers = await Promise.all(
@@ -109,6 +116,8 @@ describe.each(testDatabases)('reactions on %s', (database) => {
     expect(sums.length).toBeLessThanOrEqual(1 + Math.ceil(elapsed / REACTION_WINDOW_MS));
     expect(sums.length).toBeLessThan(120);
     expect(sums.every((sum) => sum.sessionId === sessionId)).toBe(true);
+    expect(total(published, '😂') + total(published, '❤️')).toBe(120);
+    expect(published.length).toBeLessThanOrEqual(1 + Math.ceil(elapsed / REACTION_WINDOW_MS));
   });
 
   it('refuses an emoji that is not one of the event’s reactions with 400', async () => {

@@ -4,15 +4,21 @@ import type { AppDeps } from '../deps.ts';
 import { conflict, invalid } from '../http/errors.ts';
 import { findSession } from '../programme/programme.repository.ts';
 
+/** Where a tap taken goes: this instance's sum of the taps of a short window. */
+export interface ReactionTally {
+  add(sessionId: string | null, emoji: string): void;
+}
+
 /**
  * One tap of a reaction (decision 237): one of the event's reactions (409 while they are off,
  * 400 for any other emoji), in a session of the programme (400 for an unknown one) or, without
- * `sessionId`, for the whole event. Nothing is stored: one `reacted` event, which the sockets of
- * every instance sum over a short window and send to the session's watchers (everybody's for
- * the event-wide ones).
+ * `sessionId`, for the whole event. Nothing is stored: the tap is counted in this instance's
+ * tally, whose sums (one `reacted` event a window, decision 245) the sockets of every instance
+ * sum again and send to the session's watchers (everybody's for the event-wide ones).
  */
 export async function react(
-  deps: Pick<AppDeps, 'db' | 'events' | 'settings'>,
+  deps: Pick<AppDeps, 'db' | 'settings'>,
+  tally: ReactionTally,
   _attendee: Attendee,
   input: ReactionRequest,
 ): Promise<void> {
@@ -25,5 +31,5 @@ export async function react(
     if (!session) throw invalid('unknownSession');
     sessionId = session.id;
   }
-  await deps.events.publish({ type: 'reacted', sessionId, emoji: input.emoji });
+  tally.add(sessionId, input.emoji);
 }

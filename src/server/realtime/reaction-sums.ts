@@ -34,13 +34,20 @@ export class ReactionSums {
 
   /** Counts `count` taps of `emoji` in a session (null: the whole event). */
   add(sessionId: string | null, emoji: string, count = 1): void {
+    this.addAll(sessionId, { [emoji]: count });
+  }
+
+  /** Counts a sum of taps (another window's, by emoji) in a session (null: the whole event). */
+  addAll(sessionId: string | null, counts: ReactionCounts): void {
     const window = this.#windows.get(sessionId);
     if (window) {
-      window.counts.set(emoji, (window.counts.get(emoji) ?? 0) + count);
+      for (const [emoji, count] of Object.entries(counts)) {
+        window.counts.set(emoji, (window.counts.get(emoji) ?? 0) + count);
+      }
       return;
     }
     this.#open(sessionId);
-    this.#send(sessionId, { [emoji]: count });
+    this.#send(sessionId, { ...counts });
   }
 
   /** Sessions with a window open (what the sums hold in memory). */

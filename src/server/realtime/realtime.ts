@@ -492,8 +492,9 @@ export function createRealtime(
     io.to(owners).emit('pollDeleted', payload);
   };
 
-  // Every instance hears every tap (its own and the others'), so each sums the whole cluster's
-  // and sends its sockets at most 4 sums a second per session (decision 237).
+  // Every instance hears every instance's sums of its taps (its own too), so each sums the whole
+  // cluster's again and sends its sockets at most 4 sums a second per session (decisions 237
+  // and 245).
   const reactionSums = new ReactionSums((sessionId, counts) =>
     inTurns(watchersOf(sessionId, []), (batch) =>
       io.local.to(batch).emit('reactions', { sessionId, counts }),
@@ -566,7 +567,7 @@ export function createRealtime(
         pollDeleted(event);
         return;
       case 'reacted':
-        reactionSums.add(event.sessionId, event.emoji);
+        reactionSums.addAll(event.sessionId, event.counts);
         return;
       case 'eventDataPurged':
         // One event however much went: open screens read their lists again.
