@@ -13,6 +13,7 @@ import { lighthouseScores } from './suites/lighthouse.ts';
 import { photos } from './suites/photos.ts';
 import { livePoll } from './suites/polls.ts';
 import { presenterView } from './suites/presenter.ts';
+import { pushFanout } from './suites/push.ts';
 import { reactionStorm } from './suites/reactions.ts';
 import { scaleOut } from './suites/scaleout.ts';
 import { keynoteStorm } from './suites/storm.ts';
@@ -46,6 +47,10 @@ const suites: Record<string, { title: string; run: () => Promise<Row[] | SuiteRe
   notify: {
     title: 'PostgreSQL NOTIFY throughput (the events between instances)',
     run: notifyThroughput,
+  },
+  push: {
+    title: 'Announcements by Web Push (1,000 devices on a local HTTPS push service)',
+    run: pushFanout,
   },
   reactions: {
     title: 'Reactions in the keynote (2,000 tapping once a second, 2,000 watching)',
