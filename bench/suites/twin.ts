@@ -22,8 +22,17 @@ const SECONDS = Number(process.env.BENCH_TWIN_SECONDS ?? 60);
 const ARRIVALS_PER_SECOND = 500;
 const P99_TARGET_MS = 100;
 
+/** The machine's CPU time so far (every core, in clock ticks): busy, and in all. */
+async function machineCpu(): Promise<{ busy: number; total: number }> {
+  const [line = ''] = (await fs.readFile('/proc/stat', 'utf8')).split('\n');
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] =
+    line.trim().split(/\s+/).slice(1).map(Number);
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy, total: busy + idle + iowait };
+}
+
 /** Several instances' figures as one: the worst percentile of any, errors and sockets summed. */
-function together(results: ProfileResult[]) {
+function together(results: ProfileResult[], coresBusy = 0) {
   const worst = (pick: (r: ProfileResult) => number) => Math.max(0, ...results.map(pick));
   const sum = (pick: (r: ProfileResult) => number) =>
     results.reduce((total, r) => total + pick(r), 0);
@@ -36,6 +45,7 @@ function together(results: ProfileResult[]) {
     errors: sum((r) => r.total.errors),
     refused: sum((r) => r.total.socketsRefused),
     generatorLagP99: worst((r) => r.steady.load.generatorLagP99),
+    coresBusy,
     statuses: results.map((r) => r.total.statuses),
     socketErrors: sum(
       (r) =>
@@ -62,7 +72,7 @@ const failures = (t: ReturnType<typeof together>) => {
 };
 
 const describe = (t: ReturnType<typeof together>) =>
-  `${fmt(t.sockets)} sockets, ${fmt(t.requestsPerSecond)} req/s, p50/p95/p99 ${fmt(t.p50, 1)}/${fmt(t.p95, 1)}/${fmt(t.p99, 1)} ms, ${t.errors} errors${failures(t)}, generator lag p99 ${fmt(t.generatorLagP99, 1)} ms`;
+  `${fmt(t.sockets)} sockets, ${fmt(t.requestsPerSecond)} req/s, p50/p95/p99 ${fmt(t.p50, 1)}/${fmt(t.p95, 1)}/${fmt(t.p99, 1)} ms, ${t.errors} errors${failures(t)}, generator lag p99 ${fmt(t.generatorLagP99, 1)} ms, machine busy ${fmt(t.coresBusy, 2)} of ${os.cpus().length} cores`;
 
 /**
  * Fresh connections to `url` every 2 s until stopped (each closed after its answer): what a new
@@ -157,14 +167,20 @@ export async function twinInstances(): Promise<SuiteResult> {
       try {
         for (let i = 0; i < count; i++) servers.push(await start());
         const probes = probe && servers[0] ? probeWhileRunning(servers[0].url) : undefined;
+        const cpuBefore = await machineCpu();
         const results = await Promise.all(
           servers.map((server, i) =>
             runProfile(server, { ...jobOf, namePrefix: `${String.fromCharCode(97 + i)}-` }),
           ),
         );
+        const cpuAfter = await machineCpu();
         const probed = (await probes?.()) ?? '';
         const alive = servers.every((s) => s.alive());
-        return { results, servers, alive, probed };
+        // The whole run (arrival included), every process on the machine.
+        const coresBusy =
+          ((cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total)) *
+          os.cpus().length;
+        return { results: together(results, coresBusy), each: results, alive, probed };
       } finally {
         for (const server of servers) await server.stop();
       }
@@ -173,14 +189,14 @@ export async function twinInstances(): Promise<SuiteResult> {
     const app = () => startAppServer(env);
 
     const refTwin = await runOn(2, bare, half);
-    log(`bare, 2 × ${fmt(HALF)}: ${describe(together(refTwin.results))}`);
+    log(`bare, 2 × ${fmt(HALF)}: ${describe(refTwin.results)}`);
     const appTwin = await runOn(2, app, half);
-    const twin = together(appTwin.results);
+    const twin = appTwin.results;
     log(`app, 2 × ${fmt(HALF)}: ${describe(twin)}`);
     const refOne = await runOn(1, bare, half);
-    log(`bare, 1 × ${fmt(HALF)}: ${describe(together(refOne.results))}`);
+    log(`bare, 1 × ${fmt(HALF)}: ${describe(refOne.results)}`);
     const appOne = await runOn(1, app, half);
-    const one = together(appOne.results);
+    const one = appOne.results;
     log(`app, 1 × ${fmt(HALF)}: ${describe(one)}`);
 
     // The file budget of an instance sized for half the audience: its default connection cap
@@ -199,10 +215,13 @@ export async function twinInstances(): Promise<SuiteResult> {
       true,
     );
     const probed = over.probed;
-    const past = together(over.results);
+    const past = over.results;
+    // Refused cleanly: a socket's handshake or a request on a connection over the cap, 503.
+    const pastHttp503 = past.statuses.reduce((n, statuses) => n + (statuses['503'] ?? 0), 0);
+    const pastOther = past.errors - past.refused - pastHttp503;
     log(`app, 1 × ${fmt(OVER)} past its cap: ${describe(past)}; probe ${probed}`);
 
-    const [a, b] = appTwin.results;
+    const [a, b] = appTwin.each;
     const instance = (
       r: ProfileResult | undefined,
       name: string,
@@ -223,29 +242,29 @@ export async function twinInstances(): Promise<SuiteResult> {
       {
         name: `${fmt(ATTENDEES)} attendees on 2 instances (PostgreSQL, events over NOTIFY), ${SECONDS} s steady`,
         value: describe(twin),
-        reference: `${describe(together(refTwin.results))} (2 bare node:http + socket.io)`,
-        ratio: `p99 ×${fmt(twin.p99 / Math.max(0.1, together(refTwin.results).p99), 1)}`,
+        reference: `${describe(refTwin.results)} (2 bare node:http + socket.io)`,
+        ratio: `p99 ×${fmt(twin.p99 / Math.max(0.1, refTwin.results.p99), 1)}`,
         target: `p99 < ${P99_TARGET_MS} ms, 0 errors`,
         met,
       },
-      ...[instance(a, 'A', refTwin.results[0]), instance(b, 'B', refTwin.results[1])].filter(
+      ...[instance(a, 'A', refTwin.each[0]), instance(b, 'B', refTwin.each[1])].filter(
         (row) => row !== undefined,
       ),
       {
         name: `the same load's half on ONE instance: ${fmt(HALF)} attendees`,
-        value: `${describe(one)}; ${appOne.results[0] ? resources(appOne.results[0]) : ''}`,
-        reference: `${describe(together(refOne.results))} (1 bare server)`,
-        ratio: `p99 ×${fmt(one.p99 / Math.max(0.1, together(refOne.results).p99), 1)}`,
+        value: `${describe(one)}; ${appOne.each[0] ? resources(appOne.each[0]) : ''}`,
+        reference: `${describe(refOne.results)} (1 bare server)`,
+        ratio: `p99 ×${fmt(one.p99 / Math.max(0.1, refOne.results.p99), 1)}`,
         target: 'informational',
         met: null,
       },
       {
         name: `one instance past its limits: ${fmt(OVER)} attendees, ${sized ? `open-file limit ${fmt(fileLimit)} (default cap ${fmt(HALF)})` : `MAX_CONNECTIONS=${HALF}`}`,
-        value: `${fmt(past.sockets)} sockets served, ${fmt(past.refused)} refused 503 (new connections every 2 s: ${probed}), p99 ${fmt(past.p99, 1)} ms, ${past.errors - past.refused} other errors, ${over.alive ? 'no crash' : 'CRASHED'}`,
+        value: `${fmt(past.sockets)} sockets served, ${fmt(past.refused)} refused 503, ${fmt(pastHttp503)} requests answered 503 (new connections every 2 s: ${probed}), p99 ${fmt(past.p99, 1)} ms, ${pastOther} other errors, ${over.alive ? 'no crash' : 'CRASHED'}`,
         reference: `${describe(one)} (${fmt(HALF)} on one instance)`,
         ratio: '',
         target: 'excess refused 503 + Retry-After, the rest served, no crash',
-        met: past.refused > 0 && past.errors === past.refused && over.alive,
+        met: past.refused > 0 && pastOther === 0 && over.alive,
       },
     );
     lines.push(
