@@ -2,11 +2,11 @@ import { type ReactNode, StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router';
 import { CLIENT_PATHS } from '../shared/routes.ts';
-import QaRoomScreen from './features/questions/qa-room-screen.tsx';
 import { AppLayout } from './app/layout/app-layout.tsx';
 import { AppProviders } from './app/providers.tsx';
 import { AppRoutes } from './app/router.tsx';
 import HomeRoute from './app/routes/home-route.tsx';
+import QaRoomRoute from './app/routes/qa-room-route.tsx';
 import { ScreenProviders } from './app/screen-providers.tsx';
 import { setPageAnswers } from './lib/page-data.ts';
 import { queryClient } from './lib/query-client.ts';
@@ -41,7 +41,7 @@ const renderShell = (path: string, screen: ReactNode, location = path) =>
 /** The screens the server renders with their first lists (decision 185). */
 const SCREENS = {
   home: { path: CLIENT_PATHS.home, screen: <HomeRoute /> },
-  speakersCard: { path: CLIENT_PATHS.speakersCard, screen: <QaRoomScreen /> },
+  speakersCard: { path: CLIENT_PATHS.speakersCard, screen: <QaRoomRoute /> },
 } as const;
 
 /**

@@ -45,7 +45,12 @@ export const STORAGE_KEYS = {
   speakersSeen: 'speakersSeen',
   /** The attendee's own memories awaiting approval (JSON, decision 140). */
   pendingMemories: 'pendingMemories',
-  /** The session whose page this device opened last: /home offers its reactions while it is on. */
+  /** The attendee's own poll answers, by attendee and poll (JSON, decision 229). */
+  pollAnswers: 'pollAnswers',
+  /**
+   * The session whose page (or Q&A) this device opened last, its id: /home offers its reactions
+   * while it is on, and its polls (decision 229).
+   */
   followedSession: 'followedSession',
   /** The attendee said "Not now" to announcements on this device (decision 240). */
   pushOptInDismissed: 'pushOptInDismissed',

@@ -50,7 +50,7 @@ export const ROUTE_PRELOADS: Partial<Record<ClientRouteName, RoutePreload>> = {
     data: galleryFirstPage,
   },
   speakersCard: {
-    modules: [SCREEN_PROVIDERS, FRAME, 'features/questions/qa-room-screen.tsx'],
+    modules: [SCREEN_PROVIDERS, FRAME, 'app/routes/qa-room-route.tsx'],
     data: (search) => {
       const speaker = search.get('speaker');
       return [

@@ -74,7 +74,7 @@ const HomeRoute = lazyScreen(() => import('./routes/home-route.tsx'));
 const MemoriesScreen = lazyScreen(() => import('../features/memories/memories-screen.tsx'));
 const MemoryPage = lazyScreen(() => import('../features/memories/memory-page.tsx'));
 const QuestionsScreen = lazyScreen(() => import('../features/questions/questions-screen.tsx'));
-const QaRoomScreen = lazyScreen(() => import('../features/questions/qa-room-screen.tsx'));
+const QaRoomRoute = lazyScreen(() => import('./routes/qa-room-route.tsx'));
 const SpeakerFormScreen = lazyScreen(() => import('../features/speakers/speaker-form-screen.tsx'));
 const SpeakerLoginScreen = lazyScreen(
   () => import('../features/speakers/speaker-login-screen.tsx'),
@@ -100,7 +100,7 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   questions: <QuestionsScreen />,
   memory: <MemoryPage />,
   memoryShare: <MemoryPage />,
-  speakersCard: <QaRoomScreen />,
+  speakersCard: <QaRoomRoute />,
   speakerForm: <SpeakerFormScreen />,
   speakerLogin: <SpeakerLoginScreen />,
   speakerDashboard: <SpeakerDashboardRoute />,

@@ -55,3 +55,28 @@ export function useWithAttendeeToken(): <T>(
     }
   };
 }
+
+/**
+ * The attendee's id that a token names (its `sub`), read without checking it (the server does
+ * that): what the device keys its own records of the attendee by. Undefined for no token or one
+ * that does not read.
+ */
+export function attendeeIdOf(token: string | undefined): string | undefined {
+  const payload = token?.split('.')[1];
+  if (!payload) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (char) =>
+      char.charCodeAt(0),
+    );
+    const claims = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    return typeof claims === 'object' &&
+      claims !== null &&
+      'sub' in claims &&
+      typeof claims.sub === 'string' &&
+      claims.sub !== ''
+      ? claims.sub
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -7,13 +7,47 @@ import { AppFooter } from '../../components/app-footer.tsx';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
 import { PushOptIn } from '../../features/announcements/push-opt-in.tsx';
 import { ShareMemoryAction } from '../../features/memories/share-memory-action.tsx';
+import { PollList } from '../../features/polls/poll-list.tsx';
+import {
+  sessionToFollow,
+  useFollowedSession,
+} from '../../features/programme/api/followed-session.ts';
+import { useSchedule } from '../../features/programme/api/get-schedule.ts';
 import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
 import { useSpeakersCard } from '../../features/speakers/api/get-speakers.ts';
 import { useEventName } from '../../lib/event-name.ts';
+import { useNow } from '../../lib/use-now.ts';
 import classes from './home-route.module.css';
 import { FollowedTalkReactions } from './talk-reactions.tsx';
 
-/** /home: the hero, the two main actions and the memory gallery. */
+/**
+ * The polls for the attendee on /home: the event-wide ones, and those of the talk they follow
+ * (the one opened last, while it runs; or the only one on now) (decision 229).
+ */
+function HomePolls() {
+  const schedule = useSchedule();
+  const now = useNow();
+  const [followed] = useFollowedSession();
+  const session = sessionToFollow(schedule.data, followed, now);
+  return (
+    <>
+      <PollList scope={{ sessionId: null }} />
+      {session && (
+        <PollList
+          key={session._id}
+          scope={{ sessionId: session._id }}
+          heading={
+            <>
+              Polls: <bdi>{session.title}</bdi>
+            </>
+          }
+        />
+      )}
+    </>
+  );
+}
+
+/** /home: the hero, the two main actions, the polls and the memory gallery. */
 export default function HomeRoute() {
   const eventName = useEventName();
   // `?ask=<speaker username>`, from the presenter view's QR code: the ask form opens with that
@@ -58,6 +92,7 @@ export default function HomeRoute() {
       </Button>
       <PushOptIn />
 
+      <HomePolls />
       <GallerySection />
       <AppFooter />
     </Stack>

@@ -3,7 +3,8 @@ import { useParams } from 'react-router';
 import { PollList } from '../../features/polls/poll-list.tsx';
 import { SessionScreen } from '../../features/programme/session-screen.tsx';
 import { SessionQuestions } from '../../features/questions/session-questions.tsx';
-import { TalkReactions, useFollowedSession } from './talk-reactions.tsx';
+import { useFollowedSession } from '../../features/programme/api/followed-session.ts';
+import { TalkReactions } from './talk-reactions.tsx';
 
 /**
  * /sessions/:id: the talk (the programme's) with its reactions (while it is on), its polls (the

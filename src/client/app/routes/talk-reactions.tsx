@@ -1,18 +1,10 @@
 import { Paper, Text } from '@mantine/core';
-import { useLocalStorage } from '@mantine/hooks';
-import { STORAGE_KEYS } from '../../../shared/constants.ts';
 import type { Session } from '../../../shared/schemas/programme.ts';
+import { useFollowedSession } from '../../features/programme/api/followed-session.ts';
 import { useSchedule } from '../../features/programme/api/get-schedule.ts';
 import { isOnNow } from '../../features/programme/api/sessions-now.ts';
 import { ReactionBar } from '../../features/reactions/reaction-bar.tsx';
-import { storedText } from '../../lib/local-storage.ts';
 import { useNow } from '../../lib/use-now.ts';
-
-/** The session this device opened last (its id): /home offers its reactions while it is on. */
-const followedSessionStorage = storedText(STORAGE_KEYS.followedSession);
-
-/** The session followed: the one whose page was opened last, and a setter for its page. */
-export const useFollowedSession = () => useLocalStorage(followedSessionStorage);
 
 /** The reaction bar of a talk, while it is on by the clock (decision 237). */
 export function TalkReactions({ session }: { session: Session }) {

@@ -1,11 +1,106 @@
-import { Badge, Group, Paper, Stack, Title } from '@mantine/core';
-import type { Poll } from '../../../shared/schemas/poll.ts';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Stack,
+  Text,
+  Title,
+  type TitleOrder,
+} from '@mantine/core';
+import { IconCircleCheck, IconCircleX, IconPencil } from '@tabler/icons-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { Poll, PollVoteRequest } from '../../../shared/schemas/poll.ts';
+import { toastFailed } from '../../components/toast.ts';
+import { useVotePoll } from './api/vote-poll.ts';
+import { ownAnswerText, quizVerdict } from './attendee-polls.ts';
+import { PollAnswerForm } from './poll-answer-form.tsx';
+import { PollLeaderboard } from './poll-leaderboard.tsx';
 import { PollResults } from './poll-results.tsx';
+import { POLL_TEXTS, answersText } from './poll-texts.ts';
 import classes from './poll-card.module.css';
 
-/** One poll on the attendee's phone: its question, whether it is open, and its results. */
-export function PollCard({ poll }: { poll: Poll }) {
+export interface PollCardProps {
+  poll: Poll;
+  /** The attendee's own answer, as this device keeps it. */
+  mine?: PollVoteRequest | undefined;
+  /** Whether the reader may answer (joined with a username). */
+  canAnswer: boolean;
+  /** The server took `answer`: keep it as the attendee's. */
+  onAnswered: (answer: PollVoteRequest) => void;
+  /** The reader's username, marked on a quiz's leaderboard. */
+  username?: string | undefined;
+  /** The level of the poll's heading, as the page around it needs. */
+  titleOrder?: TitleOrder;
+}
+
+/** What a type asks of the attendee, under the question. */
+const HINTS: Record<Poll['type'], string> = {
+  single: 'One choice',
+  multiple: 'Several choices',
+  rating: 'Rating',
+  wordcloud: 'Word cloud',
+  open: 'Open answer',
+  ranking: 'Ranking',
+  quiz: 'Quiz',
+};
+
+/** A closed quiz says whether the attendee's answer was right. */
+function QuizVerdict({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | undefined }) {
+  const verdict = quizVerdict(poll, mine);
+  if (!verdict) return null;
+  const right = verdict === 'right';
+  return (
+    <Group
+      gap="xs"
+      wrap="nowrap"
+      className={classes.verdict}
+      data-right={right || undefined}
+      role="status"
+    >
+      {right ? <IconCircleCheck size={22} aria-hidden /> : <IconCircleX size={22} aria-hidden />}
+      <Text fw={700}>
+        {right ? 'You got it right!' : 'Not this time: the right answer is marked.'}
+      </Text>
+    </Group>
+  );
+}
+
+/**
+ * One poll on the attendee's phone. Open: the answer form, or, once answered, the answer sent
+ * with the results (when shown) and "Change answer". Closed: the results, the attendee's own
+ * answer marked; a quiz says whether it was right and shows its leaderboard.
+ */
+export function PollCard({
+  poll,
+  mine,
+  canAnswer,
+  onAnswered,
+  username,
+  titleOrder = 3,
+}: PollCardProps) {
   const titleId = `poll-${poll._id}`;
+  const vote = useVotePoll();
+  const [editing, setEditing] = useState(false);
+  const open = poll.state === 'open';
+  const answering = open && canAnswer && (!mine || editing);
+
+  const send = (answer: PollVoteRequest) => {
+    vote.mutate(
+      { poll, answer },
+      {
+        onSuccess: () => {
+          onAnswered(answer);
+          setEditing(false);
+        },
+        onError: (error) => toastFailed(error, 'Your answer could not be sent. Try again.'),
+      },
+    );
+  };
+
   return (
     <Paper
       component="article"
@@ -17,19 +112,82 @@ export function PollCard({ poll }: { poll: Poll }) {
       data-state={poll.state}
     >
       <Stack gap="sm">
-        <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
-          <Title order={3} fz="lg" id={titleId} dir="auto" className={classes.title}>
-            {poll.title}
-          </Title>
-          <Badge
-            variant={poll.state === 'open' ? 'filled' : 'light'}
-            color={poll.state === 'open' ? 'green' : 'gray'}
-            className={classes.state}
-          >
-            {poll.state === 'open' ? 'Open' : 'Closed'}
-          </Badge>
-        </Group>
-        <PollResults poll={poll} />
+        <Stack gap={2}>
+          <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+            <Title order={titleOrder} fz="lg" id={titleId} dir="auto" className={classes.title}>
+              {poll.title}
+            </Title>
+            <Badge
+              variant={open ? 'filled' : 'light'}
+              color={open ? 'green' : 'gray'}
+              className={classes.state}
+            >
+              {open ? 'Open' : 'Closed'}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {HINTS[poll.type]} · {answersText(poll.voters)}
+          </Text>
+        </Stack>
+
+        {answering ? (
+          <PollAnswerForm
+            key={editing ? 'change' : 'new'}
+            poll={poll}
+            mine={mine}
+            pending={vote.isPending}
+            onSend={send}
+            onCancel={mine ? () => setEditing(false) : undefined}
+          />
+        ) : (
+          <>
+            {mine && (
+              <Group gap="xs" justify="space-between" wrap="wrap">
+                <Stack gap={0} miw={0} className={classes.sentBlock}>
+                  <Group gap={6} wrap="nowrap" className={classes.sent}>
+                    <IconCircleCheck size={20} aria-hidden />
+                    <Text fw={700}>{open ? 'Answer sent' : 'You answered'}</Text>
+                  </Group>
+                  <Text size="sm" className={classes.ownAnswer}>
+                    <Text span c="dimmed" size="sm">
+                      {POLL_TEXTS.yourAnswer}:{' '}
+                    </Text>
+                    <bdi>{ownAnswerText(poll, mine)}</bdi>
+                  </Text>
+                </Stack>
+                {open && canAnswer && (
+                  <Button
+                    variant="light"
+                    size="compact-md"
+                    leftSection={<IconPencil size={16} />}
+                    onClick={() => setEditing(true)}
+                  >
+                    Change answer
+                  </Button>
+                )}
+              </Group>
+            )}
+            {poll.type === 'quiz' && !open && <QuizVerdict poll={poll} mine={mine} />}
+            {(!open || mine || !canAnswer) && (
+              <PollResults poll={poll} mine={mine} withVoters={false} />
+            )}
+            {open && !canAnswer && (
+              <Text size="sm">
+                <Anchor component={Link} to={CLIENT_PATHS.join}>
+                  Join with a username
+                </Anchor>{' '}
+                to answer.
+              </Text>
+            )}
+            {poll.type === 'quiz' && !open && poll.resultsVisible && (
+              <PollLeaderboard
+                poll={poll}
+                username={username}
+                titleOrder={Math.min(titleOrder + 1, 6) as TitleOrder}
+              />
+            )}
+          </>
+        )}
       </Stack>
     </Paper>
   );

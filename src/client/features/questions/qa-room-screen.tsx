@@ -20,7 +20,7 @@ import {
   IconPresentation,
   IconUsers,
 } from '@tabler/icons-react';
-import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { TEXTS } from '../../../shared/constants.ts';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
@@ -33,6 +33,7 @@ import { useStoredUsername } from '../../lib/username.ts';
 import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { type QuestionsScope, useQuestions } from './api/get-questions.ts';
+import { useFollowedSession } from '../programme/api/followed-session.ts';
 import { useSchedule } from '../programme/api/get-schedule.ts';
 import { isOnNow, startTime, todaysSessions } from '../programme/api/sessions-now.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
@@ -219,7 +220,15 @@ function SubjectHeading({ subject, now }: { subject: Subject; now: number }) {
   );
 }
 
-function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }) {
+function ChatPanel({
+  subject,
+  onBack,
+  sessionAside,
+}: {
+  subject: Subject;
+  onBack: () => void;
+  sessionAside?: ((sessionId: string) => ReactNode) | undefined;
+}) {
   const [username] = useStoredUsername();
   const own = useOwnQuestionIds();
   const now = useNow();
@@ -294,6 +303,9 @@ function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }
           </Group>
         </Group>
       </Box>
+      {subject.kind === 'session' && sessionAside && (
+        <div className={classes.sessionAside}>{sessionAside(subject.session._id)}</div>
+      )}
       <div
         className={`${classes.scroll} ${classes.log}`}
         ref={viewport}
@@ -334,11 +346,19 @@ function ChatPanel({ subject, onBack }: { subject: Subject; onBack: () => void }
   );
 }
 
+export interface QaRoomScreenProps {
+  /**
+   * What a talk's chat shows above its questions: the parts of other features that belong to a
+   * session (its polls), composed by the route.
+   */
+  sessionAside?: (sessionId: string) => ReactNode;
+}
+
 /**
  * /speakerscard, the Q&A room: "Select Speakers" on one side, the chosen speaker's questions as
  * a chat on the other, live. On a phone one side shows at a time, with a Back button.
  */
-export default function QaRoomScreen() {
+export default function QaRoomScreen({ sessionAside }: QaRoomScreenProps = {}) {
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
@@ -358,6 +378,12 @@ export default function QaRoomScreen() {
       ? { kind: 'speaker', speaker: selectedSpeaker }
       : null;
   const selectedAny = sessionId ?? selectedId;
+  // The talk opened is the one the attendee follows: /home shows its polls (decision 229).
+  const [, follow] = useFollowedSession();
+  const followedId = selectedSession?._id;
+  useEffect(() => {
+    if (followedId) follow(followedId);
+  }, [followedId, follow]);
   const pending = sessionId ? schedule.isPending : speakers.isPending;
   useLiveQuestions(
     selectedSession
@@ -413,6 +439,7 @@ export default function QaRoomScreen() {
               key={subject.kind === 'speaker' ? subject.speaker._id : subject.session._id}
               subject={subject}
               onBack={back}
+              sessionAside={sessionAside}
             />
           </VotesProvider>
         ) : selectedAny && !pending ? (

@@ -22,7 +22,7 @@ const manifest = {
     imports: ['index.html', '_query-1.js'],
     css: ['assets/home-route-1.css'],
   },
-  'features/questions/qa-room-screen.tsx': { file: 'assets/qa-room-1.js' },
+  'app/routes/qa-room-route.tsx': { file: 'assets/qa-room-route-1.js' },
 };
 
 describe('route preload hints', () => {

@@ -1,0 +1,64 @@
+import { Badge, Group, Loader, Stack, Text, Title, type TitleOrder } from '@mantine/core';
+import { IconTrophy } from '@tabler/icons-react';
+import type { Poll } from '../../../shared/schemas/poll.ts';
+import { useLeaderboard } from './api/get-leaderboard.ts';
+import { POLL_TEXTS } from './poll-texts.ts';
+import classes from './poll-card.module.css';
+
+/** The best scores shown under a closed quiz. */
+const SHOWN = 10;
+
+/** A closed quiz's leaderboard: the ten best, and the reader marked where they are. */
+export function PollLeaderboard({
+  poll,
+  username,
+  titleOrder = 4,
+}: {
+  poll: Poll;
+  username?: string | undefined;
+  titleOrder?: TitleOrder;
+}) {
+  const leaderboard = useLeaderboard(poll);
+  const headingId = `leaderboard-${poll._id}`;
+  if (leaderboard.isPending) return <Loader size="sm" aria-label="Loading the leaderboard" />;
+  const entries = leaderboard.data?.entries ?? [];
+  if (entries.length === 0) return null;
+  return (
+    <Stack gap={6} component="section" aria-labelledby={headingId}>
+      <Group gap={6}>
+        <IconTrophy size={18} aria-hidden />
+        <Title order={titleOrder} fz="md" id={headingId}>
+          Leaderboard
+        </Title>
+      </Group>
+      <ol className={classes.leaderboard}>
+        {entries.slice(0, SHOWN).map((entry, index) => (
+          <li
+            key={`${entry.username}-${index}`}
+            className={classes.leader}
+            data-mine={entry.username === username || undefined}
+          >
+            <span className={classes.rankPlace} aria-hidden>
+              {index + 1}
+            </span>
+            <Text component="bdi" dir="auto" className={classes.optionText} fw={600}>
+              {entry.username}
+            </Text>
+            {entry.username === username && (
+              <Badge size="sm" variant="light">
+                {POLL_TEXTS.you}
+              </Badge>
+            )}
+            <Text fw={700} className={classes.points}>
+              {entry.points.toLocaleString()}
+              <Text span size="xs" c="dimmed">
+                {' '}
+                pts
+              </Text>
+            </Text>
+          </li>
+        ))}
+      </ol>
+    </Stack>
+  );
+}
