@@ -1,7 +1,7 @@
 import { Badge, Group, Loader, Stack, Text, Title, type TitleOrder } from '@mantine/core';
 import { IconTrophy } from '@tabler/icons-react';
 import type { Poll } from '../../../shared/schemas/poll.ts';
-import { useLeaderboard } from './api/get-leaderboard.ts';
+import { usePollLeaderboard } from './api/get-poll-leaderboard.ts';
 import { POLL_TEXTS } from './poll-texts.ts';
 import classes from './poll-card.module.css';
 
@@ -18,8 +18,11 @@ export function PollLeaderboard({
   username?: string | undefined;
   titleOrder?: TitleOrder;
 }) {
-  const leaderboard = useLeaderboard(poll);
+  // Everybody may read it once the quiz is closed with its results shown (before, a 409).
+  const readable = poll.type === 'quiz' && poll.state === 'closed' && poll.resultsVisible;
+  const leaderboard = usePollLeaderboard(poll._id, poll.voters, undefined, readable);
   const headingId = `leaderboard-${poll._id}`;
+  if (!readable) return null;
   if (leaderboard.isPending) return <Loader size="sm" aria-label="Loading the leaderboard" />;
   const entries = leaderboard.data?.entries ?? [];
   if (entries.length === 0) return null;
