@@ -16,8 +16,6 @@ import {
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
-const SHOTS = '/work/wt/shots/voice-react';
-
 /** A server of its own: the storm restarts it. */
 const test = base.extend<object, { reactionServer: Server }>({
   reactionServer: [
@@ -118,7 +116,7 @@ test('a phone taps under the talk, and the presenter view and overlay show the b
   expect(box?.width).toBeGreaterThanOrEqual(48);
   expect(box?.height).toBeGreaterThanOrEqual(48);
   await expectNoHorizontalScroll(attendee);
-  await attendee.screenshot({ path: `${SHOTS}/phone-session-reaction-bar.png` });
+  await attendee.screenshot({ path: test.info().outputPath('phone-session-reaction-bar.png') });
   expect(await axeFindings(attendee)).toEqual([]);
 
   await page.setViewportSize({ width: 1920, height: 1080 });
@@ -140,7 +138,40 @@ test('a phone taps under the talk, and the presenter view and overlay show the b
   await expect(flying(page).filter({ hasText: '🎉' }).first()).toBeAttached();
   await page.waitForTimeout(500);
   await expectClearOf(page, questions);
-  await page.screenshot({ path: `${SHOTS}/presenter-1920-burst.png` });
+  await page.screenshot({ path: test.info().outputPath('presenter-1920-burst.png') });
+
+  // A poll up beside the questions: the emoji rise over the top of its column, and its results
+  // keep their room, the last option whole.
+  const admin = await adminToken(reactionServer.url, ADMIN_PASSWORD);
+  const asAdmin = { authorization: `Bearer ${admin}`, 'content-type': 'application/json' };
+  const created = await fetch(`${reactionServer.url}/api/polls`, {
+    method: 'POST',
+    headers: asAdmin,
+    body: JSON.stringify({
+      sessionId: session._id,
+      title: 'Which parser would you write first?',
+      type: 'single',
+      options: ['Earley', 'Packrat', 'LALR', 'Pratt'].map((text) => ({ text })),
+      resultsVisible: true,
+    }),
+  });
+  expect(created.status).toBe(201);
+  const { _id: pollId } = (await created.json()) as { _id: string };
+  const opened = await fetch(`${reactionServer.url}/api/polls/${pollId}`, {
+    method: 'PATCH',
+    headers: asAdmin,
+    body: JSON.stringify({ state: 'open' }),
+  });
+  expect(opened.status).toBe(200);
+  const poll = page.locator('[data-stage-poll]');
+  await expect(poll.getByText('Pratt')).toBeVisible();
+  await tapAll(reactionServer, crowd, session._id);
+  await expect(flying(page).first()).toBeAttached();
+  const card = await poll.boundingBox();
+  const last = await poll.getByText('Pratt').boundingBox();
+  expect(card && last && last.y + last.height <= card.y + card.height).toBe(true);
+  await expectClearOf(page, questions);
+  await page.screenshot({ path: test.info().outputPath('presenter-1920-burst-poll.png') });
 
   // The overlay: the emoji rise above the lower third, never over its question.
   await page.goto(sessionOverlayPath(session._id));
@@ -152,7 +183,7 @@ test('a phone taps under the talk, and the presenter view and overlay show the b
   await expect(flying(page).first()).toBeAttached();
   await page.waitForTimeout(400);
   await expectClearOf(page, question);
-  await page.screenshot({ path: `${SHOTS}/overlay-1920-burst.png` });
+  await page.screenshot({ path: test.info().outputPath('overlay-1920-burst.png') });
 
   // Reduced motion: nothing flies; the counts show instead.
   await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -163,14 +194,14 @@ test('a phone taps under the talk, and the presenter view and overlay show the b
   const counts = page.getByRole('list', { name: 'Reactions' });
   await expect(counts.getByLabel('Love: 6')).toBeVisible();
   await expect(flying(page)).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/presenter-1920-reduced-motion.png` });
+  await page.screenshot({ path: test.info().outputPath('presenter-1920-reduced-motion.png') });
   expect(await axeFindings(page)).toEqual([]);
 
   // /home offers the talk last opened while it is on.
   await attendee.goto('/home');
   await expect(attendee.getByText(`On now: ${session.title}`)).toBeVisible();
   await expect(attendee.getByRole('group', { name: `React to ${session.title}` })).toBeVisible();
-  await attendee.screenshot({ path: `${SHOTS}/phone-home-reaction-bar.png` });
+  await attendee.screenshot({ path: test.info().outputPath('phone-home-reaction-bar.png') });
   await phone.close();
   expect(problems).toEqual([]);
 });
@@ -257,7 +288,7 @@ test('the organiser picks the emoji and turns reactions off; an open talk page f
   await expect(bar.getByRole('button', { name: 'React: Fire' })).toBeVisible();
   await expect(bar.getByRole('button', { name: 'React: Laughter' })).toHaveCount(0);
   await page.getByRole('heading', { name: 'Reactions' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/console-1920-reactions.png` });
+  await page.screenshot({ path: test.info().outputPath('console-1920-reactions.png') });
 
   await page.getByRole('switch', { name: 'Reactions during talks' }).click();
   await page.getByRole('button', { name: 'Save settings' }).click();
@@ -268,7 +299,7 @@ test('the organiser picks the emoji and turns reactions off; an open talk page f
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
   await page.getByRole('heading', { name: 'Reactions' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/console-phone-reactions.png` });
+  await page.screenshot({ path: test.info().outputPath('console-phone-reactions.png') });
   expect(await axeFindings(page)).toEqual([]);
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(bar.getByRole('button')).toHaveCount(6);

@@ -1,18 +1,14 @@
-import fs from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { ADMIN_PASSWORD, logInAsAdmin } from './admin-helpers.ts';
 import { expect, join, startServer, test } from './fixtures.ts';
 import { expectNoHorizontalScroll, portraitPng, uniqueName } from './qa-helpers.ts';
 
-/** Where the screenshots of this feature go, when asked for (`VOICE_QA_SHOTS=1`). */
-const SHOTS = process.env.VOICE_QA_SHOTS ? '/work/wt/shots/voice-qa' : null;
 const PHONE = { width: 390, height: 844 };
 const PROJECTOR = { width: 1920, height: 1080 };
 
+/** A screenshot of the step, kept with the test's results to be looked at. */
 async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: false });
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
 }
 
 test.describe('the room’s voice: anonymous questions and written answers', () => {
