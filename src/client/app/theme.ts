@@ -67,13 +67,23 @@ export const theme = createTheme({
  */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
+  // The app's own pairs of colours, one per scheme: what `light-dark()` would say, which the
+  // build's CSS lowering turns into variables nothing defines.
   light: {
+    '--confab-color-strong': 'var(--mantine-color-black)',
+    '--confab-color-soft': 'var(--mantine-color-gray-7)',
+    '--confab-surface-muted': 'var(--mantine-color-gray-1)',
+    '--confab-surface-subtle': 'var(--mantine-color-gray-0)',
     // gray 7: 8.2:1 on white, 6.5:1 on the light indigo of one's own question.
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // red 9: 5.5:1 on white, 4.5:1 on the light red of an error alert.
     '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
   dark: {
+    '--confab-color-strong': 'var(--mantine-color-white)',
+    '--confab-color-soft': 'var(--mantine-color-gray-4)',
+    '--confab-surface-muted': 'var(--mantine-color-dark-6)',
+    '--confab-surface-subtle': 'var(--mantine-color-dark-8)',
     // Between dark 1 (the body text is dark 0) and dark 2 (4.0:1): 4.6:1 even on dark 5.
     '--mantine-color-dimmed': '#a6a6a6',
     // red 4: 5.9:1 on dark 6, 5.4:1 on the dark red of an error alert.
