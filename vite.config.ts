@@ -63,6 +63,19 @@ const isOverlayCode = (id: string) => OVERLAY_LIBRARIES.test(id) || OVERLAY_APP_
 const QR_CODE =
   /node_modules[\\/]qrcode-generator[\\/]|src[\\/]client[\\/]components[\\/]qr-code\.tsx$/;
 
+/**
+ * What only the poll owners' screens (the speaker's dashboard and the console) draw: the editor,
+ * the controls and their calls, and the number field with its formatter (the console's settings
+ * have one too). Shared by those two screens,
+ * the `screens` group would put it in what every attendee's screen loads first; left out of it,
+ * it goes in a chunk of its own that only those two screens load.
+ */
+const POLL_OWNER_CODE =
+  /src[\\/]client[\\/]features[\\/]polls[\\/](owner-polls|poll-editor|poll-form|console-polls|api[\\/](create|patch|delete|reset|hide|remove)-)|node_modules[\\/](react-number-format[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/]NumberInput[\\/])/;
+
+/** The polls' code: what the screens that show polls (a talk's, the Q&A room, /home) draw. */
+const POLL_CODE = /src[\\/]client[\\/]features[\\/]polls[\\/]/;
+
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3001'}`;
 
 /** Dev-only: send browser navigations to the SPA even where the API has a route (GET /questions). */
@@ -137,7 +150,14 @@ export default defineConfig(({ isSsrBuild }) => ({
               name: 'screens',
               minShareCount: 2,
               priority: 10,
-              test: (id: string) => !isOverlayCode(id),
+              test: (id: string) =>
+                !isOverlayCode(id) && !POLL_OWNER_CODE.test(id) && !POLL_CODE.test(id),
+            },
+            // The polls' cards and results: only the screens that show polls load them.
+            {
+              name: 'polls',
+              test: (id: string) => POLL_CODE.test(id) && !POLL_OWNER_CODE.test(id),
+              priority: 5,
             },
             { name: 'overlays', test: isOverlayCode, priority: 0 },
           ],

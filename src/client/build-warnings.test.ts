@@ -18,7 +18,12 @@ function buildClient(outDir: string): Promise<{ code: number | null; output: str
         outDir,
         '--emptyOutDir',
       ],
-      { cwd: root, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } },
+      {
+        cwd: root,
+        // The build that ships: the test runner's NODE_ENV=test would build React's development
+        // copy into the chunks and size them as nothing ever served.
+        env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1', FORCE_COLOR: '0' },
+      },
     );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -42,5 +47,16 @@ describe('the client build', () => {
       .split('\n')
       .filter((line) => /warn|\(!\)|deprecat|did not pass/i.test(line));
     expect(warnings).toEqual([]);
+    // A CSS `light-dark()` is lowered into `--lightningcss-light`/`-dark` variables that only a
+    // `color-scheme` rule of the same stylesheet would define: the colour silently never applies.
+    const assets = path.join(outDir, 'assets');
+    const lowered: string[] = [];
+    for (const name of await fs.readdir(assets)) {
+      if (!name.endsWith('.css')) continue;
+      if ((await fs.readFile(path.join(assets, name), 'utf8')).includes('--lightningcss-')) {
+        lowered.push(name);
+      }
+    }
+    expect(lowered, 'use the theme’s --confab-* colours instead of light-dark()').toEqual([]);
   }, 240_000);
 });
