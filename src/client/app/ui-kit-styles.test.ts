@@ -55,7 +55,15 @@ function styledParts(component: string): Set<string> {
       visit(path.resolve(path.dirname(file), match[1] ?? ''));
     }
   };
-  visit(path.join(components, component, `${component}.mjs`));
+  // A part styled on its own (RadioCard) lives in its component's folder (Radio/RadioCard).
+  const own = path.join(components, component, `${component}.mjs`);
+  const nested = fs
+    .readdirSync(components)
+    .map((dir) => path.join(components, dir, component, `${component}.mjs`))
+    .find((file) => fs.existsSync(file));
+  const entry = fs.existsSync(own) ? own : nested;
+  if (entry) visit(entry);
+  if (hasStyles(component)) parts.add(component);
   return parts;
 }
 
