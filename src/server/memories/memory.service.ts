@@ -123,6 +123,8 @@ export async function createMemories(
 ): Promise<Memory[]> {
   let caption: Screened;
   try {
+    // The name too: a post without a token names its poster itself (decision 236).
+    screenText(deps.settings.blockedWords, 'username', post.fields.username);
     caption = screenText(deps.settings.blockedWords, 'caption', post.fields.caption);
   } catch (error) {
     // Refused for a blocked word: the files just stored go, nothing of the post is kept.

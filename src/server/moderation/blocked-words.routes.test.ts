@@ -267,6 +267,32 @@ describe.each(testDatabases)('blocked words on %s', (database) => {
       }
       expect(await joinAttendee(t.url, 'zonkers fan')).toEqual(expect.any(String));
     });
+
+    it('a name given without a token, with a question or a memory, is refused too', async () => {
+      await setAction('mask');
+      const questions = await count('questions');
+      const asked = await call(t.url, 'POST', '/questions', {
+        body: { speakerId, question: 'Is the demo ready?', askerUsername: 'big zonk' },
+      });
+      await refusal(asked, /^This name contains a word the organisers do not allow/);
+      expect(await count('questions')).toBe(questions);
+
+      const memories = await count('memories');
+      const files = (await t.storedMediaKeys()).length;
+      const form = new FormData();
+      form.append('caption', 'Hello');
+      form.append('username', 'zonk');
+      const png = await sharp({
+        create: { width: 16, height: 16, channels: 3, background: '#1c7ed6' },
+      })
+        .png()
+        .toBuffer();
+      form.append('files', new Blob([new Uint8Array(png)]), 'photo.png');
+      const posted = await fetch(`${t.url}/api/memories`, { method: 'POST', body: form });
+      await refusal(posted, /^This name contains a word the organisers do not allow/);
+      expect(await count('memories')).toBe(memories);
+      expect((await t.storedMediaKeys()).length).toBe(files);
+    });
   });
 
   describe('poll answers', () => {

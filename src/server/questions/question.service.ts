@@ -140,7 +140,9 @@ export async function askQuestion(
   // the setting becomes (decision 233).
   if (anonymous && !deps.settings.current.allowAnonymousQuestions) throw invalid('anonymousOff');
   const attendee = caller.kind === 'attendee' ? caller : null;
-  // A blocked word refuses it (422) before anything is looked up, holds it or stars it.
+  // A blocked word refuses it (422) before anything is looked up, holds it or stars it; in the
+  // asker's name (one asked without a token names its asker itself) it refuses it.
+  screenText(deps.settings.blockedWords, 'username', input.askerUsername);
   const screened = screenText(deps.settings.blockedWords, 'question', input.question);
   const now = deps.clock.now();
   const { speaker, session, speakerIds } = await askedOf(deps, input, now);

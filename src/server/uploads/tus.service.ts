@@ -106,6 +106,7 @@ export function createTusUploads(
       authorize(attendee, 'post as', fields.username);
       // A caption the blocked words refuse is refused before any byte is sent (decision 236);
       // held or starred, it is when the upload finishes and the memory is made.
+      screenText(deps.settings.blockedWords, 'username', fields.username);
       screenText(deps.settings.blockedWords, 'caption', fields.caption);
       if (fields.filetype && !/^(image|video)\//i.test(fields.filetype)) {
         throw unsupported('memoryFile', fields.filename);
