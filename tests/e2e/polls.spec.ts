@@ -216,3 +216,48 @@ test('the console runs a poll of the whole event and downloads every poll as CSV
   expect(csv).toContain('How was the first day?');
   expect(csv).toContain('closed');
 });
+
+test('a speaker’s own projector shows their talk’s poll during it, and an open poll of the event otherwise', async ({
+  browser,
+  baseURL,
+  pollServer,
+}) => {
+  const { token, speaker, session } = await seed(pollServer);
+  const asAdmin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const openPoll = async (sessionId: string | null, title: string) => {
+    const created = await fetch(`${pollServer.url}${API_PATHS.polls}`, {
+      method: 'POST',
+      headers: asAdmin,
+      body: JSON.stringify({
+        sessionId,
+        title,
+        type: 'single',
+        options: [{ text: 'Yes' }, { text: 'No' }],
+        resultsVisible: true,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { _id } = (await created.json()) as Poll;
+    const opened = await fetch(`${pollServer.url}${API_PATHS.poll(_id)}`, {
+      method: 'PATCH',
+      headers: asAdmin,
+      body: JSON.stringify({ state: 'open' }),
+    });
+    expect(opened.status).toBe(200);
+  };
+  await openPoll(null, 'First time at the conference?');
+  await openPoll(session._id, 'Do you use substitution daily?');
+
+  const during = await newPage(browser, baseURL ?? '', PROJECTOR);
+  await during.clock.install({ time: new Date('2026-11-28T10:15:00+01:00') });
+  await during.goto(`/speakers/${speaker.username}/present`);
+  await expect(stagePoll(during, 'Do you use substitution daily?')).toBeVisible();
+  await expect(stagePoll(during, 'First time at the conference?')).toBeHidden();
+
+  const after = await newPage(browser, baseURL ?? '', PROJECTOR);
+  await after.clock.install({ time: new Date('2026-11-28T12:00:00+01:00') });
+  await after.goto(`/speakers/${speaker.username}/present`);
+  await expect(stagePoll(after, 'First time at the conference?')).toBeVisible();
+  await expect(stagePoll(after, 'Do you use substitution daily?')).toBeHidden();
+  await after.screenshot({ path: test.info().outputPath('speaker-presenter-event-poll.png') });
+});

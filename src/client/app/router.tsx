@@ -81,7 +81,7 @@ const SpeakerLoginScreen = lazyScreen(
 );
 const SpeakerDashboardRoute = lazyScreen(() => import('./routes/speaker-dashboard-route.tsx'));
 const AdminRoute = lazyScreen(() => import('./routes/admin-route.tsx'));
-const PresenterScreen = lazyScreen(() => import('../features/questions/presenter-screen.tsx'));
+const SpeakerPresenterRoute = lazyScreen(() => import('./routes/speaker-presenter-route.tsx'));
 const WallRoute = lazyScreen(() => import('./routes/wall-route.tsx'));
 const ScheduleScreen = lazyScreen(() => import('../features/programme/schedule-screen.tsx'));
 const SessionRoute = lazyScreen(() => import('./routes/session-route.tsx'));
@@ -104,7 +104,7 @@ const SCREENS: Record<ClientRouteName, ReactElement> = {
   speakerForm: <SpeakerFormScreen />,
   speakerLogin: <SpeakerLoginScreen />,
   speakerDashboard: <SpeakerDashboardRoute />,
-  speakerPresent: <PresenterScreen />,
+  speakerPresent: <SpeakerPresenterRoute />,
   wall: <WallRoute />,
   schedule: <ScheduleScreen />,
   session: <SessionRoute />,

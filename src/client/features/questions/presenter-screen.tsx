@@ -1,5 +1,6 @@
 import { Center, EmptyState } from '@mantine/core';
 import { IconMoodSad } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
@@ -16,7 +17,12 @@ const askUrl = (username: string) =>
  * top questions below it, and a QR code to ask; live over the socket, polled as the fallback.
  * It holds one bounded list (the latest questions), so it runs for hours without growing.
  */
-export default function PresenterScreen() {
+export default function PresenterScreen({
+  live,
+}: {
+  /** Beside the QR code, what else the speaker's room follows live (their talk's poll). */
+  live?: (speakerId: string) => ReactNode;
+}) {
   const { username = '' } = useParams();
   const speakers = useSpeakersCard();
   const speaker = speakers.data?.find((item) => item.username === username.toLowerCase());
@@ -38,6 +44,7 @@ export default function PresenterScreen() {
       title={<>Q&amp;A with {speaker.name}</>}
       questions={questions.questions}
       askLink={askUrl(speaker.username)}
+      aside={live?.(speaker._id)}
     />
   );
 }
