@@ -45,6 +45,10 @@ export function rememberOwnQuestion(question: Pick<Question, '_id' | 'anonymous'
   }
 }
 
+/** On the server, which renders the Q&A room with its questions, no browser asked any. */
+const NO_IDS: ReadonlySet<string> = new Set();
+const noOwnIds = () => NO_IDS;
+
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => {
@@ -57,7 +61,8 @@ const subscribe = (listener: () => void) => {
  * attendee's own: it draws again when one is added (the socket may bring the question before the
  * answer to the asking does).
  */
-export const useOwnQuestionIds = (): ReadonlySet<string> => useSyncExternalStore(subscribe, ownIds);
+export const useOwnQuestionIds = (): ReadonlySet<string> =>
+  useSyncExternalStore(subscribe, ownIds, noOwnIds);
 
 /** Whether `username` (this browser's attendee) asked `question`. */
 export const isOwnQuestion = (
