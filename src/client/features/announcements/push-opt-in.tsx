@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Affix, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconBellRinging } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -112,45 +112,58 @@ export function PushOptIn() {
 
   if (state === 'checking' || state === 'unsupported') return null;
   if (dismissed && state !== 'on') return null;
+  // Floating over the bottom of the screen: it comes once the browser has been asked what it
+  // allows, and in the page's flow it would push the gallery down under the reader's eyes.
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="push-opt-in">
-      <Stack gap="xs">
-        <Group gap="xs" wrap="nowrap">
-          <IconBellRinging size={22} aria-hidden />
-          <Title order={2} fz="md" id="push-opt-in">
-            {ANNOUNCEMENT_TEXTS.pushTitle}
-          </Title>
-        </Group>
-        {state === 'on' ? (
-          <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushOn}</Text>
-        ) : state === 'denied' ? (
-          <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushDenied}</Text>
-        ) : (
-          <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushBody}</Text>
-        )}
-        {(state === 'iphone' || (state === 'off' && isIos())) && (
-          <Text fz="sm" c="dimmed">
-            {ANNOUNCEMENT_TEXTS.pushIphone}
-          </Text>
-        )}
-        <Group gap="sm">
-          {state === 'off' && (
-            <Button onClick={() => void turnOn()} loading={busy} disabled={!config.data}>
-              {ANNOUNCEMENT_TEXTS.pushButton}
-            </Button>
+    <Affix position={{ bottom: 16, left: 16, right: 16 }} zIndex={150}>
+      <Paper
+        withBorder
+        shadow="md"
+        radius="md"
+        p="md"
+        maw={480}
+        mx="auto"
+        component="section"
+        aria-labelledby="push-opt-in"
+      >
+        <Stack gap="xs">
+          <Group gap="xs" wrap="nowrap">
+            <IconBellRinging size={22} aria-hidden />
+            <Title order={2} fz="md" id="push-opt-in">
+              {ANNOUNCEMENT_TEXTS.pushTitle}
+            </Title>
+          </Group>
+          {state === 'on' ? (
+            <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushOn}</Text>
+          ) : state === 'denied' ? (
+            <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushDenied}</Text>
+          ) : (
+            <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushBody}</Text>
           )}
-          {state === 'on' && (
-            <Button variant="default" onClick={() => void turnOff()} loading={busy}>
-              {ANNOUNCEMENT_TEXTS.pushOff}
-            </Button>
+          {(state === 'iphone' || (state === 'off' && isIos())) && (
+            <Text fz="sm" c="dimmed">
+              {ANNOUNCEMENT_TEXTS.pushIphone}
+            </Text>
           )}
-          {state !== 'on' && (
-            <Button variant="subtle" onClick={() => setDismissed('1')}>
-              {ANNOUNCEMENT_TEXTS.pushDismiss}
-            </Button>
-          )}
-        </Group>
-      </Stack>
-    </Paper>
+          <Group gap="sm">
+            {state === 'off' && (
+              <Button onClick={() => void turnOn()} loading={busy} disabled={!config.data}>
+                {ANNOUNCEMENT_TEXTS.pushButton}
+              </Button>
+            )}
+            {state === 'on' && (
+              <Button variant="default" onClick={() => void turnOff()} loading={busy}>
+                {ANNOUNCEMENT_TEXTS.pushOff}
+              </Button>
+            )}
+            {state !== 'on' && (
+              <Button variant="subtle" onClick={() => setDismissed('1')}>
+                {ANNOUNCEMENT_TEXTS.pushDismiss}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </Paper>
+    </Affix>
   );
 }
