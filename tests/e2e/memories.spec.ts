@@ -102,6 +102,8 @@ test.describe('memories', () => {
     const caption = `Badge photo ${Date.now()}`;
     await postMemory(server.url, caption, [{ name: 'badge.png', data: await png('#2f9e44') }]);
     await join(page, 'grace');
+    // The offer of announcements floats over the bottom of the screen until put away.
+    await page.getByRole('button', { name: 'Not now' }).click();
     const tile = tiles(page, caption);
     await expect(tile).toHaveCount(1);
     await tile.getByRole('button', { name: /Open memory by seed/ }).click();

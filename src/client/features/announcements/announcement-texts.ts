@@ -17,4 +17,5 @@ export const ANNOUNCEMENT_TEXTS = {
   pushFailed: 'Announcements could not be turned on; try again.',
   pushOffFailed: 'Announcements could not be turned off; try again.',
   pushDismiss: 'Not now',
+  pushDone: 'Done',
 } as const;

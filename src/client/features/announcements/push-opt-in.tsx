@@ -111,11 +111,14 @@ export function PushOptIn() {
   };
 
   if (state === 'checking' || state === 'unsupported') return null;
-  if (dismissed && state !== 'on') return null;
+  // Once put away (or turned on and done with), it floats over /home no more on this device.
+  if (dismissed) return null;
   // Floating over the bottom of the screen: it comes once the browser has been asked what it
-  // allows, and in the page's flow it would push the gallery down under the reader's eyes.
+  // allows, and in the page's flow it would push the gallery down under the reader's eyes. Not
+  // in the shared portal: a dialog opened after it would no longer be the top one there, and
+  // Escape would not close it.
   return (
-    <Affix position={{ bottom: 16, left: 16, right: 16 }} zIndex={150}>
+    <Affix position={{ bottom: 16, left: 16, right: 16 }} zIndex={150} withinPortal={false}>
       <Paper
         withBorder
         shadow="md"
@@ -156,11 +159,9 @@ export function PushOptIn() {
                 {ANNOUNCEMENT_TEXTS.pushOff}
               </Button>
             )}
-            {state !== 'on' && (
-              <Button variant="subtle" onClick={() => setDismissed('1')}>
-                {ANNOUNCEMENT_TEXTS.pushDismiss}
-              </Button>
-            )}
+            <Button variant="subtle" onClick={() => setDismissed('1')}>
+              {state === 'on' ? ANNOUNCEMENT_TEXTS.pushDone : ANNOUNCEMENT_TEXTS.pushDismiss}
+            </Button>
           </Group>
         </Stack>
       </Paper>
