@@ -6,6 +6,8 @@ import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
+import { parse } from '@formatjs/icu-messageformat-parser';
+
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -49,6 +51,35 @@ function precompress(): Plugin {
 }
 
 /**
+ * The message catalogs (`src/shared/i18n/catalogs/*.json`, imported with `?catalog`) compiled
+ * to ICU MessageFormat's tree at build time (decision 246): the client formats them without the
+ * parser, which is left out of it (the alias below).
+ */
+function messageCatalogs(): Plugin {
+  return {
+    name: 'confab:message-catalogs',
+    enforce: 'pre',
+    async load(id) {
+      const [file = '', query] = id.split('?', 2);
+      if (query !== 'catalog' || !file.endsWith('.json')) return null;
+      this.addWatchFile(file);
+      const messages = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, string>;
+      const compiled = Object.fromEntries(
+        Object.entries(messages).map(([key, message]) => [key, parse(message)]),
+      );
+      // Parsed as JSON by the browser: quicker than the same object as script.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`;
+    },
+  };
+}
+
+/** The parser stays out of what the browser loads: every message it formats comes compiled. */
+const withoutMessageParser = {
+  find: /^@formatjs\/icu-messageformat-parser$/,
+  replacement: '@formatjs/icu-messageformat-parser/no-parser.js',
+};
+
+/**
  * What only opens on demand: the modals and dialogs, the forms and file pickers in them, and the
  * libraries only they use (forms, drop zone, floating positioning, Mantine's modal parts and its
  * ScrollArea, which modals scroll with). It loads, as one chunk, when the first of them opens
@@ -89,9 +120,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   publicDir: 'public',
   // The prerender build (`--ssr`, decision 106) makes one module for Node: nothing to compress.
   plugins: isSsrBuild
-    ? [react()]
+    ? [react(), messageCatalogs()]
     : [
         react(),
+        messageCatalogs(),
         // The service worker (decision 171): src/client/sw.ts, given the list of built files to
         // keep for an offline start. The manifest is the server's (made from the settings).
         VitePWA({
@@ -113,6 +145,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         }),
         precompress(),
       ],
+  resolve: { alias: [withoutMessageParser] },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

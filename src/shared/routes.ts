@@ -83,6 +83,12 @@ export interface ClientRoute {
   path: string;
   header: boolean;
   joined?: boolean;
+  /**
+   * Whose language the screen is in (decision 246): a big screen's (projectors, the wall, the
+   * overlay) is the event's default or its address's `?lang=`; the console stays in English;
+   * every other screen is in the person's own.
+   */
+  language?: 'big-screen' | 'console';
 }
 
 /**
@@ -93,7 +99,7 @@ export interface ClientRoute {
 export const CLIENT_ROUTES = {
   join: { path: '/', header: false },
   // The admin screen has its own bar: the attendee header is about the attendee.
-  admin: { path: '/borderlessadmin', header: false },
+  admin: { path: '/borderlessadmin', header: false, language: 'console' },
   home: { path: '/home', header: true, joined: true },
   memories: { path: '/memories', header: true, joined: true },
   memoryForm: { path: '/memoryForm', header: true, joined: true },
@@ -106,9 +112,9 @@ export const CLIENT_ROUTES = {
   speakerLogin: { path: '/SpeakerLogin', header: true },
   speakerDashboard: { path: '/speakers/:username/dashboard', header: true },
   // Full screen on a projector: no attendee header.
-  speakerPresent: { path: '/speakers/:username/present', header: false },
+  speakerPresent: { path: '/speakers/:username/present', header: false, language: 'big-screen' },
   // The photo wall, full screen on a projector: no attendee header.
-  wall: { path: '/wall', header: false },
+  wall: { path: '/wall', header: false, language: 'big-screen' },
   // The programme and a talk: public, like the Q&A room (asking needs a username).
   schedule: { path: '/schedule', header: true },
   session: { path: '/sessions/:id', header: true },
@@ -116,9 +122,9 @@ export const CLIENT_ROUTES = {
   privacy: { path: '/privacy', header: true },
   // A room's projector (the session on now by the clock), one session's, and the streaming
   // overlay: full screen, no attendee header.
-  roomPresent: { path: '/rooms/:id/present', header: false },
-  sessionPresent: { path: '/sessions/:id/present', header: false },
-  sessionOverlay: { path: '/overlay/sessions/:id', header: false },
+  roomPresent: { path: '/rooms/:id/present', header: false, language: 'big-screen' },
+  sessionPresent: { path: '/sessions/:id/present', header: false, language: 'big-screen' },
+  sessionOverlay: { path: '/overlay/sessions/:id', header: false, language: 'big-screen' },
 } as const satisfies Record<string, ClientRoute>;
 
 export type ClientRouteName = keyof typeof CLIENT_ROUTES;
@@ -180,6 +186,13 @@ export function clientRouteAt(pathname: string): ClientRouteName | undefined {
 export function hasAppHeader(pathname: string): boolean {
   const name = clientRouteAt(pathname);
   return name ? CLIENT_ROUTES[name].header : true;
+}
+
+/** Whose language the screen at `pathname` is in: the person's own unless the route says. */
+export function screenLanguage(pathname: string): 'own' | 'big-screen' | 'console' {
+  const name = clientRouteAt(pathname);
+  const route: ClientRoute | undefined = name ? CLIENT_ROUTES[name] : undefined;
+  return route?.language ?? 'own';
 }
 
 /**

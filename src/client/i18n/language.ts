@@ -1,0 +1,131 @@
+import { useSyncExternalStore } from 'react';
+import {
+  type Catalog,
+  type MessageId,
+  type MessageValues,
+  Messages,
+} from '../../shared/i18n/messages.ts';
+import {
+  LANGUAGE_COOKIE_MAX_AGE,
+  LANGUAGE_STORAGE_KEY,
+  type Language,
+  SCREEN_LANGUAGE_PARAM,
+  SOURCE_LANGUAGE,
+  directionOf,
+  languageOf,
+} from '../../shared/i18n/languages.ts';
+import { screenLanguage } from '../../shared/routes.ts';
+
+/** Formats one message of the language shown: `t('qa.askButton')`, `t('x', { count })`. */
+export type Translate = (id: MessageId, values?: MessageValues) => string;
+
+/** Reads a language's catalog: its own chunk in the client, loaded only when it is shown. */
+export type CatalogLoader = (language: Language) => Promise<Catalog>;
+
+interface Shown {
+  messages: Messages;
+  t: Translate;
+}
+
+const shownOf = (messages: Messages): Shown => ({
+  messages,
+  t: (id, values) => messages.format(id, values),
+});
+
+let loadCatalog: CatalogLoader | undefined;
+let shown: Shown = shownOf(new Messages(SOURCE_LANGUAGE, {}));
+const listeners = new Set<() => void>();
+
+function show(messages: Messages): void {
+  shown = shownOf(messages);
+  if (typeof document !== 'undefined') {
+    document.documentElement.lang = messages.language;
+    document.documentElement.dir = directionOf(messages.language);
+  }
+  for (const listener of listeners) listener();
+}
+
+/** How catalogs are read (the entry's loaders, or the prerender's catalogs already read). */
+export function setCatalogLoader(loader: CatalogLoader): void {
+  loadCatalog = loader;
+}
+
+/** Shows `language` once its catalog is read (the first render waits for it). */
+export async function showLanguage(language: Language): Promise<void> {
+  if (shown.messages.language === language && Object.keys(shown.messages.catalog).length > 0) {
+    return;
+  }
+  if (!loadCatalog) throw new Error('No catalog loader: call setCatalogLoader first');
+  show(new Messages(language, await loadCatalog(language)));
+}
+
+/** Renders in `language` from now on, synchronously (the server's render of a screen). */
+export function showCatalog(language: Language, catalog: Catalog): void {
+  show(new Messages(language, catalog));
+}
+
+/** The language shown now. */
+export const shownLanguage = (): Language => shown.messages.language;
+
+/** Formats a message in the language shown, outside React (toasts, titles, notifications). */
+export const translate: Translate = (id, values) => shown.t(id, values);
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
+const snapshot = () => shown;
+
+/** The language shown and its formatter; a change of language renders again. */
+export function useMessages(): { language: Language; t: Translate } {
+  const current = useSyncExternalStore(subscribe, snapshot, snapshot);
+  return { language: current.messages.language, t: current.t };
+}
+
+/** The formatter of the language shown: `const t = useT(); t('qa.askButton')`. */
+export const useT = (): Translate => useSyncExternalStore(subscribe, snapshot, snapshot).t;
+
+/** The person's own choice on this device, if any. */
+export function savedLanguage(): Language | undefined {
+  try {
+    return languageOf(window.localStorage.getItem(LANGUAGE_STORAGE_KEY));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The person chose `language` (the join page's or the header's control): kept on the device,
+ * mirrored in a cookie so the server renders the first screens in it, and shown.
+ */
+export async function chooseLanguage(language: Language): Promise<void> {
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  } catch {
+    // Private mode without storage: the cookie still carries the choice.
+  }
+  document.cookie = `${LANGUAGE_STORAGE_KEY}=${language}; max-age=${LANGUAGE_COOKIE_MAX_AGE}; path=/; samesite=lax`;
+  await showLanguage(language);
+}
+
+/**
+ * The language of the page's first render (decision 246): a big screen's is the one its address
+ * names, else the one the server chose for the page (the event's default); the console is in
+ * English; a person's screen is in their saved choice, else the server's pick from their
+ * browser's languages (`<html lang>`).
+ */
+export function firstLanguage(pathname: string): Language {
+  const page = languageOf(document.documentElement.lang) ?? SOURCE_LANGUAGE;
+  switch (screenLanguage(pathname)) {
+    case 'console':
+      return SOURCE_LANGUAGE;
+    case 'big-screen':
+      return (
+        languageOf(new URLSearchParams(window.location.search).get(SCREEN_LANGUAGE_PARAM)) ?? page
+      );
+    default:
+      return savedLanguage() ?? page;
+  }
+}

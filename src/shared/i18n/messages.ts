@@ -1,0 +1,48 @@
+import { IntlMessageFormat } from 'intl-messageformat';
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import type english from './catalogs/en.json';
+import type { Language } from './languages.ts';
+
+/** A message's name in every catalog: the English catalog has them all (decision 246). */
+export type MessageId = keyof typeof english;
+
+/** What a message is made from: `{name}`, `{count, plural, …}`, `{when, date}`. */
+export type MessageValues = Record<string, string | number | Date>;
+
+/**
+ * One language's messages by name, in ICU MessageFormat: as written (the server, tests), or
+ * compiled to the parser's tree at build time (the client, which ships without the parser).
+ */
+export type Catalog = Readonly<Record<string, string | MessageFormatElement[]>>;
+
+/**
+ * A language's messages, formatted: each message is read once and kept. A message missing from
+ * the catalog, or one whose values are missing, shows its name (the catalog test fails on both).
+ */
+export class Messages {
+  readonly #formats = new Map<string, IntlMessageFormat>();
+
+  constructor(
+    readonly language: Language,
+    readonly catalog: Catalog,
+  ) {}
+
+  format(id: MessageId, values?: MessageValues): string {
+    let format = this.#formats.get(id);
+    if (!format) {
+      const message = this.catalog[id];
+      if (message === undefined) return id;
+      format = new IntlMessageFormat(message, this.language);
+      this.#formats.set(id, format);
+    }
+    try {
+      return String(format.format(values));
+    } catch {
+      return id;
+    }
+  }
+
+  has(id: string): id is MessageId {
+    return Object.hasOwn(this.catalog, id);
+  }
+}
