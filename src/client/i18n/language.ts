@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { Fragment, type ReactNode, createElement, useSyncExternalStore } from 'react';
 import {
   type Catalog,
   type MessageId,
@@ -19,17 +19,30 @@ import { screenLanguage } from '../../shared/routes.ts';
 /** Formats one message of the language shown: `t('qa.askButton')`, `t('x', { count })`. */
 export type Translate = (id: MessageId, values?: MessageValues) => string;
 
+/**
+ * Formats a message with parts that are not text: people's own text isolated in its direction
+ * (`rich('qa.dashboardTitle', { name: <bdi>{name}</bdi> })`), links and emphasis as tags
+ * (`<link>…</link>` with `link: (chunks) => <a …>{chunks}</a>`).
+ */
+export type TranslateRich = (
+  id: MessageId,
+  values: Record<string, string | number | Date | ReactNode | ((chunks: ReactNode[]) => ReactNode)>,
+) => ReactNode;
+
 /** Reads a language's catalog: its own chunk in the client, loaded only when it is shown. */
 export type CatalogLoader = (language: Language) => Promise<Catalog>;
 
 interface Shown {
   messages: Messages;
   t: Translate;
+  rich: TranslateRich;
 }
 
 const shownOf = (messages: Messages): Shown => ({
   messages,
   t: (id, values) => messages.format(id, values),
+  rich: (id, values) =>
+    createElement(Fragment, null, ...messages.formatParts<ReactNode>(id, values as never)),
 });
 
 let loadCatalog: CatalogLoader | undefined;
@@ -79,9 +92,9 @@ const subscribe = (listener: () => void) => {
 const snapshot = () => shown;
 
 /** The language shown and its formatter; a change of language renders again. */
-export function useMessages(): { language: Language; t: Translate } {
+export function useMessages(): { language: Language; t: Translate; rich: TranslateRich } {
   const current = useSyncExternalStore(subscribe, snapshot, snapshot);
-  return { language: current.messages.language, t: current.t };
+  return { language: current.messages.language, t: current.t, rich: current.rich };
 }
 
 /** The formatter of the language shown: `const t = useT(); t('qa.askButton')`. */

@@ -42,6 +42,29 @@ export class Messages {
     }
   }
 
+  /**
+   * The message with parts that are not text: `values` may hold elements (a name in `<bdi>`, a
+   * link) and tags' renderers (`<b>…</b>` is `b: (chunks) => …`). The parts, in order.
+   */
+  formatParts<T>(
+    id: MessageId,
+    values: Record<string, string | number | Date | T | ((chunks: (string | T)[]) => T)>,
+  ): (string | T)[] {
+    const message = this.catalog[id];
+    if (message === undefined) return [id];
+    let format = this.#formats.get(id);
+    if (!format) {
+      format = new IntlMessageFormat(message, this.language);
+      this.#formats.set(id, format);
+    }
+    try {
+      const parts = format.format<T>(values as never);
+      return Array.isArray(parts) ? parts : [parts as string | T];
+    } catch {
+      return [id];
+    }
+  }
+
   has(id: string): id is MessageId {
     return Object.hasOwn(this.catalog, id);
   }
