@@ -10,6 +10,23 @@ import QaRoomRoute from './app/routes/qa-room-route.tsx';
 import { ScreenProviders } from './app/screen-providers.tsx';
 import { setPageAnswers } from './lib/page-data.ts';
 import { queryClient } from './lib/query-client.ts';
+import { LANGUAGES, type Language, SOURCE_LANGUAGE } from '../shared/i18n/languages.ts';
+import type { Catalog } from '../shared/i18n/messages.ts';
+import { showCatalog } from './i18n/language.ts';
+
+/** Every catalog, compiled as the client's are: the server renders in each language. */
+const CATALOGS = import.meta.glob<Catalog>('../shared/i18n/catalogs/*.json', {
+  query: '?catalog',
+  import: 'default',
+  eager: true,
+});
+
+/** Renders from now on in `language` (decision 246). */
+function inLanguage(language: Language): void {
+  const catalog = CATALOGS[`../shared/i18n/catalogs/${language}.json`];
+  if (!catalog) throw new Error(`No catalog for ${language}`);
+  showCatalog(language, catalog);
+}
 
 const render = (location: string, routes: ReactNode) =>
   renderToString(
@@ -54,7 +71,9 @@ export function renderScreen(
   name: keyof typeof SCREENS,
   location: string,
   answers: Record<string, unknown>,
+  language: Language = SOURCE_LANGUAGE,
 ): string {
+  inLanguage(language);
   queryClient.clear();
   setPageAnswers(answers);
   try {
@@ -66,16 +85,21 @@ export function renderScreen(
 }
 
 /**
- * The first screens as HTML, made at build time (`scripts/prerender.mjs`): the join page (the
+ * The first screens as HTML in every language (decision 246), made at build time (`scripts/prerender.mjs`): the join page (the
  * same tree `main.tsx` renders, at `/`, so the browser paints it before any script and React
  * hydrates it, decision 106), and the shells of /home and the Q&A room (decision 173). The
  * event's name and logo are `EVENT_NAME_SLOT` and `LOGO_URL_SLOT`, which the server fills in.
  * The server renders /home and the Q&A room again with their data (`renderScreen`) when it can.
  */
-export function renderPages(): Record<'join' | 'home' | 'qa', string> {
-  return {
-    join: render(CLIENT_PATHS.join, <AppRoutes />),
-    home: renderShell(SCREENS.home.path, SCREENS.home.screen),
-    qa: renderShell(SCREENS.speakersCard.path, SCREENS.speakersCard.screen),
-  };
+export function renderPages(): Record<Language, Record<'join' | 'home' | 'qa', string>> {
+  const pages = {} as Record<Language, Record<'join' | 'home' | 'qa', string>>;
+  for (const language of LANGUAGES) {
+    inLanguage(language);
+    pages[language] = {
+      join: render(CLIENT_PATHS.join, <AppRoutes />),
+      home: renderShell(SCREENS.home.path, SCREENS.home.screen),
+      qa: renderShell(SCREENS.speakersCard.path, SCREENS.speakersCard.screen),
+    };
+  }
+  return pages;
 }

@@ -172,6 +172,8 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
           dataKeptUntil: null,
           reactions: DEFAULT_REACTIONS,
           allowAnonymousQuestions: false,
+          languages: ['en', 'fr', 'de', 'es', 'pt', 'ar', 'ja'],
+          defaultLanguage: 'en',
         },
       });
 

@@ -582,6 +582,8 @@ describe.each(testDatabases)('the live room on %s', (database) => {
         privacyNotice: '',
         reactions: DEFAULT_REACTIONS,
         blockedWords: { words: DEFAULT_BLOCKED_WORD_LIST, action: 'hold' },
+        languages: ['en', 'fr', 'de', 'es', 'pt', 'ar', 'ja'],
+        defaultLanguage: 'en',
         logoUrl: null,
       });
       const changed = await call(t.url, 'PUT', '/api/admin/settings', {

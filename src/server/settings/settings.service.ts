@@ -6,11 +6,14 @@ import {
   type Settings,
   type SettingsResponse,
   type SettingsUpdate,
+  DEFAULT_LANGUAGE,
+  DEFAULT_LANGUAGES,
   settingsSchema,
+  settingsWholeSchema,
 } from '../../shared/schemas/settings.ts';
 import { DEFAULT_REACTIONS } from '../../shared/schemas/reaction.ts';
 import { lastDayKept, retentionEnd } from '../../shared/retention.ts';
-import { badRequest, HttpError, unsupported } from '../http/errors.ts';
+import { badRequest, HttpError, invalid, unsupported } from '../http/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { ImagePipeline, ImagePlan } from '../media/image-pipeline.ts';
 import { type Rendition, sniffType } from '../media/images.ts';
@@ -54,6 +57,8 @@ export const defaultSettings = (config: Config): Settings => ({
   reactions: DEFAULT_REACTIONS,
   // Every shipped language's list, held for the admin until the organiser edits it (decision 235).
   blockedWords: { words: [...DEFAULT_BLOCKED_WORD_LIST], action: 'hold' },
+  languages: [...DEFAULT_LANGUAGES],
+  defaultLanguage: DEFAULT_LANGUAGE,
 });
 
 /**
@@ -69,7 +74,12 @@ function storedOver(defaults: Settings, saved: unknown): Settings {
     const parsed = schema.safeParse(stored[key]);
     if (parsed.success) settings[key] = parsed.data;
   }
-  return settings as Settings;
+  const whole = settings as Settings;
+  // A default language no longer offered gives way to the first one offered.
+  if (!whole.languages.includes(whole.defaultLanguage)) {
+    whole.defaultLanguage = whole.languages[0] ?? defaults.defaultLanguage;
+  }
+  return whole;
 }
 
 /**
@@ -111,6 +121,8 @@ export class SettingsStore {
       privacyNotice,
       reactions,
       allowAnonymousQuestions,
+      languages,
+      defaultLanguage,
     } = this.#current;
     const settings: PublicSettings = {
       eventName,
@@ -122,6 +134,8 @@ export class SettingsStore {
       dataKeptUntil: lastDayKept(this.retentionEnd()),
       reactions,
       allowAnonymousQuestions,
+      languages,
+      defaultLanguage,
     };
     const version = createHash('sha256')
       .update(JSON.stringify(settings))
@@ -226,7 +240,12 @@ export class SettingsStore {
   }
 
   async update(update: SettingsUpdate): Promise<Settings> {
-    const next = settingsSchema.parse({ ...this.#current, ...update });
+    // Each setting was checked alone; together, the default language must be one offered.
+    const whole = settingsWholeSchema.safeParse({ ...this.#current, ...update });
+    if (!whole.success) {
+      throw invalid('schema', whole.error.issues[0]?.message, 'request');
+    }
+    const next = whole.data;
     next.primaryColor = next.primaryColor.toLowerCase();
     await writeSetting(this.#db, SETTINGS_KEY, JSON.stringify(next));
     this.#current = next;

@@ -58,8 +58,8 @@ export class Messages {
       this.#formats.set(id, format);
     }
     try {
-      const parts = format.format<T>(values as never);
-      return Array.isArray(parts) ? parts : [parts as string | T];
+      const parts = format.format<T>(values);
+      return Array.isArray(parts) ? parts : [parts];
     } catch {
       return [id];
     }

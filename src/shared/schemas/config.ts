@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../i18n/languages.ts';
 
 /** GET /api/config: what the client needs to know about this server. */
 export const publicConfigSchema = z.object({
@@ -19,6 +20,10 @@ export const publicConfigSchema = z.object({
   reactions: z.array(z.string()),
   /** Attendees may ask anonymously (decision 233). */
   allowAnonymousQuestions: z.boolean(),
+  /** The languages attendees may choose, by code (decision 246). */
+  languages: z.array(z.enum(LANGUAGES)),
+  /** The language of big screens, and of attendees whose browser asks for none offered. */
+  defaultLanguage: z.enum(LANGUAGES),
   /** The address people open (`PUBLIC_URL`), for QR codes shown on a projector; null: unset. */
   publicUrl: z.string().nullable(),
   /** The server's VAPID public key (base64url), for `pushManager.subscribe` (decision 240). */

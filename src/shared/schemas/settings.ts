@@ -3,6 +3,31 @@ import { pollStatsSchema } from './poll.ts';
 import { reactionsSettingSchema } from './reaction.ts';
 import { cleanName } from '../names.ts';
 import { isTimeZone } from '../zoned-time.ts';
+import { LANGUAGES, type Language, SOURCE_LANGUAGE, languageOf } from '../i18n/languages.ts';
+
+const LANGUAGE_ERROR = `must be a language code the app ships: ${LANGUAGES.join(', ')}`;
+
+/** A language the app ships, by its code or a regional one (`pt-BR` is `pt`), as its code. */
+const languageCodeSchema = z
+  .string({ error: `Each language ${LANGUAGE_ERROR}` })
+  .max(35, { error: `Each language ${LANGUAGE_ERROR}` })
+  .transform((code, context): Language => {
+    const language = languageOf(code);
+    if (language) return language;
+    context.addIssue({ code: 'custom', message: `"${code}" ${LANGUAGE_ERROR}` });
+    return z.NEVER;
+  });
+
+/** The languages attendees may choose among (decision 246): at least one, each once. */
+export const languagesSettingSchema = z
+  .array(languageCodeSchema, { error: 'languages must be a list of language codes' })
+  .max(50, { error: 'languages must be a list of language codes' })
+  .transform((codes) => [...new Set(codes)])
+  .refine((codes) => codes.length > 0, { error: 'languages must keep at least one language' });
+
+/** Every shipped language, in the order the controls list them. */
+export const DEFAULT_LANGUAGES: Language[] = [...LANGUAGES];
+export const DEFAULT_LANGUAGE: Language = SOURCE_LANGUAGE;
 
 /** The longest privacy notice, in characters. */
 export const PRIVACY_NOTICE_MAX = 5000;
@@ -108,8 +133,18 @@ export const settingsSchema = z.object({
   reactions: reactionsSettingSchema,
   /** Words refused, held or starred in what attendees and speakers write (decisions 235, 236). */
   blockedWords: blockedWordsSchema,
+  /** The languages attendees may choose (decision 246); every shipped one by default. */
+  languages: languagesSettingSchema,
+  /** The language of big screens and of attendees whose browser asks for none offered. */
+  defaultLanguage: languageCodeSchema.pipe(z.enum(LANGUAGES)),
 });
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** The settings as a whole: the default language is one of those offered. */
+export const settingsWholeSchema = settingsSchema.refine(
+  (settings) => settings.languages.includes(settings.defaultLanguage),
+  { error: 'defaultLanguage must be one of languages', path: ['defaultLanguage'] },
+);
 
 /** PUT /api/admin/settings: any of the settings; anything else is refused. */
 export const settingsUpdateSchema = settingsSchema
@@ -120,6 +155,9 @@ export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
 /** GET and PUT /api/admin/settings answer the settings and the event's logo, if any. */
 export const settingsResponseSchema = settingsSchema.extend({
+  // As stored: codes the app ships (what a request may name is read by `languageCodeSchema`).
+  languages: z.array(z.enum(LANGUAGES)),
+  defaultLanguage: z.enum(LANGUAGES),
   /** The event's logo (PUT /api/admin/settings/logo); null: the app's own. */
   logoUrl: z.string().nullable(),
   /** When attendees' data will be removed (ISO time), by the rule of decision 217; null: never by itself. */
@@ -148,6 +186,10 @@ export const publicSettingsSchema = z.object({
   reactions: z.array(z.string()),
   /** The ask dialog offers "Ask anonymously" (decision 233). */
   allowAnonymousQuestions: z.boolean(),
+  /** The languages attendees may choose, by code (decision 246). */
+  languages: z.array(z.enum(LANGUAGES)),
+  /** The language of big screens, and of attendees whose browser asks for none offered. */
+  defaultLanguage: z.enum(LANGUAGES),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 

@@ -26,12 +26,15 @@ import { ACCEPTED_IMAGE_TYPES } from '../../../shared/constants.ts';
 import { formatDay, lastDayKept } from '../../../shared/retention.ts';
 import {
   PRIVACY_NOTICE_MAX,
+  DEFAULT_LANGUAGE,
+  DEFAULT_LANGUAGES,
   type Settings,
   settingsSchema,
 } from '../../../shared/schemas/settings.ts';
 import { BlockedWordsFields } from './blocked-words-fields.tsx';
 import { PurgeEventData } from './purge-event-data.tsx';
 import { ReactionFields } from './reaction-settings.tsx';
+import { LanguageFields } from './language-settings.tsx';
 import { useAdminSettings, useSaveLogo, useSaveSettings } from './api/admin-settings.ts';
 import { isUnauthorized } from './api/errors.ts';
 import { useSessionExpiry } from './use-session-expiry.ts';
@@ -71,6 +74,8 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
       privacyNotice: '',
       reactions: DEFAULT_REACTIONS,
       blockedWords: { words: [], action: 'hold' },
+      languages: DEFAULT_LANGUAGES,
+      defaultLanguage: DEFAULT_LANGUAGE,
     },
     validate: {
       reactions: fieldCheck('reactions'),
@@ -248,6 +253,7 @@ export function AdminSettings({ token, onExpired }: { token: string; onExpired: 
           <PrivacyFields form={form} retentionEndsAt={loaded.retentionEndsAt} />
           <BlockedWordsFields form={form} />
           <ReactionFields form={form} />
+          <LanguageFields form={form} />
         </SimpleGrid>
         <Group mt="md">
           <Button type="submit" loading={save.isPending}>

@@ -9,11 +9,23 @@ import { SERVICE_WORKER_HEADER } from '../../../shared/pwa.ts';
 import { PAGE_DATA_ID, isId, routePreload } from '../../../shared/route-preloads.ts';
 import { COLOR_SCHEME_STORAGE_KEY, DATA_KEPT_META, LOGO_META } from '../../../shared/constants.ts';
 import {
+  LANGUAGES,
+  LANGUAGE_STORAGE_KEY,
+  type Language,
+  SCREEN_LANGUAGE_PARAM,
+  SOURCE_LANGUAGE,
+  acceptedLanguages,
+  directionOf,
+  languageOf,
+  pickLanguage,
+} from '../../../shared/i18n/languages.ts';
+import {
   CLIENT_PATHS,
   CLIENT_ROUTES,
   type ClientRouteName,
   clientRouteAt,
   hasAppHeader,
+  screenLanguage,
 } from '../../../shared/routes.ts';
 import { appShell, withAppShell, withPrerendered } from './app-shell.ts';
 import type { AnswerMemo } from '../transport/answer-memo.ts';
@@ -51,6 +63,9 @@ export interface PageBranding {
   logoUrl: string | null;
   /** The last day attendees' data is kept (`YYYY-MM-DD`, decision 217); null or absent: no end. */
   dataKeptUntil?: string | null;
+  /** The languages attendees may choose, and the event's default (decision 246); absent: all, English. */
+  languages?: readonly Language[];
+  defaultLanguage?: Language;
   version: string;
 }
 
@@ -170,6 +185,69 @@ const withColorScheme = (html: string, scheme: ColorScheme) =>
     (_match, start: string) => `${start}${scheme}"`,
   );
 
+const LANGUAGE_COOKIE = new RegExp(`(?:^|;\\s*)${LANGUAGE_STORAGE_KEY}=([A-Za-z-]{2,35})(?:;|$)`);
+
+/**
+ * The language a page is drawn in (decision 246): a big screen's is the one its address names,
+ * else the event's default; the console's is English; a person's is their saved choice (the
+ * cookie the client keeps beside its local storage), else the first of their browser's
+ * languages the event offers, else the event's default.
+ */
+export function pageLanguage(
+  request: FastifyRequest,
+  pathname: string,
+  search: URLSearchParams,
+  branding: Pick<PageBranding, 'languages' | 'defaultLanguage'> | undefined,
+): Language {
+  const fallback = branding?.defaultLanguage ?? SOURCE_LANGUAGE;
+  switch (screenLanguage(pathname)) {
+    case 'console':
+      return SOURCE_LANGUAGE;
+    case 'big-screen':
+      return languageOf(search.get(SCREEN_LANGUAGE_PARAM)) ?? fallback;
+    default:
+      return pickLanguage({
+        chosen: LANGUAGE_COOKIE.exec(request.headers.cookie ?? '')?.[1],
+        browser: acceptedLanguages(request.headers['accept-language']),
+        enabled: branding?.languages ?? LANGUAGES,
+        fallback,
+      });
+  }
+}
+
+/** The page in a language: `<html lang dir>`, so it is read, spoken and laid out as written. */
+const withLanguage = (html: string, language: Language) =>
+  html.replace(
+    /<html\b([^>]*)>/,
+    (_match, attributes: string) =>
+      `<html${attributes
+        .replace(/\s(lang|dir)="[^"]*"/g, '')
+        .replace(/^/, ` lang="${language}" dir="${directionOf(language)}"`)}>`,
+  );
+
+/** A preload of the language's catalog, the chunk the first render waits for. */
+const catalogPreload = (file: string | undefined) =>
+  file ? `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}">` : '';
+
+/** Each language's catalog chunk, from the build's manifest (decision 246). */
+async function catalogFiles(clientDir: string): Promise<Partial<Record<Language, string>>> {
+  try {
+    const manifest = JSON.parse(
+      await fs.promises.readFile(path.join(clientDir, '.vite', 'manifest.json'), 'utf8'),
+    ) as Record<string, { file?: string }>;
+    const files: Partial<Record<Language, string>> = {};
+    for (const [source, chunk] of Object.entries(manifest)) {
+      const language = /i18n\/catalogs\/([a-z]+)\.json\?catalog$/.exec(source)?.[1];
+      if (language && languageOf(language) === language && chunk.file) {
+        files[language] = chunk.file;
+      }
+    }
+    return files;
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The page with the entry's stylesheets in it (`<style>`) instead of linked, and those of
  * `screenStyles` (built paths, `assets/…`) after them: a prerendered screen paints with the HTML
@@ -239,6 +317,7 @@ type RenderScreen = (
   name: RenderedRoute,
   location: string,
   answers: Record<string, unknown>,
+  language: Language,
 ) => string;
 
 /** The page's data block: JSON answers by address, with no `<` that could end the element. */
@@ -303,30 +382,46 @@ export async function registerClientApp(
   };
 
   // The pages of the branding in force, made at its first use after a change (decision 162).
-  let pagesFor: ((branding: PageBranding) => Record<ColorScheme, Pages>) | undefined;
+  let pagesFor:
+    ((branding: PageBranding, language: Language) => Record<ColorScheme, Pages>) | undefined;
   // The screens rendered with their first lists (decision 185): the tree that renders them, the
   // page each goes in (styles inline), and the last page made for each branding, scheme and
   // address, with the versions of the lists it shows (a few screens and speakers: emptied when
   // it grows).
   let renderScreen: RenderScreen | undefined;
   const styledPages = new Map<PrerenderedRoute, string>();
+  let catalogs: Partial<Record<Language, string>> = {};
   const rendered = new Map<string, { versions: string; madeAt: number; page: Page }>();
   const criticalStyles = new CriticalStyles();
   if (hasClient && clientDir && indexFile) {
     const built = await fs.promises.readFile(indexFile, 'utf8');
+    catalogs = await catalogFiles(clientDir);
     hints = RouteHints.load(clientDir);
     const routeHints = hints;
-    // Each prerendered screen's markup, with the page it goes in: every stylesheet it needs
-    // inline. A build without the markup serves those routes as the others.
+    // Each prerendered screen's markup in each language (`join.fr.html`; `join.html` is the
+    // source language's, and stands in for a language the build lacks), with the page it goes
+    // in: every stylesheet it needs inline. A build without the markup serves those routes as
+    // the others.
+    const readMarkup = (file: string) =>
+      fs.promises
+        .readFile(path.join(clientDir, '.prerendered', file), 'utf8')
+        .catch(() => undefined);
     const prerendered = (
       await Promise.all(
         (Object.keys(PRERENDERED) as PrerenderedRoute[]).map(async (name) => {
-          const markup = await fs.promises
-            .readFile(path.join(clientDir, '.prerendered', PRERENDERED[name].file), 'utf8')
-            .catch(() => undefined);
-          if (markup === undefined) return [];
+          const file = PRERENDERED[name].file;
+          const source = await readMarkup(file);
+          if (source === undefined) return [];
+          const markups = Object.fromEntries(
+            await Promise.all(
+              LANGUAGES.map(async (language) => [
+                language,
+                (await readMarkup(file.replace(/\.html$/, `.${language}.html`))) ?? source,
+              ]),
+            ),
+          ) as Record<Language, string>;
           const styles = routeHints.styles(CLIENT_ROUTES[name].path);
-          return [{ name, markup, page: await withInlineStyles(built, clientDir, styles) }];
+          return [{ name, markups, page: await withInlineStyles(built, clientDir, styles) }];
         }),
       )
     ).flat();
@@ -341,16 +436,31 @@ export async function registerClientApp(
         app.log.warn({ err: error }, 'screens cannot be rendered with their data: shells served');
       }
     }
-    const make = (branding: PageBranding | undefined): Record<ColorScheme, Pages> => {
-      const html = branding === undefined ? built : withBranding(built, branding);
+    // A page in a language says so (`<html lang dir>`) and preloads that language's catalog.
+    const inLanguage = (html: string, language: Language) =>
+      withLanguage(html, language).replace(
+        '</head>',
+        () => `  ${catalogPreload(catalogs[language])}\n  </head>`,
+      );
+    const make = (
+      branding: PageBranding | undefined,
+      language: Language,
+    ): Record<ColorScheme, Pages> => {
+      const html = inLanguage(
+        branding === undefined ? built : withBranding(built, branding),
+        language,
+      );
       const prerenderedPages =
         branding === undefined
           ? []
-          : prerendered.map(({ name, markup, page }) => ({
+          : prerendered.map(({ name, markups, page }) => ({
               name,
-              html: withPrerendered(withBranding(page, branding), markup, branding, {
-                hydrate: PRERENDERED[name].hydrate,
-              }),
+              html: withPrerendered(
+                inLanguage(withBranding(page, branding), language),
+                markups[language],
+                branding,
+                { hydrate: PRERENDERED[name].hydrate },
+              ),
             }));
       const pagesIn = (scheme: ColorScheme): Pages => {
         const plain = pageOf(withColorScheme(html, scheme));
@@ -381,15 +491,20 @@ export async function registerClientApp(
       };
       return { light: pagesIn('light'), dark: pagesIn('dark') };
     };
-    const unbranded = options.branding ? undefined : make(undefined);
-    let made: { version: string; pages: Record<ColorScheme, Pages> } | undefined;
-    pagesFor = (branding) => {
-      if (unbranded) return unbranded;
-      if (made?.version !== branding.version) {
-        made = { version: branding.version, pages: make(branding) };
+    // Made per language at its first use after a change of the branding.
+    let made: { version: string; pages: Map<Language, Record<ColorScheme, Pages>> } | undefined;
+    pagesFor = (branding, language) => {
+      const version = options.branding ? branding.version : '';
+      if (made?.version !== version) {
+        made = { version, pages: new Map() };
         hinted.clear();
       }
-      return made.pages;
+      let pages = made.pages.get(language);
+      if (!pages) {
+        pages = make(options.branding ? branding : undefined, language);
+        made.pages.set(language, pages);
+      }
+      return pages;
     };
     await app.register(fastifyStatic, {
       root: clientDir,
@@ -422,6 +537,7 @@ export async function registerClientApp(
     scheme: ColorScheme,
     branding: PageBranding,
     withCode: boolean,
+    language: Language,
   ): Promise<Page | undefined> => {
     const styled = styledPages.get(name);
     const { listAnswer } = options;
@@ -437,7 +553,7 @@ export async function registerClientApp(
       answers.push([url, answer.json]);
       tags.push(answer.tag);
     }
-    const key = [branding.version, scheme, location, withCode].join('\n');
+    const key = [branding.version, scheme, location, withCode, language].join('\n');
     const versions = tags.join(' ');
     const last = rendered.get(key);
     // A room whose votes move its list several times a second is rendered at most once a
@@ -452,6 +568,7 @@ export async function registerClientApp(
       name,
       location,
       Object.fromEntries(answers.map(([url, json]) => [url, JSON.parse(json) as unknown])),
+      language,
     );
     // The route's code is named in the page for the loader that runs after the first paint,
     // not preloaded beside it: nothing but the HTML and the pictures comes before that paint.
@@ -461,10 +578,18 @@ export async function registerClientApp(
     // Its styles cut to what the markup uses: the whole sheets follow after the first paint.
     const html = criticalStyles
       .cut(
-        withPrerendered(withBranding(withHints(styled, code ?? ''), branding), markup, branding, {
-          hydrate: false,
-          codeAfterPaint: true,
-        }),
+        withPrerendered(
+          withBranding(
+            withHints(
+              withLanguage(styled, language),
+              [catalogPreload(catalogs[language]), code ?? ''].filter(Boolean).join('\n    '),
+            ),
+            branding,
+          ),
+          markup,
+          branding,
+          { hydrate: false, codeAfterPaint: true },
+        ),
       )
       .replace('</body>', () => `  ${pageDataBlock(answers)}\n  </body>`);
     // Made again whenever the lists change: compressed quickly.
@@ -490,13 +615,15 @@ export async function registerClientApp(
       }
       if (!pagesFor) throw notFound('route', request.method, pathname);
       const branding = options.branding?.();
+      const search = new URLSearchParams(request.url.split('?')[1] ?? '');
+      const language = pageLanguage(request, pathname, search, branding);
       const pages = pagesFor(
         branding ?? { eventName: '', primaryColor: '', logoUrl: null, version: '' },
+        language,
       );
       const scheme = colorSchemeOf(request);
       const inScheme = pages[scheme];
       const routeName = clientRouteAt(pathname);
-      const search = new URLSearchParams(request.url.split('?')[1] ?? '');
       // Fetched by the service worker, which answers the built files itself: no preloads of
       // them (the browser would not use them, and warns).
       const fromServiceWorker = request.headers[SERVICE_WORKER_HEADER] !== undefined;
@@ -508,7 +635,14 @@ export async function registerClientApp(
         request.method === 'GET'
       ) {
         try {
-          withData = await renderedPage(routeName, search, scheme, branding, !fromServiceWorker);
+          withData = await renderedPage(
+            routeName,
+            search,
+            scheme,
+            branding,
+            !fromServiceWorker,
+            language,
+          );
         } catch (error) {
           request.log.warn({ err: error }, 'screen could not be rendered with its data');
         }
@@ -516,8 +650,9 @@ export async function registerClientApp(
       const prerenderedPage =
         withData ?? (isPrerendered(routeName) ? inScheme.prerendered[routeName] : undefined);
       const base = prerenderedPage ?? (hasAppHeader(pathname) ? inScheme.shell : inScheme.plain);
-      // The page is drawn in the scheme its cookie names: a shared cache keeps one per cookie.
-      reply.header('vary', `Cookie, ${SERVICE_WORKER_HEADER}`);
+      // The page is drawn in the scheme and the language its cookies name, else in the language
+      // the browser asks for: a shared cache keeps one per cookie and language asked for.
+      reply.header('vary', `Cookie, Accept-Language, ${SERVICE_WORKER_HEADER}`);
       const renderHead = routeName && options.pageHead?.[CLIENT_ROUTES[routeName].path];
       if (renderHead && request.method === 'GET') {
         let head: PageHead | null | undefined;
