@@ -41,6 +41,8 @@ const boundariesConfig = {
       { type: 'app', pattern: 'src/client/app' },
       { type: 'components', pattern: 'src/client/components' },
       { type: 'lib', pattern: 'src/client/lib' },
+      // The languages sit under every screen, beside lib/: anything of the client shows text.
+      { type: 'lib', pattern: 'src/client/i18n' },
       { type: 'client', pattern: 'src/client' },
       { type: 'server-infra', pattern: SERVER_INFRA },
       { type: 'server-domain', pattern: SERVER_DOMAINS },

@@ -9,18 +9,28 @@ import {
   ACCEPTED_IMAGE_FORMAT_NAMES,
   LIMITS,
 } from '../../../shared/constants.ts';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { type Speaker, speakerFieldsSchema } from '../../../shared/schemas/speaker.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
+import { localized } from '../../lib/validation-text.ts';
+import { type Translate, useMessages, useT } from '../../i18n/language.ts';
+import type { Language } from '../../../shared/i18n/languages.ts';
 import { useCreateSpeaker } from './api/create-speaker.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 
-const checkFields = schemaResolver(speakerFieldsSchema, { sync: true });
+const checkFields = localized(schemaResolver(speakerFieldsSchema, { sync: true }));
 
-/** The formats the server reads (the same list as its own answers). */
-const IMAGE_FORMATS = `${ACCEPTED_IMAGE_FORMAT_NAMES.slice(0, -1).join(', ')} or ${ACCEPTED_IMAGE_FORMAT_NAMES.at(-1) ?? ''}`;
-const NOT_AN_IMAGE = `The picture must be an image (${IMAGE_FORMATS})`;
+/**
+ * The formats the server reads (the same list as its own answers), as a list of the language
+ * shown: "JPG, PNG or AVIF". English is written as the product's British English writes it,
+ * without a comma before "or".
+ */
+const imageFormats = (language: Language) =>
+  new Intl.ListFormat(language === 'en' ? 'en-GB' : language, { type: 'disjunction' }).format(
+    ACCEPTED_IMAGE_FORMAT_NAMES,
+  );
+const notAnImage = (t: Translate, language: Language) =>
+  t('speakers.pictureNotImage', { formats: imageFormats(language) });
 const ACCEPTED_TYPES: readonly string[] = Object.keys(ACCEPTED_IMAGE_FILES);
 const ACCEPTED_ENDINGS = Object.values(ACCEPTED_IMAGE_FILES).flat();
 
@@ -36,13 +46,16 @@ function readableImage(file: File): boolean {
 
 /** A local preview of the chosen picture; its object URL is released when it changes. */
 function PicturePreview({ file }: { file: File }) {
+  const t = useT();
   const image = useRef<HTMLImageElement>(null);
   useEffect(() => {
     const url = URL.createObjectURL(file);
     if (image.current) image.current.src = url;
     return () => URL.revokeObjectURL(url);
   }, [file]);
-  return <Image ref={image} alt="Chosen picture" w={96} h={96} radius="md" fit="cover" />;
+  return (
+    <Image ref={image} alt={t('speakers.chosenPicture')} w={96} h={96} radius="md" fit="cover" />
+  );
 }
 
 export interface JoinSpeakerModalProps {
@@ -57,6 +70,7 @@ export interface JoinSpeakerModalProps {
  * content.
  */
 export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModalProps) {
+  const { t, language } = useMessages();
   const config = useAppConfig().data;
   const maxBytes = config?.maxUploadBytes ?? Infinity;
   const mutation = useCreateSpeaker();
@@ -68,10 +82,10 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
     validate: (values) => {
       const errors = checkFields(values);
       const file = values.picture;
-      if (!file) errors.picture = 'Picture is required';
-      else if (!readableImage(file)) errors.picture = NOT_AN_IMAGE;
+      if (!file) errors.picture = t('speakers.pictureRequired');
+      else if (!readableImage(file)) errors.picture = notAnImage(t, language);
       else if (file.size > maxBytes)
-        errors.picture = `The picture is larger than ${config?.maxUploadMb ?? ''} MB`;
+        errors.picture = t('speakers.pictureTooLarge', { megabytes: config?.maxUploadMb ?? 0 });
       return errors;
     },
   });
@@ -102,51 +116,54 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title={QA_TEXTS.joinAsSpeaker}
+      title={t('speakers.joinTitle')}
       size="lg"
       onSubmit={submit}
       busy={uploading}
       actions={{
-        cancel: 'Cancel',
-        submit: QA_TEXTS.uploadBio,
-        submitting: QA_TEXTS.uploading,
+        cancel: t('speakers.cancel'),
+        submit: t('speakers.uploadBio'),
+        submitting: t('speakers.uploading'),
         icon: <IconUpload size={18} />,
       }}
     >
       <TextInput
-        label="Full Name"
+        label={t('speakers.fullNameLabel')}
         required
         autoComplete="name"
         maxLength={LIMITS.speakerNameMax}
         {...form.getInputProps('name')}
       />
       <TextInput
-        label="Stack"
-        placeholder="e.g. React, Kotlin, cloud security"
+        label={t('speakers.stackLabel')}
+        placeholder={t('speakers.stackPlaceholder')}
         required
         maxLength={LIMITS.speakerStackMax}
         {...form.getInputProps('stack')}
       />
       <Textarea
-        label="Bio"
+        label={t('speakers.bioLabel')}
         required
         maxLength={LIMITS.speakerBioMax}
         {...form.getInputProps('bio')}
       />
       <Input.Wrapper
-        label="Picture"
+        label={t('speakers.pictureLabel')}
         required
         error={form.errors.picture}
-        description={`${IMAGE_FORMATS}, up to ${config?.maxUploadMb ?? 15} MB`}
+        description={t('speakers.pictureDescription', {
+          formats: imageFormats(language),
+          megabytes: config?.maxUploadMb ?? 15,
+        })}
       >
         {picture ? (
           <Group mt={6} gap="md" wrap="nowrap" align="center">
             <PicturePreview file={picture} />
-            <Text size="sm" style={{ flex: 1, minWidth: 0 }} truncate>
+            <Text size="sm" style={{ flex: 1, minWidth: 0 }} truncate dir="auto">
               {picture.name}
             </Text>
             <CloseButton
-              aria-label="Remove the picture"
+              aria-label={t('speakers.removePicture')}
               size="lg"
               onClick={() => form.setFieldValue('picture', null)}
             />
@@ -158,7 +175,7 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
               form.setFieldValue('picture', files[0] ?? null);
               form.validateField('picture');
             }}
-            onReject={() => form.setFieldError('picture', NOT_AN_IMAGE)}
+            onReject={() => form.setFieldError('picture', notAnImage(t, language))}
             accept={ACCEPTED_IMAGE_FILES}
             multiple={false}
             role="button"
@@ -175,7 +192,7 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
                 <IconPhoto size={36} />
               </Dropzone.Idle>
               <Text ta="center" size="sm">
-                Drop a photo here, or tap to choose a picture
+                {t('speakers.dropPicture')}
               </Text>
             </Group>
           </Dropzone>
@@ -184,7 +201,7 @@ export function JoinSpeakerModal({ opened, onClose, onJoined }: JoinSpeakerModal
       {mutation.isError && (
         <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
           <Text c="var(--mantine-color-error)" size="sm" fw={600}>
-            {errorMessage(mutation.error, 'The bio could not be uploaded. Try again.')}
+            {errorMessage(mutation.error, t('speakers.uploadFailed'))}
           </Text>
         </Alert>
       )}

@@ -32,11 +32,11 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { API_PATHS, CLIENT_PATHS, speakerPresentPath } from '../../../shared/routes.ts';
 import type { Session } from '../../../shared/schemas/programme.ts';
 import type { Question, QuestionPatch, QuestionStatus } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { type Translate, translate, useMessages, useT } from '../../i18n/language.ts';
 import { byVotes, updateQuestionInLists } from '../questions/api/get-questions.ts';
 import { patchQuestion, usePatchQuestion } from '../questions/api/patch-question.ts';
 import { updateDashboardQuestion, useSpeakerDashboard } from './api/get-speaker-dashboard.ts';
@@ -66,11 +66,14 @@ const ALL = 'all';
 const OUTSIDE = 'outside';
 
 /** A session as the picker names it: on now, or its day and start; cancelled ones say so. */
-function sessionLabel(session: Session, now: number): string {
+function sessionLabel(t: Translate, session: Session, now: number): string {
   const when = isOnNow(session, now)
-    ? 'On now'
+    ? t('speakers.onNow')
     : `${session.startsAt.slice(5, 10)} ${startTime(session)}`;
-  return `${when} · ${session.title}${session.cancelled ? ' (cancelled)' : ''}`;
+  const values = { when, title: session.title };
+  return session.cancelled
+    ? t('speakers.sessionOptionCancelled', values)
+    : t('speakers.sessionOption', values);
 }
 
 /**
@@ -78,17 +81,18 @@ function sessionLabel(session: Session, now: number): string {
  * "Anonymous" for a question asked anonymously (decision 233: speakers never see the name).
  */
 function Asker({ username }: { username: string | null }) {
+  const t = useT();
   if (username === null) {
     return (
       <Text fw={700} size="sm" c="dimmed" className={classes.handle}>
-        {QA_TEXTS.anonymous}
+        {t('speakers.anonymous')}
       </Text>
     );
   }
   const handle = xHandle(username);
   if (handle === undefined) {
     return (
-      <Text fw={700} size="sm" className={classes.handle}>
+      <Text fw={700} size="sm" className={classes.handle} dir="auto">
         {username}
       </Text>
     );
@@ -101,7 +105,7 @@ function Asker({ username }: { username: string | null }) {
       fw={700}
       size="sm"
       className={classes.handle}
-      aria-label={`@${handle} on X (opens in a new tab)`}
+      aria-label={t('speakers.onX', { handle })}
     >
       <IconBrandX size={14} aria-hidden /> @{handle}
     </Anchor>
@@ -126,7 +130,7 @@ function setStatus(
       return changed;
     },
     (error: unknown) => {
-      toastFailed(error, 'The change did not go through; try again.');
+      toastFailed(error, translate('speakers.changeFailed'));
       return undefined;
     },
   );
@@ -138,6 +142,7 @@ function setStatus(
  * was (published, or still awaiting approval).
  */
 function SpeakerControls({ question, token }: { question: Question; token: string }) {
+  const t = useT();
   const client = useQueryClient();
   const mutation = usePatchQuestion();
   const change = (patch: QuestionPatch) =>
@@ -145,7 +150,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
       { id: question._id, patch, token },
       {
         onSuccess: ({ question: changed }) => updateDashboardQuestion(client, changed),
-        onError: (error) => toastFailed(error, 'The change did not go through; try again.'),
+        onError: (error) => toastFailed(error, t('speakers.changeFailed')),
       },
     );
   if (question.status === 'hidden') {
@@ -155,7 +160,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
           icon={IconEye}
           onClick={() => void setStatus(client, question, 'published', token)}
         >
-          Unhide
+          {t('speakers.unhide')}
         </ActionButton>
       </Group>
     );
@@ -164,7 +169,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
     const before = question.status;
     void setStatus(client, question, 'hidden', token).then((hidden) => {
       if (!hidden) return;
-      toastUndoable(QA_TEXTS.questionHidden, () => {
+      toastUndoable(t('speakers.questionHidden'), () => {
         void setStatus(client, hidden, before, token);
       });
     });
@@ -173,7 +178,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
     <Group gap="xs" mt="sm">
       {question.status === 'pending' && (
         <ActionButton icon={IconSend} onClick={() => change({ status: 'published' })}>
-          Publish
+          {t('speakers.publish')}
         </ActionButton>
       )}
       {/* Answered, the ✓ of its name is the one mark: no check icon beside it. */}
@@ -182,7 +187,7 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
         variant={question.answered ? 'filled' : 'light'}
         onClick={() => change({ answered: !question.answered })}
       >
-        {question.answered ? 'Answered ✓' : 'Mark answered'}
+        {question.answered ? t('speakers.markedAnswered') : t('speakers.markAnswered')}
       </ActionButton>
       <Button
         size="compact-sm"
@@ -190,10 +195,10 @@ function SpeakerControls({ question, token }: { question: Question; token: strin
         leftSection={question.pinned ? <IconPinnedOff size={14} /> : <IconPin size={14} />}
         onClick={() => change({ pinned: !question.pinned })}
       >
-        {question.pinned ? 'Unpin' : 'Pin'}
+        {question.pinned ? t('speakers.unpin') : t('speakers.pin')}
       </Button>
       <ActionButton icon={IconEyeOff} color="red" onClick={hide}>
-        Hide
+        {t('speakers.hide')}
       </ActionButton>
     </Group>
   );
@@ -212,6 +217,7 @@ function QuestionItem({
   /** The dashboard's speaker: a question of their panel asked of another is marked so. */
   ownerId?: string | undefined;
 }) {
+  const { t, rich } = useMessages();
   const client = useQueryClient();
   return (
     <QuestionFrame question={question}>
@@ -219,35 +225,37 @@ function QuestionItem({
         <Asker username={question.askerUsername} />
         <TimeAgo iso={question.createdAt} size="xs" c="dimmed" style={{ flexShrink: 0 }} />
       </Group>
-      <Text className={card.text}>{question.question}</Text>
+      <Text className={card.text} dir="auto">
+        {question.question}
+      </Text>
       <WrittenAnswer question={question} />
       <Group gap={6} mt={8}>
         <Badge
           variant="light"
           leftSection={<IconThumbUp size={12} />}
-          aria-label={`${question.votes} votes`}
+          aria-label={t('speakers.votes', { count: question.votes })}
         >
           {question.votes}
         </Badge>
         <QuestionFlags question={question} size="md" />
         {question.speakerId === null && (
           <Badge variant="light" color="grape">
-            To the panel
+            {t('speakers.toPanel')}
           </Badge>
         )}
         {question.speakerId !== null && ownerId && question.speakerId !== ownerId && (
           <Badge variant="light" color="grape" maw={220}>
-            To {question.speakerName}
+            {rich('speakers.toSpeaker', { name: <bdi>{question.speakerName}</bdi> })}
           </Badge>
         )}
         {session && (
-          <Badge variant="outline" color="gray" maw={220}>
+          <Badge variant="outline" color="gray" maw={220} dir="auto">
             {session.title}
           </Badge>
         )}
         {question.status === 'pending' && (
           <Badge variant="light" color="orange">
-            Awaiting approval
+            {t('speakers.awaitingApproval')}
           </Badge>
         )}
       </Group>
@@ -279,6 +287,7 @@ export function SpeakerDashboardScreen({
 }: {
   sessionPolls?: (session: Session, token: string) => ReactNode;
 }) {
+  const { t, rich } = useMessages();
   const { username = '' } = useParams();
   const token = useSpeakerToken(username);
   const session = useSpeakerSession();
@@ -305,7 +314,7 @@ export function SpeakerDashboardScreen({
       <Center mih="50vh">
         <Stack align="center" gap="sm">
           <Loader />
-          <Text c="dimmed">{QA_TEXTS.loading}</Text>
+          <Text c="dimmed">{t('speakers.loading')}</Text>
         </Stack>
       </Center>
     );
@@ -316,16 +325,14 @@ export function SpeakerDashboardScreen({
       <Center mih="50vh">
         <EmptyState icon={<IconMoodSad size={28} />} withIndicatorBackground>
           {/* The screen's heading: what the dashboard would have been titled is unknown. */}
-          <EmptyState.Title order={1}>{QA_TEXTS.speakerNotFound}</EmptyState.Title>
-          <EmptyState.Description>
-            Check the username you got when you added your bio.
-          </EmptyState.Description>
+          <EmptyState.Title order={1}>{t('speakers.speakerNotFound')}</EmptyState.Title>
+          <EmptyState.Description>{t('speakers.checkUsername')}</EmptyState.Description>
           <EmptyState.Actions>
             <Button component={Link} to={CLIENT_PATHS.speakerLogin} variant="light">
-              Speaker login
+              {t('speakers.speakerLogin')}
             </Button>
             <Button variant="default" onClick={() => void dashboard.refetch()}>
-              Try again
+              {t('speakers.tryAgain')}
             </Button>
           </EmptyState.Actions>
         </EmptyState>
@@ -370,7 +377,7 @@ export function SpeakerDashboardScreen({
     <Stack gap="lg" pt="lg">
       <Group justify="space-between" gap="sm">
         <Title order={1} className={classes.title}>
-          {QA_TEXTS.dashboardTitle(speaker.name)}
+          {rich('speakers.dashboardTitle', { name: <bdi>{speaker.name}</bdi> })}
         </Title>
         <Group gap="xs">
           <Button
@@ -379,7 +386,7 @@ export function SpeakerDashboardScreen({
             variant="light"
             leftSection={<IconPresentation size={18} />}
           >
-            {QA_TEXTS.presenterView}
+            {t('speakers.presenterView')}
           </Button>
           {token && (
             <>
@@ -389,7 +396,7 @@ export function SpeakerDashboardScreen({
                 filename={`questions-${speaker.username}.csv`}
               />
               <Button variant="subtle" onClick={session.clear}>
-                Sign out
+                {t('speakers.signOut')}
               </Button>
             </>
           )}
@@ -397,16 +404,24 @@ export function SpeakerDashboardScreen({
       </Group>
       {!token && (
         <Text size="sm" c="dimmed">
-          Read-only. Open your sign-in link (or{' '}
-          <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} underline="always">
-            log in with your secret
-          </Anchor>
-          ) to mark questions answered, pin and hide them, and run your polls.
+          {rich('speakers.readOnly', {
+            link: (chunks) => (
+              <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} underline="always">
+                {chunks}
+              </Anchor>
+            ),
+          })}
         </Text>
       )}
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <Paper withBorder radius="lg" p="md" component="section" aria-label="Your details">
+          <Paper
+            withBorder
+            radius="lg"
+            p="md"
+            component="section"
+            aria-label={t('speakers.detailsLabel')}
+          >
             <Stack gap="md">
               <div className={classes.identity}>
                 <Image
@@ -417,20 +432,24 @@ export function SpeakerDashboardScreen({
                 />
                 <div>
                   <Text size="xs" tt="uppercase" fw={800} c="dimmed">
-                    Stack
+                    {t('speakers.stackLabel')}
                   </Text>
-                  <Text>{speaker.stack}</Text>
+                  <Text dir="auto">{speaker.stack}</Text>
                 </div>
               </div>
               <div>
                 <Text size="xs" tt="uppercase" fw={800} c="dimmed">
-                  Bio
+                  {t('speakers.bioLabel')}
                 </Text>
-                <Text className={card.text}>{speaker.bio}</Text>
+                <Text className={card.text} dir="auto">
+                  {speaker.bio}
+                </Text>
               </div>
               {speaker.message && (
                 <Blockquote icon={<IconQuote size={18} />} iconSize={32} p="sm" mt="xs">
-                  <Text size="sm">{speaker.message}</Text>
+                  <Text size="sm" dir="auto">
+                    {speaker.message}
+                  </Text>
                 </Blockquote>
               )}
             </Stack>
@@ -442,13 +461,17 @@ export function SpeakerDashboardScreen({
           )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack gap="sm" component="section" aria-label="Questions">
+          <Stack gap="sm" component="section" aria-label={t('speakers.questions')}>
             <Group gap="xs" justify="space-between">
               <Group gap="xs">
                 <Title order={2} fz="xl">
-                  Questions
+                  {t('speakers.questions')}
                 </Title>
-                <Badge variant="light" size="lg" aria-label={`${shown.length} questions`}>
+                <Badge
+                  variant="light"
+                  size="lg"
+                  aria-label={t('speakers.questionsCount', { count: shown.length })}
+                >
                   {shown.length}
                 </Badge>
               </Group>
@@ -456,35 +479,35 @@ export function SpeakerDashboardScreen({
             </Group>
             {sessions.length > 0 && (
               <NativeSelect
-                label="Session"
+                label={t('speakers.sessionLabel')}
                 value={view}
                 onChange={(event) => setPicked(event.currentTarget.value)}
                 data={[
-                  { value: ALL, label: 'All your questions' },
+                  { value: ALL, label: t('speakers.allQuestions') },
                   ...sessions.map((session) => ({
                     value: session._id,
-                    label: sessionLabel(session, now),
+                    label: sessionLabel(t, session, now),
                   })),
-                  { value: OUTSIDE, label: 'Asked outside your sessions' },
+                  { value: OUTSIDE, label: t('speakers.askedOutside') },
                 ]}
               />
             )}
             {shown.length === 0 ? (
               <Paper withBorder radius="lg" p="lg">
                 <NoQuestions
-                  title={QA_TEXTS.noQuestionsAvailable}
-                  description="Questions appear here the moment attendees ask them."
+                  title={t('speakers.noQuestions')}
+                  description={t('speakers.noQuestionsHint')}
                 />
               </Paper>
             ) : (
               <>
-                <Stack gap="sm" role="feed" aria-label="Questions for you">
+                <Stack gap="sm" role="feed" aria-label={t('speakers.questionsForYou')}>
                   {newestFirst.map(item)}
                 </Stack>
                 {answered.length > 0 && (
-                  <Stack gap="sm" component="section" aria-label={QA_TEXTS.answered}>
+                  <Stack gap="sm" component="section" aria-label={t('speakers.answered')}>
                     <Title order={3} fz="lg" c="dimmed">
-                      {QA_TEXTS.answered}
+                      {t('speakers.answered')}
                     </Title>
                     {answered.map(item)}
                   </Stack>
@@ -502,17 +525,17 @@ export function SpeakerDashboardScreen({
                   aria-controls="hidden-questions"
                   style={{ alignSelf: 'flex-start' }}
                 >
-                  {QA_TEXTS.hiddenQuestions} ({hidden.length})
+                  {t('speakers.hiddenQuestionsCount', { count: hidden.length })}
                 </Button>
                 <Collapse expanded={showHidden}>
                   <Stack
                     gap="sm"
                     component="section"
                     id="hidden-questions"
-                    aria-label={QA_TEXTS.hiddenQuestions}
+                    aria-label={t('speakers.hiddenQuestions')}
                   >
                     <Text size="sm" c="dimmed">
-                      Only you see these. Unhide one to show it to everyone again.
+                      {t('speakers.hiddenNote')}
                     </Text>
                     {hidden.map(item)}
                   </Stack>

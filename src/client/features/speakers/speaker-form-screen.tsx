@@ -3,15 +3,16 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconMicrophone2, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { useMessages } from '../../i18n/language.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { JoinSpeakerModal } from './join-speaker-modal.tsx';
 import { UploadedModal } from './uploaded-modal.tsx';
 
 /** /Speakerform: the speaker sign-up landing. */
 export default function SpeakerFormScreen() {
+  const { t, rich } = useMessages();
   const eventName = useEventName();
   const [joining, join] = useDisclosure(false);
   const [joined, setJoined] = useState<{ speaker: Speaker; secret: string } | null>(null);
@@ -23,20 +24,20 @@ export default function SpeakerFormScreen() {
             <IconMicrophone2 size={34} />
           </ThemeIcon>
           <Title order={1} fz={28}>
-            Speaking at {eventName}?
+            {rich('speakers.formTitle', { eventName: <bdi>{eventName}</bdi> })}
           </Title>
-          <Text c="dimmed">
-            Add your bio and photo so attendees find you in the Q&amp;A Room and can send you their
-            questions. You will get a username to follow them on your dashboard.
-          </Text>
+          <Text c="dimmed">{t('speakers.formIntro')}</Text>
           <Button size="lg" leftSection={<IconUserPlus size={20} />} onClick={join.open}>
-            {QA_TEXTS.addSpeakerBio}
+            {t('speakers.addBio')}
           </Button>
           <Text size="sm">
-            Already added your bio?{' '}
-            <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} fw={700}>
-              Log in
-            </Anchor>
+            {rich('speakers.alreadyAdded', {
+              link: (chunks) => (
+                <Anchor component={Link} to={CLIENT_PATHS.speakerLogin} fw={700}>
+                  {chunks}
+                </Anchor>
+              ),
+            })}
           </Text>
         </Stack>
       </Paper>

@@ -22,6 +22,8 @@ import {
 import { CLIENT_PATHS, speakerDashboardPath } from '../../../shared/routes.ts';
 import { speakerLoginFormSchema } from '../../../shared/schemas/speaker.ts';
 import { errorMessage } from '../../lib/api-client.ts';
+import { localized } from '../../lib/validation-text.ts';
+import { useMessages } from '../../i18n/language.ts';
 import { useLoginSpeaker } from './api/login-speaker.ts';
 import { useSpeakerSession } from './api/speaker-session.ts';
 
@@ -31,13 +33,14 @@ import { useSpeakerSession } from './api/speaker-session.ts';
  * speaker's controls.
  */
 export default function SpeakerLoginScreen() {
+  const { t, rich } = useMessages();
   const navigate = useNavigate();
   const mutation = useLoginSpeaker();
   const session = useSpeakerSession();
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { username: '', secret: '' },
-    validate: schemaResolver(speakerLoginFormSchema, { sync: true }),
+    validate: localized(schemaResolver(speakerLoginFormSchema, { sync: true })),
   });
 
   const login = (username: string, secret: string) => {
@@ -75,15 +78,14 @@ export default function SpeakerLoginScreen() {
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
             <Title order={1} fz={26}>
-              Speaker Login
+              {t('speakers.loginTitle')}
             </Title>
             <Text c="dimmed" size="sm">
-              Use the username you got when you added your bio. Add your secret (or open your
-              sign-in link) to answer, pin and hide questions.
+              {t('speakers.loginIntro')}
             </Text>
             <TextInput
-              label="Username"
-              placeholder="e.g. ada-lovelace"
+              label={t('speakers.usernameLabel')}
+              placeholder={t('speakers.usernamePlaceholder')}
               autoComplete="username"
               autoCapitalize="none"
               spellCheck={false}
@@ -92,8 +94,8 @@ export default function SpeakerLoginScreen() {
               {...form.getInputProps('username')}
             />
             <PasswordInput
-              label="Secret (optional)"
-              description="From your sign-in link"
+              label={t('speakers.secretLabel')}
+              description={t('speakers.secretDescription')}
               autoComplete="current-password"
               maxLength={SPEAKER_SECRET_MAX}
               key={form.key('secret')}
@@ -102,7 +104,7 @@ export default function SpeakerLoginScreen() {
             {mutation.isError && (
               <Alert color="red" variant="light" role="alert" icon={<IconAlertTriangle />}>
                 <Text c="var(--mantine-color-error)" size="sm" fw={600}>
-                  {errorMessage(mutation.error, QA_TEXTS.loginFailed)}
+                  {errorMessage(mutation.error, t('speakers.loginFailed'))}
                 </Text>
               </Alert>
             )}
@@ -112,13 +114,16 @@ export default function SpeakerLoginScreen() {
               loading={mutation.isPending}
               leftSection={<IconLogin2 size={18} />}
             >
-              {QA_TEXTS.login}
+              {t('speakers.loginButton')}
             </Button>
             <Text size="sm" ta="center">
-              New speaker?{' '}
-              <Anchor component={Link} to={CLIENT_PATHS.speakerForm} fw={700}>
-                Add your bio
-              </Anchor>
+              {rich('speakers.newSpeaker', {
+                link: (chunks) => (
+                  <Anchor component={Link} to={CLIENT_PATHS.speakerForm} fw={700}>
+                    {chunks}
+                  </Anchor>
+                ),
+              })}
             </Text>
           </Stack>
         </form>

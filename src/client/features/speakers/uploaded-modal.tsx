@@ -14,10 +14,10 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS, speakerSignInLink } from '../../../shared/routes.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { ModalActions } from '../../components/modal-actions.tsx';
+import { useMessages } from '../../i18n/language.ts';
 
 /** "Uploaded Succesfully" (the product's spelling): the username to log in with, and the way on. */
 export function UploadedModal({
@@ -27,6 +27,7 @@ export function UploadedModal({
   joined: { speaker: Speaker; secret: string } | null;
   onClose: () => void;
 }) {
+  const { t, rich } = useMessages();
   const speaker = joined?.speaker;
   const link = joined
     ? speakerSignInLink(window.location.origin, joined.speaker.username, joined.secret)
@@ -38,28 +39,28 @@ export function UploadedModal({
       // The secret is shown once: a click beside the dialog must not lose it.
       closeOnClickOutside={false}
       onClose={onClose}
-      title={QA_TEXTS.uploadedTitle}
+      title={t('speakers.uploadedTitle')}
     >
       {speaker && (
         <Stack gap="md" align="center" ta="center">
           <Avatar src={speaker.avatar} alt="" name={speaker.name} size={88} radius={88} />
-          <Text fw={700}>Welcome, {speaker.name}!</Text>
+          <Text fw={700}>{rich('speakers.welcome', { name: <bdi>{speaker.name}</bdi> })}</Text>
           <Stack gap={4} align="center">
             <Text size="sm" c="dimmed">
-              Your username for the speaker login:
+              {t('speakers.usernameFor')}
             </Text>
             <Group gap={6} wrap="nowrap">
-              <Code fz="lg" px="sm" py={4} aria-label="Your username">
+              <Code fz="lg" px="sm" py={4} aria-label={t('speakers.yourUsername')}>
                 {speaker.username}
               </Code>
               <CopyButton value={speaker.username}>
                 {({ copied, copy }) => (
-                  <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+                  <Tooltip label={copied ? t('speakers.copied') : t('speakers.copy')} withArrow>
                     <ActionIcon
                       variant="subtle"
                       size="lg"
                       onClick={copy}
-                      aria-label="Copy the username"
+                      aria-label={t('speakers.copyUsername')}
                     >
                       {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
                     </ActionIcon>
@@ -68,15 +69,15 @@ export function UploadedModal({
               </CopyButton>
             </Group>
           </Stack>
-          <Stack gap={6} w="100%" ta="left">
-            <Text fw={700}>Your sign-in link</Text>
+          <Stack gap={6} w="100%" ta="start">
+            <Text fw={700}>{t('speakers.signInLink')}</Text>
             <Alert color="orange" variant="light" icon={<IconAlertTriangle />} p="sm">
-              {QA_TEXTS.secretWarning}
+              {t('speakers.secretWarning')}
             </Alert>
             <TextInput
               readOnly
               value={link}
-              aria-label="Your sign-in link"
+              aria-label={t('speakers.signInLink')}
               onFocus={(event) => event.currentTarget.select()}
             />
             <CopyButton value={link}>
@@ -87,14 +88,12 @@ export function UploadedModal({
                   leftSection={copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
                   onClick={copy}
                 >
-                  {copied ? QA_TEXTS.copied : QA_TEXTS.copyLink}
+                  {copied ? t('speakers.copied') : t('speakers.copyLink')}
                 </Button>
               )}
             </CopyButton>
             <Text size="sm" c="dimmed">
-              With it your dashboard can mark questions answered, pin one and hide others. Your
-              username alone opens the dashboard read-only. Lost it? The organisers can issue a new
-              one.
+              {t('speakers.signInLinkNote')}
             </Text>
           </Stack>
           <ModalActions justify="center">
@@ -104,10 +103,10 @@ export function UploadedModal({
               variant="light"
               onClick={onClose}
             >
-              Open my dashboard
+              {t('speakers.openDashboard')}
             </Button>
             <Button component={Link} to={CLIENT_PATHS.home} onClick={onClose}>
-              {QA_TEXTS.viewMemories}
+              {t('speakers.viewMemories')}
             </Button>
           </ModalActions>
         </Stack>
