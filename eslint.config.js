@@ -221,6 +221,18 @@ export default tseslint.config(
           message: 'Components use TanStack Query and lib/api-client.ts, not fetch.',
         },
       ],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: 'shared/i18n/catalogs(\\.ts|/)',
+              message:
+                'The client loads the catalog of the language shown (i18n/language.ts), never all of them.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

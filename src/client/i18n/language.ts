@@ -13,8 +13,10 @@ import {
   SOURCE_LANGUAGE,
   directionOf,
   languageOf,
+  pickLanguage,
 } from '../../shared/i18n/languages.ts';
 import { screenLanguage } from '../../shared/routes.ts';
+import { type LanguageOffer, onLanguageOffer } from '../lib/offered-languages.ts';
 
 /** Formats one message of the language shown: `t('qa.askButton')`, `t('x', { count })`. */
 export type Translate = (id: MessageId, values?: MessageValues) => string;
@@ -142,3 +144,36 @@ export function firstLanguage(pathname: string): Language {
       return savedLanguage() ?? page;
   }
 }
+
+/**
+ * The organiser changed the languages (`settingsUpdated`, or a read of the config): a person
+ * whose language is no longer offered moves to the one they would get now; a big screen that
+ * its address does not tie to a language follows the event's default.
+ */
+function followOfferedLanguages(offer: LanguageOffer): void {
+  if (typeof window === 'undefined') return;
+  const { pathname, search } = window.location;
+  const language = shownLanguage();
+  let wanted: Language = language;
+  switch (screenLanguage(pathname)) {
+    case 'console':
+      return;
+    case 'big-screen':
+      if (!languageOf(new URLSearchParams(search).get(SCREEN_LANGUAGE_PARAM))) {
+        wanted = offer.defaultLanguage;
+      }
+      break;
+    default:
+      if (!offer.languages.includes(language)) {
+        wanted = pickLanguage({
+          chosen: savedLanguage(),
+          browser: navigator.languages,
+          enabled: offer.languages,
+          fallback: offer.defaultLanguage,
+        });
+      }
+  }
+  if (wanted !== language) void showLanguage(wanted).catch(() => undefined);
+}
+
+onLanguageOffer(followOfferedLanguages);

@@ -3,6 +3,7 @@ import { publicConfigSchema } from '../../shared/schemas/config.ts';
 import { type PublicSettings, publicSettingsSchema } from '../../shared/schemas/settings.ts';
 import { apiCall } from './api-client.ts';
 import { setBranding } from './branding.ts';
+import { takeLanguageOffer } from './offered-languages.ts';
 import { live } from './live-connection.ts';
 import { queryClient } from './query-client.ts';
 
@@ -33,6 +34,7 @@ export function publicSettingsOf(answer: PublicSettings): PublicSettings {
 /** New public settings: the branding of every screen, and whoever listens. */
 export function takePublicSettings(settings: PublicSettings): void {
   setBranding(settings);
+  takeLanguageOffer(settings);
   for (const listener of settingsListeners) listener(settings);
 }
 
