@@ -65,6 +65,7 @@ describe.each(testDatabases)('faults (%s)', (database) => {
     expect(await response.json()).toEqual({
       error: 'Files cannot be stored right now; try again in a moment',
       code: 'SERVICE_UNAVAILABLE',
+      messageId: 'unavailable.storage',
     });
     expect(await t.storedMediaKeys('memories/')).toEqual(before);
     expect(await listed(t)).not.toContain('disk full');

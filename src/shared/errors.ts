@@ -26,7 +26,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The one error shape of the API. */
 export const errorResponseSchema = z.object({
+  /** The refusal in English, as every client has always shown it. */
   error: z.string(),
   code: z.enum(ERROR_CODES).optional(),
+  /** The message's stable name (`conflict.duplicateQuestion`), to write it in another language. */
+  messageId: z.string().optional(),
+  /** What the message is made from, by name (`{ seconds: 12 }`). */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;

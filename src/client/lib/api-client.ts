@@ -1,6 +1,7 @@
 import { CLIENT_ID_HEADER } from '../../shared/constants.ts';
 import type { ErrorResponse } from '../../shared/errors.ts';
 import { clientId } from './client-id.ts';
+import { errorText } from './error-text.ts';
 
 /** Headers every call carries: the device's id, so limits follow this person (decision 191). */
 export function baseHeaders(): Record<string, string> {
@@ -10,8 +11,8 @@ export function baseHeaders(): Record<string, string> {
 /**
  * A call that failed: the server answered `status` with an error (its `{ error, code }` body
  * when it sent one), or, with status 0, there was no answer at all. `message` always says
- * which; `serverMessage` is the server's own text, when there is one; `retryAfterSeconds` its
- * `Retry-After`, when it sent one.
+ * which, in the person's language (`errorText`); `serverMessage` is the server's own English
+ * text, when there is one; `retryAfterSeconds` its `Retry-After`, when it sent one.
  */
 export class ApiError extends Error {
   readonly code: ErrorResponse['code'];
@@ -22,12 +23,7 @@ export class ApiError extends Error {
     body?: ErrorResponse,
     readonly retryAfterSeconds?: number,
   ) {
-    super(
-      body?.error ??
-        (status > 0
-          ? `Request failed (${status})`
-          : 'Network error: check your connection and try again.'),
-    );
+    super(errorText(status, body));
     this.name = 'ApiError';
     this.code = body?.code;
     this.serverMessage = body?.error;
@@ -62,10 +58,11 @@ export const isRetryLater = (error: unknown): error is ApiError =>
 
 /**
  * The text to show for a failed call, the one rule of the spec's error catalogue: the server's
- * own error when it answered with one, `fallback` otherwise (no answer, or none readable).
+ * own error when it answered with one (in the person's language when the catalog has it),
+ * `fallback` otherwise (no answer, or none readable).
  */
 export const errorMessage = (error: unknown, fallback: string): string =>
-  (error instanceof ApiError && error.serverMessage) || fallback;
+  error instanceof ApiError && error.serverMessage ? error.message : fallback;
 
 /** What reads an answer: the shared zod schema of that answer. */
 export interface AnswerSchema<T> {

@@ -99,6 +99,7 @@ describe.each(testDatabases)('admin routes on %s', (database) => {
         expect(await response.json()).toEqual({
           error: 'Invalid username or password',
           code: 'UNAUTHORIZED',
+          messageId: 'unauthorized.adminCredentials',
         });
       }
     });
@@ -231,7 +232,10 @@ describe.each(testDatabases)('admin routes on %s', (database) => {
       for (const [method, url] of routes(target._id)) {
         const response = await fetch(`${t.url}${url}`, { method, headers });
         expect(response.status, `${method} ${url}`).toBe(401);
-        expect(await response.json(), `${method} ${url}`).toEqual({ error, code: 'UNAUTHORIZED' });
+        expect(await response.json(), `${method} ${url}`).toMatchObject({
+          error,
+          code: 'UNAUTHORIZED',
+        });
         expect(response.headers.get('www-authenticate'), `${method} ${url}`).toMatch(
           /^Bearer realm="admin"/,
         );
@@ -453,7 +457,11 @@ describe.each(testDatabases)('admin routes on %s', (database) => {
         headers: bearer(token),
       });
       expect(again.status).toBe(404);
-      expect(await again.json()).toEqual({ error: 'Memory not found', code: 'NOT_FOUND' });
+      expect(await again.json()).toEqual({
+        error: 'Memory not found',
+        code: 'NOT_FOUND',
+        messageId: 'notFound.memory',
+      });
       const after = adminAuditEntrySchema
         .array()
         .parse(await (await fetch(`${t.url}/api/admin/audit`, { headers: bearer(token) })).json());

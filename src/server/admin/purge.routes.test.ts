@@ -198,6 +198,7 @@ describe.each(setups)('POST /api/admin/purge ($database, media $media)', ({ data
       expect(await refused.json()).toEqual({
         error: 'Type the event’s name exactly as it is set to confirm the purge',
         code: 'VALIDATION',
+        messageId: 'invalid.purgeConfirm',
       });
     }
     for (const body of [

@@ -100,9 +100,9 @@ describe('error factories', () => {
   });
 
   it('give a 429 of a rate limit and a 503 their Retry-After', () => {
-    expect(answer(rateLimited('Slow down', 7))).toEqual({
+    expect(answer(rateLimited('wait', 7))).toEqual({
       status: 429,
-      body: { error: 'Slow down', code: 'RATE_LIMITED' },
+      body: { error: 'Too many requests; try again in 7 seconds', code: 'RATE_LIMITED' },
       retryAfter: 7,
     });
     expect(answer(unavailable('databaseUnreachable'))).toEqual({

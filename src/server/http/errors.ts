@@ -87,10 +87,19 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(cause, depth + 1);
 }
 
+/** What a message is made from, by name: the error body's `params`. */
+export type MessageParams = Record<string, string | number>;
+
 /** An error meant for the caller: its message is shown as it is. Made by the factories below. */
 export class HttpError extends Error {
   /** Sent as `Retry-After` (seconds), for a 413, a 429 or a 503. */
   retryAfterSeconds: number | undefined;
+  /**
+   * The message's stable name, `<factory>.<reason>` (`conflict.duplicateQuestion`), and what it
+   * is made from: a client writes the refusal in the person's language from them.
+   */
+  messageId: string | undefined;
+  params: MessageParams | undefined;
 
   constructor(
     readonly statusCode: number,
@@ -101,6 +110,13 @@ export class HttpError extends Error {
     this.name = 'HttpError';
   }
 
+  /** Names the message and what it is made from, for a client that writes it itself. */
+  named(messageId: string, params: MessageParams = {}): this {
+    this.messageId = messageId;
+    this.params = params;
+    return this;
+  }
+
   /** Tells the caller to try again in `seconds` (`Retry-After`); none when undefined. */
   retryAfter(seconds: number | undefined): this {
     this.retryAfterSeconds = seconds;
@@ -108,25 +124,54 @@ export class HttpError extends Error {
   }
 }
 
-/** A message: a text, or a text made from what it names. */
-type Message = string | ((...args: never[]) => string);
+/** A text made from values, each named (in order) for the error body's `params`. */
+type Named<A extends unknown[]> = ((...args: A) => string) & { readonly names: readonly string[] };
+/** A message: a text, or a text made from named values. */
+type Message = string | Named<never[]>;
 /** What a message is made from: nothing for a plain text. */
 type ArgsOf<M> = M extends (...args: infer A) => string ? A : [];
 
+/** Names the values `text` is made from, in the order it takes them: `named(['seconds'], …)`. */
+const named = <A extends (string | number | undefined)[]>(
+  names: { readonly [I in keyof A]: string },
+  text: (...args: A) => string,
+): Named<A> => Object.assign(text, { names });
+
+/** The values of a message by their names (those left undefined left out). */
+function paramsOf(message: Message, args: readonly unknown[]): MessageParams {
+  if (typeof message === 'string') return {};
+  const params: MessageParams = {};
+  message.names.forEach((name, index) => {
+    const value = args[index];
+    if (typeof value === 'string' || typeof value === 'number') params[name] = value;
+  });
+  return params;
+}
+
+/** Every message's stable name (`<factory>.<reason>`), for the clients' tables and their tests. */
+export const MESSAGE_IDS: string[] = [];
+
 /**
- * The factory of one status: `reason` names its message in `messages`, and `codes` the reasons
- * whose `code` is not the status's own.
+ * The factory of one status, named `word` (the first half of its messages' names): `reason`
+ * names its message in `messages`, and `codes` the reasons whose `code` is not the status's own.
  */
 function factory<T extends Record<string, Message>>(
+  word: string,
   status: number,
   messages: T,
   codes: Partial<Record<keyof T, ErrorCode>> = {},
 ) {
+  MESSAGE_IDS.push(...Object.keys(messages).map((reason) => `${word}.${reason}`));
   return <K extends keyof T & string>(reason: K, ...args: ArgsOf<T[K]>): HttpError => {
-    const message = messages[reason];
+    const message = messages[reason] as Message;
     const text =
-      typeof message === 'string' ? message : (message as (...a: unknown[]) => string)(...args);
-    return new HttpError(status, text, codes[reason]);
+      typeof message === 'string'
+        ? message
+        : (message as unknown as (...a: unknown[]) => string)(...args);
+    return new HttpError(status, text, codes[reason]).named(
+      `${word}.${reason}`,
+      paramsOf(message, args),
+    );
   };
 }
 
@@ -140,45 +185,67 @@ const BAD_REQUEST = {
   nullCharacter: 'The address contains a null character',
   tooManyFields: 'Too many form fields.',
   unreadableForm: 'The upload could not be read; send it again.',
-  unexpectedFileField: (field: string, expected: string) =>
-    `Unexpected file field "${field}": send files in ${expected}.`,
-  tooManyMemoryFiles: (max: number) => `A memory can carry at most ${max} files.`,
-  onePicture: (field: string) => `Send one ${field} only`,
+  unexpectedFileField: named(
+    ['field', 'expected'],
+    (field: string, expected: string) =>
+      `Unexpected file field "${field}": send files in ${expected}.`,
+  ),
+  tooManyMemoryFiles: named(['max'], (max: number) => `A memory can carry at most ${max} files.`),
+  onePicture: named(['field'], (field: string) => `Send one ${field} only`),
   logoField: 'Send the logo as the file `logo`',
-  empty: (name: string) => `${name} is empty.`,
-  damaged: (name: string, kind: 'image' | 'video') =>
-    `${name} could not be read: the ${kind} is damaged or incomplete.`,
-  tooManyPixels: (name: string, width: number, height: number, cap: string) => {
-    const size =
-      width > 0
-        ? ` (${width}×${height}, ${Math.round((width * height) / 1_000_000)} megapixels)`
-        : '';
-    return `${name} is too large${size}: pictures of up to ${cap} are accepted.`;
-  },
+  empty: named(['fileName'], (name: string) => `${name} is empty.`),
+  damaged: named(
+    ['fileName', 'kind'],
+    (name: string, kind: 'image' | 'video') =>
+      `${name} could not be read: the ${kind} is damaged or incomplete.`,
+  ),
+  tooManyPixels: named(
+    ['fileName', 'width', 'height', 'cap'],
+    (name: string, width: number, height: number, cap: string) => {
+      const size =
+        width > 0
+          ? ` (${width}×${height}, ${Math.round((width * height) / 1_000_000)} megapixels)`
+          : '';
+      return `${name} is too large${size}: pictures of up to ${cap} are accepted.`;
+    },
+  ),
   unreadableLogo: 'The logo could not be read as an image; the file may be damaged',
   uploadLength: 'Upload-Length is required',
-  schedule: (problem: string) => `The schedule cannot be imported: ${problem}`,
-  scheduleUrl: (problem: string) => `The schedule's address is refused: ${problem}`,
-  scheduleFetch: (problem: string) => `The schedule could not be fetched: ${problem}`,
-  proof: (refusal: 'expired' | 'invalid') =>
+  schedule: named(['problem'], (problem: string) => `The schedule cannot be imported: ${problem}`),
+  scheduleUrl: named(
+    ['problem'],
+    (problem: string) => `The schedule's address is refused: ${problem}`,
+  ),
+  scheduleFetch: named(
+    ['problem'],
+    (problem: string) => `The schedule could not be fetched: ${problem}`,
+  ),
+  proof: named(['refusal'], (refusal: 'expired' | 'invalid') =>
     refusal === 'expired'
       ? 'The puzzle to join has expired; your device will solve a new one'
       : 'The puzzle to join was not solved; your device will solve a new one',
+  ),
 } as const;
 
 /** 400 with the code `VALIDATION`: a field or a form that breaks its rules. */
 const INVALID = {
   /** A schema's own message (the shared schemas write them), or the subject's when it has none. */
-  schema: (message: string | undefined, subject: 'form' | 'upload' | 'memory' | 'request') =>
-    message ?? `Invalid ${subject}`,
-  fieldTooLong: (label: string) => `${label} is too long`,
+  schema: named(
+    ['message', 'subject'],
+    (message: string | undefined, subject: 'form' | 'upload' | 'memory' | 'request') =>
+      message ?? `Invalid ${subject}`,
+  ),
+  fieldTooLong: named(['field'], (label: string) => `${label} is too long`),
   pictureRequired: 'Picture is required',
   noFiles: 'Add at least one image or video.',
   endsBeforeStarts: 'endsAt must be later than startsAt',
   unknownRoom: 'roomId names no room of the programme',
-  unknownSpeakers: (ids: string) => `speakerIds names no speaker with the id ${ids}`,
+  unknownSpeakers: named(
+    ['ids'],
+    (ids: string) => `speakerIds names no speaker with the id ${ids}`,
+  ),
   /** A poll's setup or an answer that does not fit the poll (the rules write the message). */
-  poll: (message: string) => message,
+  poll: named(['message'], (message: string) => message),
   purgeConfirm: 'Type the event’s name exactly as it is set to confirm the purge',
   unknownSession: 'sessionId names no session of the programme',
   unknownReaction: 'emoji must be one of the event’s reactions',
@@ -226,58 +293,97 @@ const NOT_FOUND = {
   media: 'Media not found',
   room: 'Room not found',
   session: 'Session not found',
-  route: (method: string, pathname: string) => `Not found: ${method} ${pathname}`,
+  route: named(
+    ['method', 'pathname'],
+    (method: string, pathname: string) => `Not found: ${method} ${pathname}`,
+  ),
 } as const;
 
 const CONFLICT = {
-  nameTaken: QA_TEXTS.nameTaken,
+  nameTaken: named(['name'], QA_TEXTS.nameTaken),
   nameBeingTaken: 'Someone with the same name is signing up at this very moment; try again.',
   duplicateQuestion: QA_TEXTS.duplicateQuestion,
   postBeingSent: 'This post is being sent already; try again',
   uploadFinished: 'This upload is finished',
   proofUsed: 'This puzzle was used to join already; your device will solve a new one',
   sessionCancelled: 'This session is cancelled: it takes no more questions',
-  roomHasSessions: (count: number) =>
-    `This room has ${plural(count, 'session')}; move or delete ${count === 1 ? 'it' : 'them'} first`,
-  sessionHasPolls: (count: number) =>
-    `This session has ${plural(count, 'poll')}; delete ${count === 1 ? 'it' : 'them'} first, or mark the session cancelled`,
+  roomHasSessions: named(
+    ['count'],
+    (count: number) =>
+      `This room has ${plural(count, 'session')}; move or delete ${count === 1 ? 'it' : 'them'} first`,
+  ),
+  sessionHasPolls: named(
+    ['count'],
+    (count: number) =>
+      `This session has ${plural(count, 'poll')}; delete ${count === 1 ? 'it' : 'them'} first, or mark the session cancelled`,
+  ),
   pollNotOpen: 'This poll is not open for answers',
   pollNotDraft: 'A poll’s title and options change only while it is a draft',
-  pollState: (from: string, to: string) => `A poll that is ${from} cannot become ${to}`,
+  pollState: named(
+    ['from', 'to'],
+    (from: string, to: string) => `A poll that is ${from} cannot become ${to}`,
+  ),
   pollChanged: 'The poll changed meanwhile; try again',
   leaderboardNotYet: 'The leaderboard is shown once the quiz is closed and its results revealed',
   reactionsOff: 'Reactions are turned off for this event',
 } as const;
 
 const TOO_LARGE = {
-  memoryFile: MEMORY_TEXTS.tooLarge,
-  picture: (field: string, maxMb: number) => `The ${field} is larger than ${maxMb} MB`,
-  schedule: (maxMb: number) => `The schedule is larger than ${maxMb} MB`,
-  uploadsFull: (megabytes: string) =>
-    `The server has no room for another ${megabytes} MB upload right now; try again in a few minutes.`,
+  memoryFile: named(['fileName', 'megabytes'], MEMORY_TEXTS.tooLarge),
+  picture: named(
+    ['field', 'megabytes'],
+    (field: string, maxMb: number) => `The ${field} is larger than ${maxMb} MB`,
+  ),
+  schedule: named(['megabytes'], (maxMb: number) => `The schedule is larger than ${maxMb} MB`),
+  uploadsFull: named(
+    ['megabytes'],
+    (megabytes: string) =>
+      `The server has no room for another ${megabytes} MB upload right now; try again in a few minutes.`,
+  ),
 } as const;
 
 const UNSUPPORTED = {
   notMultipart: 'Send the form as multipart/form-data.',
-  memoryFile: (name: string) =>
-    `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
+  memoryFile: named(
+    ['fileName'],
+    (name: string) =>
+      `${name} is not a supported image or video. Supported formats: ${ACCEPTED_FORMAT_NAMES.join(', ')}.`,
+  ),
   picture: `The picture must be an image. Supported formats: ${ACCEPTED_IMAGE_FORMAT_NAMES.join(', ')}.`,
-  noStillImage: (name: string) =>
-    `${name} holds an image sequence without a still picture; post a photo or a video instead.`,
-  logo: (formats: string) => `The logo must be an image (${formats})`,
+  noStillImage: named(
+    ['fileName'],
+    (name: string) =>
+      `${name} holds an image sequence without a still picture; post a photo or a video instead.`,
+  ),
+  logo: named(['formats'], (formats: string) => `The logo must be an image (${formats})`),
 } as const;
 
 const TOO_MANY = {
-  loginAttempts: (seconds: number) => {
+  loginAttempts: named(['seconds'], (seconds: number) => {
     const wait =
       seconds < 60 ? plural(seconds, 'second') : plural(Math.ceil(seconds / 60), 'minute');
     return `Too many failed login attempts. Try again in ${wait}.`;
-  },
+  }),
   archiveRunning: 'An archive of the memories is being made already; try again when it is done',
   archivesBusy: 'Too many downloads are being made right now; try again in a few seconds',
-  unfinishedUploads: (held: number) =>
-    `You have ${plural(held, 'unfinished upload')}; finish or cancel one before starting another.`,
+  unfinishedUploads: named(
+    ['count'],
+    (held: number) =>
+      `You have ${plural(held, 'unfinished upload')}; finish or cancel one before starting another.`,
+  ),
 } as const;
+
+/** The rate limits' own messages, by the rule that refuses (`LimitRule.reason`). */
+const RATE_LIMITED = {
+  wait: named(
+    ['seconds'],
+    (seconds: number) =>
+      `Too many requests; try again in ${seconds} second${seconds === 1 ? '' : 's'}`,
+  ),
+  tooManyQuestions: named(['seconds'], QA_TEXTS.tooManyQuestions),
+} as const;
+/** Why a rate limit refuses, by its name in the table. */
+export type RateLimited = keyof typeof RATE_LIMITED;
 
 const UNAVAILABLE = {
   database: 'Database unavailable',
@@ -313,13 +419,13 @@ const MALFORMED = {
   headersTooLarge: [431, 'The request headers are too large'],
 } as const;
 
-export const badRequest = factory(400, BAD_REQUEST, {
+export const badRequest = factory('badRequest', 400, BAD_REQUEST, {
   proof: 'PROOF_INVALID',
   schedule: 'SCHEDULE_INVALID',
   scheduleUrl: 'SCHEDULE_URL_REFUSED',
   scheduleFetch: 'SCHEDULE_URL_REFUSED',
 });
-export const invalid = factory(400, INVALID, {
+export const invalid = factory('invalid', 400, INVALID, {
   schema: 'VALIDATION',
   fieldTooLong: 'VALIDATION',
   pictureRequired: 'VALIDATION',
@@ -335,20 +441,21 @@ export const invalid = factory(400, INVALID, {
   anonymousOff: 'VALIDATION',
   pushEndpoint: 'VALIDATION',
 });
-export const unauthorized = factory(401, UNAUTHORIZED);
-export const forbidden = factory(403, FORBIDDEN);
+export const unauthorized = factory('unauthorized', 401, UNAUTHORIZED);
+export const forbidden = factory('forbidden', 403, FORBIDDEN);
 /** Why a caller is refused with a 401, by its name in the table. */
 export type Unauthorized = keyof typeof UNAUTHORIZED;
 /** Why a caller is refused with a 403, by its name in the table (the policies name theirs). */
 export type Forbidden = keyof typeof FORBIDDEN;
-export const notFound = factory(404, NOT_FOUND);
-export const conflict = factory(409, CONFLICT, { proofUsed: 'PROOF_INVALID' });
-export const tooLarge = factory(413, TOO_LARGE, { uploadsFull: 'UPLOADS_FULL' });
-export const unsupported = factory(415, UNSUPPORTED);
-export const rangeNotSatisfiable = factory(416, {
+export const notFound = factory('notFound', 404, NOT_FOUND);
+export const conflict = factory('conflict', 409, CONFLICT, { proofUsed: 'PROOF_INVALID' });
+export const tooLarge = factory('tooLarge', 413, TOO_LARGE, { uploadsFull: 'UPLOADS_FULL' });
+export const unsupported = factory('unsupported', 415, UNSUPPORTED);
+export const rangeNotSatisfiable = factory('rangeNotSatisfiable', 416, {
   range: 'Requested range not satisfiable',
 });
 export const idempotencyKeyReused = factory(
+  'idempotencyKeyReused',
   422,
   {
     reused:
@@ -361,6 +468,7 @@ export const idempotencyKeyReused = factory(
  * the list cannot be read back by trying words, and says what to do.
  */
 export const blockedWords = factory(
+  'blockedWords',
   422,
   {
     text: 'This contains a word the organisers do not allow here; rephrase it and send it again.',
@@ -369,6 +477,7 @@ export const blockedWords = factory(
   { text: 'BLOCKED_WORDS', name: 'BLOCKED_WORDS' },
 );
 export const proofRequired = factory(
+  'proofRequired',
   428,
   {
     proof:
@@ -376,11 +485,18 @@ export const proofRequired = factory(
   },
   { proof: 'PROOF_REQUIRED' },
 );
-export const tooManyRequests = factory(429, TOO_MANY, { unfinishedUploads: 'TOO_MANY_UPLOADS' });
+export const tooManyRequests = factory('tooManyRequests', 429, TOO_MANY, {
+  unfinishedUploads: 'TOO_MANY_UPLOADS',
+});
 
-/** A 429 of a rate limit, with the limit's own message (its rule writes it). */
-export const rateLimited = (message: string, retryAfterSeconds: number): HttpError =>
-  new HttpError(429, message, 'RATE_LIMITED').retryAfter(retryAfterSeconds);
+const rateLimitedError = factory('rateLimited', 429, RATE_LIMITED, {
+  wait: 'RATE_LIMITED',
+  tooManyQuestions: 'RATE_LIMITED',
+});
+
+/** A 429 of a rate limit, with the message its rule names, to try again in `seconds`. */
+export const rateLimited = (reason: RateLimited, retryAfterSeconds: number): HttpError =>
+  rateLimitedError(reason, retryAfterSeconds).retryAfter(retryAfterSeconds);
 
 /**
  * A 503: the server cannot answer now, with the `Retry-After` its reason calls for. The parts
@@ -390,8 +506,11 @@ export class UnavailableError extends HttpError {
   constructor(reason: keyof typeof UNAVAILABLE) {
     super(503, UNAVAILABLE[reason]);
     this.retryAfter(UNAVAILABLE_RETRY_AFTER[reason]);
+    this.named(`unavailable.${reason}`);
   }
 }
+
+MESSAGE_IDS.push(...Object.keys(UNAVAILABLE).map((reason) => `unavailable.${reason}`));
 
 export const unavailable = (reason: keyof typeof UNAVAILABLE): HttpError =>
   new UnavailableError(reason);
@@ -406,8 +525,20 @@ export const passedOn = (status: number, message: string): HttpError =>
 
 const INTERNAL = new HttpError(500, 'Internal server error', 'INTERNAL');
 
-/** The one body of every error answer: `{ error, code }`. */
-const bodyOf = (error: HttpError): ErrorResponse => ({ error: error.message, code: error.code });
+/**
+ * The one body of every error answer: `{ error, code }`, and the message's name and values
+ * (`messageId`, `params`) when it has them, so a client can write it in the person's language.
+ */
+const bodyOf = (error: HttpError): ErrorResponse => ({
+  error: error.message,
+  code: error.code,
+  ...(error.messageId === undefined
+    ? {}
+    : {
+        messageId: error.messageId,
+        ...(error.params && Object.keys(error.params).length > 0 ? { params: error.params } : {}),
+      }),
+});
 
 /**
  * Answers `error` as `{ error, code }` with its status (and its `Retry-After`), never cached:

@@ -302,7 +302,11 @@ describe.each(testDatabases)('speaker routes on %s', (database) => {
     it('answers 404 "Speaker not found" for an unknown username and 400 for bad input', async () => {
       const unknown = await fetch(`${t.url}/api/speakers/login`, json({ username: 'nobody-here' }));
       expect(unknown.status).toBe(404);
-      expect(await unknown.json()).toEqual({ error: 'Speaker not found', code: 'NOT_FOUND' });
+      expect(await unknown.json()).toEqual({
+        error: 'Speaker not found',
+        code: 'NOT_FOUND',
+        messageId: 'notFound.speaker',
+      });
 
       for (const body of [{}, { username: '' }, { username: '   ' }, { username: 42 }, []]) {
         const response = await fetch(`${t.url}/api/speakers/login`, json(body));

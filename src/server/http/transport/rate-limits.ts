@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CLIENT_ID_HEADER, CLIENT_PORT_HEADER } from '../../../shared/constants.ts';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { addressKey } from './address-key.ts';
-import { rateLimited } from '../errors.ts';
+import { type RateLimited, rateLimited } from '../errors.ts';
 
 /**
  * The request decorator holding the request's caller, once its route's access resolved it
@@ -69,16 +68,14 @@ export class FixedWindowCounter {
   }
 }
 
-const waitText = (seconds: number) =>
-  `Too many requests; try again in ${seconds} second${seconds === 1 ? '' : 's'}`;
-
 /** One limit: `max` a minute (or a `windowMs`) for each key that `keyOf` gives (no key: the request is not counted). */
 interface LimitRule {
   max: number | (() => number);
   /** The window `max` counts over, in milliseconds; a minute unless given. */
   windowMs?: number;
   keyOf: (request: FastifyRequest) => string | undefined;
-  message?: (seconds: number) => string;
+  /** The message it refuses with: "try again in …" unless it names its own. */
+  reason?: RateLimited;
 }
 
 export interface RateLimitOptions {
@@ -144,7 +141,7 @@ export class RateLimits {
   limit(rules: LimitRule[]): LimitHook {
     const counters = rules.map((rule) => new FixedWindowCounter(this.options.clock, rule.windowMs));
     return async (request, reply) => {
-      let refused: { seconds: number; message: string } | undefined;
+      let refused: { seconds: number; reason: RateLimited } | undefined;
       rules.forEach((rule, index) => {
         const key = rule.keyOf(request);
         if (key === undefined) return;
@@ -159,11 +156,11 @@ export class RateLimits {
           reply.header('x-ratelimit-reset', String(seconds));
         }
         if (count > max && !refused) {
-          refused = { seconds, message: (rule.message ?? waitText)(seconds) };
+          refused = { seconds, reason: rule.reason ?? 'wait' };
         }
       });
       if (refused) {
-        throw rateLimited(refused.message, refused.seconds);
+        throw rateLimited(refused.reason, refused.seconds);
       }
     };
   }
@@ -253,7 +250,7 @@ export function askRateLimit(app: FastifyInstance, max: () => number): LimitHook
         const asker = typeof body?.askerUsername === 'string' ? body.askerUsername : '';
         return `ask:${rateLimits.addressOf(request)}|${asker.toLowerCase().slice(0, 64)}`;
       },
-      message: QA_TEXTS.tooManyQuestions,
+      reason: 'tooManyQuestions',
     },
   ]);
 }
