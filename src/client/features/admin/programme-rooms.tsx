@@ -1,4 +1,14 @@
-import { ActionIcon, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import {
   IconArrowDown,
   IconArrowUp,
@@ -15,6 +25,11 @@ import {
   roomCreateSchema,
 } from '../../../shared/schemas/programme.ts';
 import { roomPresentPath } from '../../../shared/routes.ts';
+import {
+  LANGUAGES,
+  LANGUAGE_NAMES,
+  SCREEN_LANGUAGE_PARAM,
+} from '../../../shared/i18n/languages.ts';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { toastDone, toastFailed } from '../../components/toast.ts';
@@ -53,6 +68,12 @@ export function ProgrammeRooms({
   } | null>(null);
   const [deleting, setDeleting] = useState<Room | null>(null);
   const [moving, setMoving] = useState(false);
+  // The projectors' language, for the links below: the event's default unless one is chosen.
+  const [screenLanguage, setScreenLanguage] = useState('');
+  const projectorOf = (room: Room) =>
+    screenLanguage
+      ? `${roomPresentPath(room._id)}?${SCREEN_LANGUAGE_PARAM}=${screenLanguage}`
+      : roomPresentPath(room._id);
 
   const failed = (fallback: string) => (error: unknown) => {
     if (isUnauthorized(error)) onExpired();
@@ -136,6 +157,17 @@ export function ProgrammeRooms({
             No rooms yet: import a schedule, or add them here.
           </Text>
         )}
+        {rooms.length > 0 && (
+          <NativeSelect
+            label="Projectors open in"
+            data={[
+              { value: '', label: 'The event’s default language' },
+              ...LANGUAGES.map((code) => ({ value: code, label: LANGUAGE_NAMES[code] })),
+            ]}
+            value={screenLanguage}
+            onChange={(event) => setScreenLanguage(event.currentTarget.value)}
+          />
+        )}
         <Stack gap={4} component="ol" m={0} p={0} style={{ listStyle: 'none' }}>
           {rooms.map((room, index) => (
             <Group key={room._id} component="li" gap={4} wrap="nowrap" aria-label={room.name}>
@@ -144,7 +176,7 @@ export function ProgrammeRooms({
               </Text>
               <ActionIcon
                 component="a"
-                href={roomPresentPath(room._id)}
+                href={projectorOf(room)}
                 target="_blank"
                 rel="noopener"
                 variant="subtle"
