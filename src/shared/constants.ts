@@ -251,10 +251,8 @@ export const LIMITS = {
 export const TEXTS = {
   heroTagline: 'Connect. Share. Engage.',
   heroJoin: (eventName: string) => `Join the Fun at ${eventName}!`,
-  joinButton: 'Join Now',
   joinEmptyUsername: 'Enter your username!!',
   qaRoom: 'Q&A Room',
-  imASpeaker: "I'm a speaker",
   logout: 'Logout',
 } as const;
 

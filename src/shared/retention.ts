@@ -63,8 +63,27 @@ export function formatDay(day: string): string {
   return `${date ?? ''} ${MONTHS[(month ?? 1) - 1] ?? ''} ${year ?? ''}`;
 }
 
-/** The join page's line: what is kept, and until when. */
-export const dataKeptLine = (lastDay: string | null): string =>
-  lastDay
-    ? `Your name, photos and questions are kept until ${formatDay(lastDay)}, then deleted.`
-    : 'Your name, photos and questions are kept until the organiser deletes them.';
+const keptDayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The last day kept as the join page's line writes it in `language`: in English "12 March 2027"
+ * (`formatDay`), in the others as their readers write a date ("12 mars 2027", "2027年3月12日").
+ * The server fills the page's line with it and the client's first render writes it again: both
+ * must write the same text.
+ */
+export function formatKeptDay(day: string, language: string): string {
+  if (language === 'en') return formatDay(day);
+  const time = Date.parse(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(time)) return day;
+  let format = keptDayFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === 'pt' ? 'pt-BR' : language, {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    keptDayFormats.set(language, format);
+  }
+  return format.format(time);
+}

@@ -6,6 +6,7 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
+import { useT } from '../i18n/language.ts';
 
 /**
  * Light/dark switch; the choice is remembered across reloads. What it shows and says is chosen
@@ -13,6 +14,7 @@ import { IconMoon, IconSun } from '@tabler/icons-react';
  * hydrates as it is in either scheme (decision 106).
  */
 export function ColorSchemeToggle() {
+  const t = useT();
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
   return (
@@ -24,11 +26,11 @@ export function ColorSchemeToggle() {
     >
       <Box component="span" darkHidden>
         <IconMoon size={20} aria-hidden />
-        <VisuallyHidden component="span">Switch to dark mode</VisuallyHidden>
+        <VisuallyHidden component="span">{t('app.darkMode')}</VisuallyHidden>
       </Box>
       <Box component="span" lightHidden>
         <IconSun size={20} aria-hidden />
-        <VisuallyHidden component="span">Switch to light mode</VisuallyHidden>
+        <VisuallyHidden component="span">{t('app.lightMode')}</VisuallyHidden>
       </Box>
     </ActionIcon>
   );

@@ -2,6 +2,8 @@ import { ActionIcon, Affix, Group, Image, Paper, Progress, Stack, Text } from '@
 import { useNetwork } from '@mantine/hooks';
 import { IconPhoto, IconVideo, IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
+import { directionOf } from '../../shared/i18n/languages.ts';
+import { type Translate, useMessages } from '../i18n/language.ts';
 import { type QueueEntry, cancelQueued, useQueue } from '../lib/offline-queue.ts';
 import { isDrawableImage } from '../lib/drawable-files.ts';
 import classes from './outbox-panel.module.css';
@@ -24,6 +26,7 @@ function Thumbnail({ file }: { file: File }) {
         px={6}
         className={classes.placeholder}
         title={file.name}
+        dir="auto"
       >
         {file.type.startsWith('video/') ? (
           <IconVideo size={16} aria-hidden style={{ flexShrink: 0 }} />
@@ -49,12 +52,14 @@ function Thumbnail({ file }: { file: File }) {
   );
 }
 
-function status(entry: QueueEntry, online: boolean): string {
-  if (entry.error) return `Not sent: ${entry.error}`;
-  if (!online || entry.waiting) return 'Waiting for connection';
-  if (entry.retryAt !== undefined) return 'The server is busy: trying again in a moment';
-  if (entry.sending) return `Sending… ${Math.round(entry.progress * 100)}%`;
-  return 'Queued';
+function status(entry: QueueEntry, online: boolean, t: Translate): string {
+  if (entry.error) return t('app.outboxNotSent', { error: entry.error });
+  if (!online || entry.waiting) return t('app.outboxWaiting');
+  if (entry.retryAt !== undefined) return t('app.outboxBusy');
+  // Whole percents, as the bar shows them.
+  if (entry.sending)
+    return t('app.outboxSending', { progress: Math.round(entry.progress * 100) / 100 });
+  return t('app.outboxQueued');
 }
 
 /**
@@ -63,14 +68,18 @@ function status(entry: QueueEntry, online: boolean): string {
  * server is busy", "Sending… 40%", or why the server refused it) and a button that cancels it.
  */
 export function OutboxPanel() {
+  const { t, rich, language } = useMessages();
   const entries = useQueue();
   const { online } = useNetwork();
   if (entries.length === 0) return null;
+  // At the start of the line: bottom left, bottom right in a right-to-left language.
+  const corner =
+    directionOf(language) === 'rtl' ? { bottom: 16, right: 16 } : { bottom: 16, left: 16 };
   return (
-    <Affix position={{ bottom: 16, left: 16 }} zIndex={150}>
+    <Affix position={corner} zIndex={150}>
       <Paper
         component="section"
-        aria-label="Waiting to be sent"
+        aria-label={t('app.outboxLabel')}
         shadow="md"
         p="sm"
         withBorder
@@ -82,16 +91,21 @@ export function OutboxPanel() {
               <Group justify="space-between" wrap="nowrap" gap="xs">
                 <div style={{ minWidth: 0 }}>
                   <Text size="sm" fw={600} truncate>
-                    {entry.kind === 'memory' ? 'Memory' : 'Question'}: {entry.label}
+                    {entry.kind === 'memory'
+                      ? rich('app.outboxMemory', { label: <bdi>{entry.label}</bdi> })
+                      : rich('app.outboxQuestion', { label: <bdi>{entry.label}</bdi> })}
                   </Text>
                   <Text size="xs" c={entry.error ? 'red' : 'dimmed'} role="status">
-                    {status(entry, online)}
+                    {status(entry, online, t)}
                   </Text>
                 </div>
                 <ActionIcon
                   variant="subtle"
                   color="gray"
-                  aria-label={`Cancel ${entry.kind} “${entry.label}”`}
+                  aria-label={t(
+                    entry.kind === 'memory' ? 'app.outboxCancelMemory' : 'app.outboxCancelQuestion',
+                    { label: entry.label },
+                  )}
                   onClick={() => void cancelQueued(entry.id)}
                 >
                   <IconX size={18} />

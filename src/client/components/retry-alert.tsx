@@ -1,6 +1,7 @@
 import { Alert, type AlertProps, Button, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/language.ts';
 
 export interface RetryAlertProps extends Omit<AlertProps, 'title' | 'children'> {
   title: string;
@@ -11,6 +12,7 @@ export interface RetryAlertProps extends Omit<AlertProps, 'title' | 'children'> 
 
 /** Something that could not load: what went wrong, and "Try again". */
 export function RetryAlert({ title, children, onRetry, ...alertProps }: RetryAlertProps) {
+  const t = useT();
   return (
     <Alert color="red" variant="light" title={title} icon={<IconAlertTriangle />} {...alertProps}>
       <Stack gap="sm" align="flex-start">
@@ -22,7 +24,7 @@ export function RetryAlert({ title, children, onRetry, ...alertProps }: RetryAle
           leftSection={<IconRefresh size={16} />}
           onClick={onRetry}
         >
-          Try again
+          {t('app.tryAgain')}
         </Button>
       </Stack>
     </Alert>

@@ -7,7 +7,8 @@ import {
   LOGO_META,
   LOGO_URL_SLOT,
 } from '../../shared/constants.ts';
-import { dataKeptLine } from '../../shared/retention.ts';
+import { formatKeptDay } from '../../shared/retention.ts';
+import { useMessages } from '../i18n/language.ts';
 import { defaultLogoUrl } from '../../shared/logo.ts';
 
 /** What every screen shows of the event: the admin's settings, live (decision 162). */
@@ -132,10 +133,15 @@ export const useLogoUrl = (): string => {
 };
 
 /**
- * The join page's line on what is kept and until when, from the page at its first render; in
- * the page rendered at build time, the slot the server fills in (decision 217).
+ * The join page's line on what is kept and until when, in the language shown, from the page at
+ * its first render; in the page rendered at build time, the slot the server fills in with the
+ * same message in the page's language (decision 217).
  */
 export const useDataKeptLine = (): string => {
   const { dataKeptUntil } = useBranding();
-  return typeof document === 'undefined' ? DATA_KEPT_SLOT : dataKeptLine(dataKeptUntil);
+  const { t, language } = useMessages();
+  if (typeof document === 'undefined') return DATA_KEPT_SLOT;
+  return dataKeptUntil
+    ? t('join.dataKept', { day: formatKeptDay(dataKeptUntil, language) })
+    : t('join.dataKeptNoEnd');
 };

@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGS } from '../../shared/i18n/catalogs.ts';
+import { showCatalog } from '../i18n/language.ts';
 import {
   formatDateTime,
   formatTimeAgo,
   formatTimeRange,
   formatZonedDay,
   formatZonedTime,
+  shownLocale,
   timeZoneLabel,
   zonedDayKey,
 } from './format-time.ts';
@@ -12,9 +15,13 @@ import {
 const now = Date.parse('2026-11-24T12:00:00.000Z');
 const ago = (seconds: number) => new Date(now - seconds * 1000).toISOString();
 
-// The words come from the browser's locale: the tests check the unit and the number chosen.
-const long = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-const short = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' });
+beforeAll(() => {
+  showCatalog('en', CATALOGS.en);
+});
+
+// The words come from the language shown: the tests check the unit and the number chosen.
+const long = new Intl.RelativeTimeFormat(shownLocale('en'), { numeric: 'auto' });
+const short = new Intl.RelativeTimeFormat(shownLocale('en'), { numeric: 'auto', style: 'short' });
 
 describe('formatTimeAgo', () => {
   it('says "just now" for the last 45 seconds, and for a clock a little ahead', () => {
@@ -48,12 +55,37 @@ describe('formatTimeAgo', () => {
 describe('formatDateTime', () => {
   it('writes the date and time in the reader’s locale, or nothing for a bad time', () => {
     const iso = '2026-11-24T14:05:00.000Z';
-    const expected = new Intl.DateTimeFormat(undefined, {
+    const expected = new Intl.DateTimeFormat(shownLocale(), {
       dateStyle: 'medium',
       timeStyle: 'short',
     }).format(Date.parse(iso));
     expect(formatDateTime(iso)).toBe(expected);
     expect(formatDateTime('')).toBe('');
+  });
+});
+
+describe('in the language shown', () => {
+  it('writes dates, times and "just now" in it, and back in English after', () => {
+    const iso = '2026-11-24T14:05:00.000Z';
+    try {
+      showCatalog('fr', CATALOGS.fr);
+      expect(formatTimeAgo(ago(10), now)).toBe('à l’instant');
+      expect(formatTimeAgo(ago(5 * 60), now)).toBe(
+        new Intl.RelativeTimeFormat(shownLocale(), { numeric: 'auto' }).format(-5, 'minute'),
+      );
+      expect(shownLocale()).toMatch(/^fr\b/);
+      expect(formatZonedTime('2026-03-29T03:30:00+02:00', 'Europe/Berlin')).toBe('03:30');
+      showCatalog('pt', CATALOGS.pt);
+      expect(shownLocale()).toMatch(/^pt\b/);
+      expect(formatDateTime(iso)).toBe(
+        new Intl.DateTimeFormat(shownLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(
+          Date.parse(iso),
+        ),
+      );
+    } finally {
+      showCatalog('en', CATALOGS.en);
+    }
+    expect(formatTimeAgo(ago(10), now)).toBe('just now');
   });
 });
 

@@ -1,15 +1,62 @@
 /**
- * The one place dates and times are written for people: in their own locale and time zone,
- * from the ISO 8601 times the API sends; the programme's in the event's time zone.
+ * The one place dates and times are written for people: in the language shown and their own
+ * time zone, from the ISO 8601 times the API sends; the programme's in the event's time zone.
  */
 
+import { type Language, languageOf } from '../../shared/i18n/languages.ts';
 import { isTimeZone, zonedFormatter } from '../../shared/zoned-time.ts';
+import { shownLanguage, translate } from '../i18n/language.ts';
 
-const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const relative = {
-  long: new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' }),
-  short: new Intl.RelativeTimeFormat(undefined, { numeric: 'auto', style: 'short' }),
-};
+/** The region a language is written for when the browser names none of its own (Brazil's). */
+const DEFAULT_REGIONS: Partial<Record<Language, string>> = { pt: 'pt-BR' };
+
+const locales = new Map<Language, string>();
+
+/**
+ * The locale times are written in: the language shown, in the browser's own variant of it when
+ * it has one (English as written in Britain for a British browser), so only the words change
+ * with the language, not the reader's habits of writing dates.
+ */
+export function shownLocale(language: Language = shownLanguage()): string {
+  let locale = locales.get(language);
+  if (locale === undefined) {
+    const browser = typeof navigator === 'undefined' ? [] : navigator.languages;
+    locale =
+      browser.find((tag) => languageOf(tag) === language) ?? DEFAULT_REGIONS[language] ?? language;
+    locales.set(language, locale);
+  }
+  return locale;
+}
+
+/** Formatters made once per locale (making one is the costly part), by what they write. */
+const formatters = new Map<string, Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function cached<T extends Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  key: string,
+  make: () => T,
+): T {
+  let format = formatters.get(key) as T | undefined;
+  if (!format) {
+    format = make();
+    formatters.set(key, format);
+  }
+  return format;
+}
+
+const absolute = (locale: string) =>
+  cached(
+    `${locale}\nabsolute`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+  );
+const relative = (locale: string, wording: 'long' | 'short') =>
+  cached(
+    `${locale}\nrelative-${wording}`,
+    () =>
+      new Intl.RelativeTimeFormat(locale, {
+        numeric: 'auto',
+        ...(wording === 'short' ? { style: 'short' } : {}),
+      }),
+  );
 
 /** Rounds half away from zero, so past and future round alike. */
 const round = (value: number) => Math.sign(value) * Math.round(Math.abs(value));
@@ -17,7 +64,7 @@ const round = (value: number) => Math.sign(value) * Math.round(Math.abs(value));
 /** The date and time, e.g. "24 Nov 2026, 14:05"; '' for a time that is not one. */
 export function formatDateTime(iso: string): string {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? '' : absolute.format(time);
+  return Number.isNaN(time) ? '' : absolute(shownLocale()).format(time);
 }
 
 /**
@@ -33,8 +80,8 @@ export function formatTimeAgo(
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return '';
   const seconds = round((time - now) / 1000);
-  if (Math.abs(seconds) < 45) return 'just now';
-  const format = relative[wording];
+  if (Math.abs(seconds) < 45) return translate('time.justNow');
+  const format = relative(shownLocale(), wording);
   const minutes = round(seconds / 60);
   if (Math.abs(minutes) < 60) return format.format(minutes, 'minute');
   const hours = round(minutes / 60);
@@ -46,28 +93,28 @@ export function formatTimeAgo(
   return format.format(round(days / 365), 'year');
 }
 
-const hourOfDay = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const hourOfDay = (locale: string) =>
+  cached(
+    `${locale}\nhour`,
+    () => new Intl.DateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' }),
+  );
 
 /** The start of an hour, e.g. "Tue 14:00" (a chart's axis); '' for a time that is not one. */
 export function formatHour(iso: string): string {
   const time = Date.parse(iso);
-  return Number.isNaN(time) ? '' : hourOfDay.format(time);
+  return Number.isNaN(time) ? '' : hourOfDay(shownLocale()).format(time);
 }
 
 /*
  * The programme's times (decision 225): every time of a session is written in the event's time
- * zone, whatever the phone's, in the reader's own locale (24 or 12 hours as they are used to).
- * `locale` is for tests; screens leave it out.
+ * zone, whatever the phone's, in the language shown (24 or 12 hours as its readers are used
+ * to). `locale` is for tests; screens leave it out.
  */
 
 const zonedFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Whether the locale writes times on a 12-hour clock ("9:30 AM"; 24 hours write "09:30"). */
-const usesTwelveHours = (locale: string | undefined) => {
+const usesTwelveHours = (locale: string) => {
   const { hourCycle } = new Intl.DateTimeFormat(locale, { hour: 'numeric' }).resolvedOptions();
   return hourCycle === 'h11' || hourCycle === 'h12';
 };
@@ -76,10 +123,10 @@ const usesTwelveHours = (locale: string | undefined) => {
 function zonedFormat(
   timeZone: string,
   style: 'time' | 'day' | 'zone',
-  locale: string | undefined,
+  locale: string = shownLocale(),
 ): Intl.DateTimeFormat {
   const zone = isTimeZone(timeZone) ? timeZone : 'UTC';
-  const key = `${locale ?? ''}\n${zone}\n${style}`;
+  const key = `${locale}\n${zone}\n${style}`;
   let format = zonedFormats.get(key);
   if (!format) {
     const options: Intl.DateTimeFormatOptions =

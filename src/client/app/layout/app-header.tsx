@@ -2,10 +2,10 @@ import { Anchor, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconCalendarEvent, IconLogout, IconMessages } from '@tabler/icons-react';
 import { Suspense, lazy } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
 import { AttendeeMenu } from '../../features/privacy/attendee-menu.tsx';
+import { useT } from '../../i18n/language.ts';
 import { useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useAttendeeToken } from '../../lib/attendee-token.ts';
@@ -18,10 +18,11 @@ const FrameAnnouncements = lazy(() => import('./frame-announcements.tsx'));
 /**
  * The header bar: logo and back arrow to /home, the schedule, the Q&A Room, today's
  * announcements (a bell), colour mode, the
- * signed-in username (a menu: download or delete their data) and Logout.
+ * signed-in username (a menu: the language, download or delete their data) and Logout.
  */
 export function AppHeader() {
   const navigate = useNavigate();
+  const t = useT();
   const eventName = useEventName();
   const logoUrl = useLogoUrl();
   const [username, , removeUsername] = useStoredUsername();
@@ -39,12 +40,18 @@ export function AppHeader() {
     <header className="app-header">
       <div className="app-header-bar">
         <div className="app-header-start">
-          <Link to={CLIENT_PATHS.home} className="app-header-back" aria-label="Back">
-            <IconArrowLeft size={22} aria-hidden />
+          <Link to={CLIENT_PATHS.home} className="app-header-back" aria-label={t('app.back')}>
+            <IconArrowLeft size={22} aria-hidden className="confab-flip-rtl" />
           </Link>
-          <Link to={CLIENT_PATHS.home} className="app-header-logo" aria-label={`${eventName} home`}>
+          <Link
+            to={CLIENT_PATHS.home}
+            className="app-header-logo"
+            aria-label={t('app.homeLink', { name: eventName })}
+          >
             <img src={logoUrl} alt="" width={32} height={32} className="app-header-logo-image" />
-            <p className="app-header-name">{eventName}</p>
+            <p className="app-header-name" dir="auto">
+              {eventName}
+            </p>
           </Link>
         </div>
         <Group gap={4} wrap="nowrap" justify="flex-end" className={classes.end}>
@@ -56,7 +63,7 @@ export function AppHeader() {
             leftSection={<IconCalendarEvent size={18} />}
             visibleFrom="sm"
           >
-            Schedule
+            {t('app.schedule')}
           </Button>
           <Button
             component={Link}
@@ -65,7 +72,7 @@ export function AppHeader() {
             leftSection={<IconMessages size={18} />}
             visibleFrom="sm"
           >
-            {TEXTS.qaRoom}
+            {t('app.qaRoom')}
           </Button>
           <Anchor
             component={Link}
@@ -75,7 +82,7 @@ export function AppHeader() {
             fz="sm"
             className={classes.touchLink}
           >
-            {TEXTS.qaRoom}
+            {t('app.qaRoom')}
           </Anchor>
           {/* The bell's place is kept while its code loads: the bar does not shift. */}
           <Suspense fallback={<span className={classes.bellPlace} />}>
@@ -93,7 +100,7 @@ export function AppHeader() {
               classNames={{ section: classes.logoutIcon }}
             >
               {/* On a narrow phone the icon alone, so the username fits; still named Logout. */}
-              <span className={classes.logoutLabel}>{TEXTS.logout}</span>
+              <span className={classes.logoutLabel}>{t('app.logout')}</span>
             </Button>
           )}
         </Group>

@@ -3,6 +3,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import { Link, Outlet } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { OutboxPanel } from '../../components/outbox-panel.tsx';
+import { useT } from '../../i18n/language.ts';
 import { AppHeader } from './app-header.tsx';
 import { RouteFallback } from './route-fallback.tsx';
 
@@ -10,6 +11,7 @@ const FrameAnnouncements = lazy(() => import('./frame-announcements.tsx'));
 
 /** The frame of every screen but the join page. */
 export function AppLayout({ notFound = false }: { notFound?: boolean }) {
+  const t = useT();
   // What a closed page left in the outbox is sent from any screen, once it is idle.
   useEffect(() => {
     void import('../../features/memories/memory-outbox.ts');
@@ -26,10 +28,10 @@ export function AppLayout({ notFound = false }: { notFound?: boolean }) {
         {notFound ? (
           <Center mih="60vh">
             <Stack align="center">
-              <Title order={1}>Page not found</Title>
-              <Text c="dimmed">There is nothing at this address.</Text>
+              <Title order={1}>{t('app.notFoundTitle')}</Title>
+              <Text c="dimmed">{t('app.notFoundBody')}</Text>
               <Button component={Link} to={CLIENT_PATHS.home}>
-                Go home
+                {t('app.goHome')}
               </Button>
             </Stack>
           </Center>

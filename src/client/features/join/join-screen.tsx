@@ -17,6 +17,8 @@ import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { AppFooter } from '../../components/app-footer.tsx';
 import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
+import { LanguageSelect } from '../../components/language-select.tsx';
+import { translate, useMessages } from '../../i18n/language.ts';
 import { useDataKeptLine, useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ensureAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
@@ -29,19 +31,26 @@ const loadSchemas = () => import('../../../shared/schemas/common.ts');
 
 /**
  * The join form's check, the shared schema's: blank, or nothing visible, shows "Enter your
- * username!!". Else the username as the server keeps it: trimmed, without the characters that
- * print nothing (decision 194).
+ * username!!" (in the language shown; the schema's own words are the server's, in English).
+ * Else the username as the server keeps it: trimmed, without the characters that print nothing
+ * (decision 194).
  */
 async function checkUsername(typed: string): Promise<{ error: string } | { username: string }> {
   const parsed = (await loadSchemas()).joinFormSchema.shape.username.safeParse(typed);
-  return parsed.success
-    ? { username: parsed.data }
-    : { error: parsed.error.issues[0]?.message ?? TEXTS.joinEmptyUsername };
+  if (parsed.success) return { username: parsed.data };
+  const message = parsed.error.issues[0]?.message;
+  return {
+    error:
+      message === undefined || message === TEXTS.joinEmptyUsername
+        ? translate('join.emptyUsername')
+        : message,
+  };
 }
 
 /** Landing (join): a username and "Join Now"; no password, as the spec says. */
 export default function JoinScreen() {
   const navigate = useNavigate();
+  const { t, rich } = useMessages();
   const eventName = useEventName();
   const logoUrl = useLogoUrl();
   const dataKept = useDataKeptLine();
@@ -76,7 +85,7 @@ export default function JoinScreen() {
       await ensureAttendeeToken(checked.username, setToken);
     } catch (error) {
       // A name with a blocked word: said under the field, to choose another.
-      field.setError(error instanceof Error ? error.message : TEXTS.joinEmptyUsername);
+      field.setError(error instanceof Error ? error.message : t('join.emptyUsername'));
       return;
     }
     setStored(checked.username);
@@ -133,19 +142,19 @@ export default function JoinScreen() {
             <Stack gap={6} align="center">
               <Image src={logoUrl} alt="" w={56} h={56} fit="contain" />
               <Title order={1} ta="center" fz={28}>
-                {TEXTS.heroJoin(eventName)}
+                {rich('join.title', { name: <bdi>{eventName}</bdi> })}
               </Title>
               <Text c="dimmed" ta="center">
-                {TEXTS.heroTagline} Pick a username to share memories and ask the speakers
-                questions.
+                {t('join.tagline')}
               </Text>
             </Stack>
             <form onSubmit={join} noValidate>
               <Stack gap="md">
                 <TextInput
-                  label="Username"
+                  label={t('join.usernameLabel')}
                   name="username"
-                  placeholder="e.g. ada_lovelace"
+                  placeholder={t('join.usernamePlaceholder')}
+                  dir="auto"
                   autoComplete="nickname"
                   autoCapitalize="none"
                   spellCheck={false}
@@ -154,16 +163,17 @@ export default function JoinScreen() {
                   {...field.getInputProps()}
                 />
                 <Button type="submit" fullWidth size="lg">
-                  {TEXTS.joinButton}
+                  {t('join.button')}
                 </Button>
               </Stack>
             </form>
             <Text fz="sm" c="dimmed" ta="center">
               {dataKept}{' '}
               <Anchor component={Link} to={CLIENT_PATHS.privacy} fz="sm" underline="always">
-                Privacy notice
+                {t('join.privacyLink')}
               </Anchor>
             </Text>
+            <LanguageSelect size="sm" maw={240} w="100%" mx="auto" />
           </Stack>
         </Paper>
       </Center>

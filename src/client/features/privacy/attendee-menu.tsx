@@ -1,13 +1,14 @@
-import { Button, Menu, Text, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Menu, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconDownload, IconFileZip, IconTrash } from '@tabler/icons-react';
-import { startTransition, useState } from 'react';
+import { type ReactNode, startTransition, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { PRIVACY_TEXTS } from '../../../shared/privacy-texts.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Removed } from '../../../shared/schemas/privacy.ts';
+import { LanguageSelect } from '../../components/language-select.tsx';
 import { lazyModal } from '../../components/lazy-modal.tsx';
 import { toastDone, toastFailed } from '../../components/toast.ts';
+import { translate, useMessages } from '../../i18n/language.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { getAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
@@ -19,13 +20,17 @@ const EraseMeModal = lazyModal(
 
 const NOTHING: Removed = { memories: 0, questions: 0, votes: 0, pollAnswers: 0, files: 0 };
 
+/** The words only a screen reader says, before the name the button shows. */
+const hidden = (chunks: ReactNode[]) => <VisuallyHidden component="span">{chunks}</VisuallyHidden>;
+
 /**
- * The attendee's name in the header, opening what they can do with their data: download it (as
- * JSON, their photos as a ZIP) or delete it, after a confirmation. Once deleted, this device
+ * The attendee's name in the header, opening the language control and what they can do with
+ * their data: download it (as JSON, their photos as a ZIP) or delete it, after a confirmation. Once deleted, this device
  * forgets them too and the join page says what was removed.
  */
 export function AttendeeMenu({ username, className }: { username: string; className?: string }) {
   const navigate = useNavigate();
+  const { t, rich } = useMessages();
   const [, , removeUsername] = useStoredUsername();
   const [, , removeToken] = useAttendeeToken();
   const [confirming, setConfirming] = useState(false);
@@ -38,7 +43,7 @@ export function AttendeeMenu({ username, className }: { username: string; classN
       const api = await import('./api/export-me.ts');
       await (which === 'data' ? api.saveMyData(token) : api.saveMyPhotos(token));
     } catch (error) {
-      toastFailed(error, PRIVACY_TEXTS.downloadFailed);
+      toastFailed(error, translate('privacy.downloadFailed'));
     }
   };
 
@@ -60,13 +65,16 @@ export function AttendeeMenu({ username, className }: { username: string; classN
         } catch (error) {
           // Erased already (another tab did it): this device forgets them all the same.
           if (!(error instanceof ApiError && error.status === 401)) throw error;
-          note = errorMessage(error, PRIVACY_TEXTS.erasedTitle);
+          note = errorMessage(error, translate('privacy.erasedTitle'));
         }
       }
       setConfirming(false);
       // The toasts of what they did before are about data that is gone.
       notifications.clean();
-      toastDone(note ?? PRIVACY_TEXTS.erased(removed), PRIVACY_TEXTS.erasedTitle);
+      toastDone(
+        note ?? translate('privacy.erased', { ...removed }),
+        translate('privacy.erasedTitle'),
+      );
       // One render: the join page (which shows the toast it was sent with) and no username, so
       // no guard sends them there first without it. The router navigates in a transition.
       startTransition(() => {
@@ -75,7 +83,7 @@ export function AttendeeMenu({ username, className }: { username: string; classN
         removeUsername();
       });
     } catch (error) {
-      toastFailed(error, PRIVACY_TEXTS.deleteFailed);
+      toastFailed(error, translate('privacy.deleteFailed'));
     } finally {
       setDeleting(false);
     }
@@ -93,28 +101,31 @@ export function AttendeeMenu({ username, className }: { username: string; classN
             maw={{ base: '100%', sm: 260 }}
             rightSection={<IconChevronDown size={16} aria-hidden />}
             className={className}
-            title={`Signed in as ${username}`}
+            title={t('app.signedInAs', { name: username })}
             styles={{ label: { minWidth: 0, overflow: 'hidden' }, section: { flexShrink: 0 } }}
           >
             <Text component="span" fz="sm" fw={600} c="var(--mantine-color-text)" truncate>
-              <VisuallyHidden>Signed in as </VisuallyHidden>
-              {username}
+              {rich('app.signedInAsHidden', { hidden, name: <bdi>{username}</bdi> })}
             </Text>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>{PRIVACY_TEXTS.menuLabel}</Menu.Label>
+          <Box px="sm" pt="xs" pb="sm">
+            <LanguageSelect size="sm" />
+          </Box>
+          <Menu.Divider />
+          <Menu.Label>{t('privacy.menuLabel')}</Menu.Label>
           <Menu.Item
             leftSection={<IconDownload size={18} aria-hidden />}
             onClick={() => void save('data')}
           >
-            {PRIVACY_TEXTS.downloadData}
+            {t('privacy.downloadData')}
           </Menu.Item>
           <Menu.Item
             leftSection={<IconFileZip size={18} aria-hidden />}
             onClick={() => void save('photos')}
           >
-            {PRIVACY_TEXTS.downloadPhotos}
+            {t('privacy.downloadPhotos')}
           </Menu.Item>
           <Menu.Divider />
           <Menu.Item
@@ -124,7 +135,7 @@ export function AttendeeMenu({ username, className }: { username: string; classN
             leftSection={<IconTrash size={18} aria-hidden />}
             onClick={() => setConfirming(true)}
           >
-            {PRIVACY_TEXTS.deleteData}
+            {t('privacy.deleteData')}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>

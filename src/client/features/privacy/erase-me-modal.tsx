@@ -1,5 +1,5 @@
-import { PRIVACY_TEXTS } from '../../../shared/privacy-texts.ts';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
+import { useT } from '../../i18n/language.ts';
 
 /** Asks before the attendee erases everything of theirs: what goes, and that it is for good. */
 export default function EraseMeModal({
@@ -13,16 +13,17 @@ export default function EraseMeModal({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
+  const t = useT();
   return (
     <ConfirmDeleteModal
       opened={opened}
-      title={PRIVACY_TEXTS.confirmTitle}
-      confirmLabel={PRIVACY_TEXTS.confirmButton}
+      title={t('privacy.confirmTitle')}
+      confirmLabel={t('privacy.confirmButton')}
       deleting={deleting}
       onCancel={onCancel}
       onConfirm={onConfirm}
     >
-      {PRIVACY_TEXTS.confirmBody}
+      {t('privacy.confirmBody')}
     </ConfirmDeleteModal>
   );
 }

@@ -4,7 +4,9 @@ import {
   EVENT_NAME_SLOT,
   LOGO_URL_SLOT,
 } from '../../../shared/constants.ts';
-import { dataKeptLine } from '../../../shared/retention.ts';
+import { messagesIn } from '../../../shared/i18n/catalogs.ts';
+import { type Language, SOURCE_LANGUAGE } from '../../../shared/i18n/languages.ts';
+import { formatKeptDay } from '../../../shared/retention.ts';
 import { defaultLogoUrl } from '../../../shared/logo.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { escapeHtml } from './html.ts';
@@ -39,12 +41,24 @@ export const withAppShell = (html: string, shell: string) =>
   html.replace(/<div id="root"><\/div>/, () => `<div id="root">${shell}</div>`);
 
 /**
+ * The join page's line on what is kept and until when, in `language`: the client's message, with
+ * the day written as the client writes it, so the page it hydrates reads the same.
+ */
+export function dataKeptLine(lastDay: string | null, language: Language): string {
+  const messages = messagesIn(language);
+  return lastDay
+    ? messages.format('join.dataKept', { day: formatKeptDay(lastDay, language) })
+    : messages.format('join.dataKeptNoEnd');
+}
+
+/**
  * The page with a screen React rendered in its root element, the event's name and logo written
  * where the markup holds their slots. `hydrate` (the join page, decision 106): `data-prerendered`
  * tells the client to hydrate the markup rather than draw the screen again. Without it (the
  * shells of decision 173, the screens rendered with their data of decision 185), React's first
  * render replaces the markup. `codeAfterPaint` (the join page and the screens with their data,
  * which paint whole without it): the code loads after the first paint (decision 174).
+ * `language`: the one the markup was rendered in, which the join page's line is written in.
  */
 export function withPrerendered(
   html: string,
@@ -55,7 +69,11 @@ export function withPrerendered(
     primaryColor: string;
     dataKeptUntil?: string | null;
   },
-  { hydrate, codeAfterPaint = hydrate }: { hydrate: boolean; codeAfterPaint?: boolean },
+  {
+    hydrate,
+    codeAfterPaint = hydrate,
+    language = SOURCE_LANGUAGE,
+  }: { hydrate: boolean; codeAfterPaint?: boolean; language?: Language },
 ): string {
   const filled = markup
     .replaceAll(EVENT_NAME_SLOT, escapeHtml(branding.eventName))
@@ -63,7 +81,7 @@ export function withPrerendered(
       LOGO_URL_SLOT,
       escapeHtml(branding.logoUrl ?? defaultLogoUrl(branding.primaryColor)),
     )
-    .replaceAll(DATA_KEPT_SLOT, escapeHtml(dataKeptLine(branding.dataKeptUntil ?? null)));
+    .replaceAll(DATA_KEPT_SLOT, escapeHtml(dataKeptLine(branding.dataKeptUntil ?? null, language)));
   const page = html.replace(
     /<div id="root"><\/div>/,
     () => `<div id="root" ${hydrate ? 'data-prerendered' : 'data-shell'}="">${filled}</div>`,
