@@ -1,5 +1,5 @@
 import { NativeSelect, type NativeSelectProps } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import {
   LANGUAGES,
   LANGUAGE_NAMES,
@@ -7,52 +7,38 @@ import {
   isLanguage,
 } from '../../shared/i18n/languages.ts';
 import { chooseLanguage, useMessages } from '../i18n/language.ts';
-import { whenIdle } from '../lib/when-idle.ts';
+import { onLanguageOffer } from '../lib/offered-languages.ts';
 
-/** The languages the event offers, as `GET /api/config` names them; undefined when it does not. */
-function enabledIn(config: unknown): readonly Language[] | undefined {
-  const languages: unknown =
-    typeof config === 'object' && config !== null && 'languages' in config
-      ? config.languages
-      : undefined;
-  if (!Array.isArray(languages)) return undefined;
-  const enabled = languages.filter(isLanguage);
-  return enabled.length > 0 ? enabled : undefined;
-}
+let enabled: readonly Language[] = LANGUAGES;
+const listeners = new Set<() => void>();
+
+// The offer arrives with the settings on every screen, the join page's included: the live
+// branding reads them at each connect and hears each change (`takeLanguageOffer`).
+onLanguageOffer((offer) => {
+  const next = offer.languages.length > 0 ? offer.languages : LANGUAGES;
+  if (next.join() === enabled.join()) return;
+  enabled = next;
+  for (const listener of listeners) listener();
+});
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
 
 /**
- * The languages to offer: the event's, once its config is read; every shipped one before then
- * (so the join page's first render matches the markup prerendered without any config). The
- * config's code loads after the page is idle, as the live branding's does: the join page's entry
- * carries none of it.
+ * The languages to offer: the event's, once its settings are read; every shipped one before
+ * then, and in the server's render (so the join page hydrates the markup prerendered without any
+ * settings).
  */
-function useEnabledLanguages(): readonly Language[] {
-  const [enabled, setEnabled] = useState<readonly Language[]>(LANGUAGES);
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let stopped = false;
-    void whenIdle()
-      .then(() => Promise.all([import('../lib/query-client.ts'), import('../lib/app-config.ts')]))
-      .then(([{ queryClient }, { appConfigQueryOptions }]) => {
-        if (stopped) return;
-        const options = appConfigQueryOptions();
-        const read = () => {
-          const found = enabledIn(queryClient.getQueryData(options.queryKey)) ?? LANGUAGES;
-          // The same list again keeps the same array: no render for every change of the cache.
-          setEnabled((current) => (current.join() === found.join() ? current : found));
-        };
-        stop = queryClient.getQueryCache().subscribe(read);
-        read();
-        // Read once if no screen has yet (its time to stale is forever: a cached answer is kept).
-        void queryClient.fetchQuery(options).catch(() => undefined);
-      });
-    return () => {
-      stopped = true;
-      stop?.();
-    };
-  }, []);
-  return enabled;
-}
+const useEnabledLanguages = (): readonly Language[] =>
+  useSyncExternalStore(
+    subscribe,
+    () => enabled,
+    () => LANGUAGES,
+  );
 
 /**
  * The language control of the join page and the header: "Language" in the language shown, each
@@ -62,8 +48,8 @@ function useEnabledLanguages(): readonly Language[] {
  */
 export function LanguageSelect(props: Omit<NativeSelectProps, 'data' | 'value' | 'onChange'>) {
   const { t, language } = useMessages();
-  const enabled = useEnabledLanguages();
-  const offered = LANGUAGES.filter((code) => code === language || enabled.includes(code));
+  const offer = useEnabledLanguages();
+  const offered = LANGUAGES.filter((code) => code === language || offer.includes(code));
   return (
     <NativeSelect
       label={t('language.label')}

@@ -459,7 +459,7 @@ export async function registerClientApp(
                 inLanguage(withBranding(page, branding), language),
                 markups[language],
                 branding,
-                { hydrate: PRERENDERED[name].hydrate },
+                { hydrate: PRERENDERED[name].hydrate, language },
               ),
             }));
       const pagesIn = (scheme: ColorScheme): Pages => {
@@ -588,7 +588,7 @@ export async function registerClientApp(
           ),
           markup,
           branding,
-          { hydrate: false, codeAfterPaint: true },
+          { hydrate: false, codeAfterPaint: true, language },
         ),
       )
       .replace('</body>', () => `  ${pageDataBlock(answers)}\n  </body>`);
