@@ -1,0 +1,50 @@
+import { messagesIn } from '../../src/shared/i18n/catalogs.ts';
+import { expect, test } from './fixtures.ts';
+
+const french = messagesIn('fr');
+const arabic = messagesIn('ar');
+
+test.describe('the join page’s language control', () => {
+  test('turns the page into the language chosen, keeps the choice, and back to English', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
+    const control = page.getByRole('combobox', { name: 'Language' });
+    // Each language offered by its own name, and marked as written in it.
+    await expect(control.locator('option[value="ja"]')).toHaveText('日本語');
+    await expect(control.locator('option[value="ar"]')).toHaveAttribute('lang', 'ar');
+
+    await control.selectOption({ label: 'Français' });
+    await expect(page.getByRole('button', { name: french.format('join.button') })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    await expect(
+      page.getByRole('textbox', { name: french.format('join.usernameLabel') }),
+    ).toBeVisible();
+
+    // The choice is this device's: a reload shows the page in French again.
+    await page.reload();
+    await expect(page.getByRole('button', { name: french.format('join.button') })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    expect(await page.evaluate(() => window.localStorage.getItem('confab-language'))).toBe('fr');
+
+    // Right to left in Arabic; the control is named "Language" in the language shown.
+    await page
+      .getByRole('combobox', { name: french.format('language.label') })
+      .selectOption({ label: 'العربية' });
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+    await expect(page.getByRole('button', { name: arabic.format('join.button') })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('join-ar.png') });
+
+    // Back to English: the spec's texts, left to right.
+    await page
+      .getByRole('combobox', { name: arabic.format('language.label') })
+      .selectOption({ label: 'English' });
+    await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+    await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
+    await expect(page.getByText('Connect. Share. Engage.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Privacy notice' })).toBeVisible();
+  });
+});
