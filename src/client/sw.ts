@@ -157,7 +157,12 @@ self.addEventListener('fetch', (event) => {
 });
 
 /** What a pushed announcement carries (the server's `PushPayload`); read field by field. */
-function pushedAnnouncement(data: PushEvent['data']): { title: string; body: string; url: string } {
+function pushedAnnouncement(data: PushEvent['data']): {
+  title: string;
+  body: string;
+  url: string;
+  lang: string;
+} {
   let payload: Record<string, unknown> = {};
   try {
     const parsed = data?.json();
@@ -171,6 +176,7 @@ function pushedAnnouncement(data: PushEvent['data']): { title: string; body: str
   return {
     title: text(payload.title, 'Announcement'),
     body: text(payload.body, ''),
+    lang: text(payload.lang, ''),
     // Only the app's own pages are opened.
     url: url.startsWith('/') && !url.startsWith('//') ? url : CLIENT_PATHS.home,
   };
@@ -178,10 +184,14 @@ function pushedAnnouncement(data: PushEvent['data']): { title: string; body: str
 
 // An announcement pushed to the device: shown as a notification, even with the app closed.
 self.addEventListener('push', (event) => {
-  const { title, body, url } = pushedAnnouncement(event.data);
+  const { title, body, url, lang } = pushedAnnouncement(event.data);
   event.waitUntil(
     self.registration.showNotification(title, {
       body,
+      // The title's words are in the subscriber's language; the text is the organiser's, in its
+      // own direction.
+      lang,
+      dir: 'auto',
       icon: NOTIFICATION_ICON,
       tag: url,
       data: { url },

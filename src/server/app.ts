@@ -152,7 +152,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(announcementRoutes, { deps });
   await app.register(pushRoutes, { deps });
   await app.register(webManifestRoutes, {
-    branding: () => publicBranding(deps.settings),
+    branding: () => ({
+      ...publicBranding(deps.settings),
+      defaultLanguage: deps.settings.current.defaultLanguage,
+    }),
     pageRateLimit: config.pageRateLimit,
   });
   await app.register(openApiRoutes, { pageRateLimit: config.pageRateLimit });

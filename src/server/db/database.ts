@@ -257,6 +257,8 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   created_at: string;
+  /** The language of the notifications' fixed words; null: English (a subscription from before). */
+  language?: string | null;
 }
 
 /** The server's VAPID key pair, one row (`id` 'vapid'), made once by whichever instance starts first. */

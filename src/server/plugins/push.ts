@@ -25,7 +25,7 @@ export const pushPlugin = fp(
       db: app.database.db,
       keys,
       subject: publicUrl?.startsWith('https:') ? publicUrl : FALLBACK_SUBJECT,
-      title: () => app.settings.current.eventName,
+      eventName: () => app.settings.current.eventName,
       log: app.log,
     });
     app.events.subscribe('clients', sender);

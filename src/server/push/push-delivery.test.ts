@@ -154,10 +154,14 @@ describe('pushing announcements to a push service', () => {
     if (!receiver) throw new Error('the receiver did not start');
     return receiver;
   };
-  const subscribe = async (endpoint: string, keys: { p256dh: string; auth: string }) => {
+  const subscribe = async (
+    endpoint: string,
+    keys: { p256dh: string; auth: string },
+    language?: string,
+  ) => {
     const response = await call(url, 'POST', '/api/push/subscriptions', {
       token: grace,
-      body: { endpoint, expirationTime: null, keys },
+      body: { endpoint, expirationTime: null, keys, ...(language ? { language } : {}) },
     });
     expect(response.status, await response.clone().text()).toBe(201);
   };
@@ -194,10 +198,11 @@ describe('pushing announcements to a push service', () => {
     );
     const payload: PushPayload = pushPayloadSchema.parse(JSON.parse(phone.decrypt(delivered.body)));
     expect(payload).toEqual({
-      title: 'Confab',
+      title: 'Announcement · Confab',
       body: 'Keynote moved to Hall B',
       url: `/home?announcement=${announcement._id}`,
       announcementId: announcement._id,
+      lang: 'en',
     });
     // The payload stays small: a push service takes 4 KB at most.
     expect(delivered.body.length).toBeLessThan(1024);
@@ -212,6 +217,48 @@ describe('pushing announcements to a push service', () => {
         .deliveries.map((d) => d.path)
         .sort(),
     ).toEqual(['/broken/tablet', '/ok/phone']);
+  });
+
+  it("writes the title's fixed words in each subscriber's language, the text as written", async () => {
+    const french = device();
+    const arabic = device();
+    await subscribe(`${push().origin}/ok/french`, french.keys, 'fr');
+    await subscribe(`${push().origin}/ok/arabic`, arabic.keys, 'ar');
+    push().deliveries.length = 0;
+    const announcement = await announce({ text: 'Keynote moved to Hall B' });
+    const reached = () => push().deliveries.map((d) => d.path);
+    await expect
+      .poll(() => ['/ok/french', '/ok/arabic'].every((path) => reached().includes(path)), {
+        timeout: 15_000,
+      })
+      .toBe(true);
+    const payloadOf = (path: string, phone: ReturnType<typeof device>) => {
+      const delivered = push().deliveries.find((d) => d.path === path);
+      if (!delivered) throw new Error(`nothing reached ${path}`);
+      return pushPayloadSchema.parse(JSON.parse(phone.decrypt(delivered.body)));
+    };
+    expect(payloadOf('/ok/french', french)).toEqual({
+      title: 'Annonce · Confab',
+      body: 'Keynote moved to Hall B',
+      url: `/home?announcement=${announcement._id}`,
+      announcementId: announcement._id,
+      lang: 'fr',
+    });
+    expect(payloadOf('/ok/arabic', arabic)).toMatchObject({ title: 'إعلان · Confab', lang: 'ar' });
+  });
+
+  it('refuses a subscription in a language the app does not ship', async () => {
+    const response = await call(url, 'POST', '/api/push/subscriptions', {
+      token: grace,
+      body: {
+        endpoint: `${push().origin}/ok/klingon`,
+        expirationTime: null,
+        keys: device().keys,
+        language: 'tlh',
+      },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'VALIDATION' });
   });
 
   it('pushes nothing for a room’s announcement: it is for the people in the room', async () => {

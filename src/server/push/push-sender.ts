@@ -6,7 +6,14 @@ import { CLIENT_PATHS } from '../../shared/routes.ts';
 import type { DomainEvent } from '../events/domain-events.ts';
 import type { EventOrigin, EventSubscriber } from '../events/events.ts';
 import type { Executor } from '../db/queries.ts';
-import { type VapidKeys, deleteSubscription, listSubscriptions } from './push.repository.ts';
+import { messagesIn } from '../../shared/i18n/catalogs.ts';
+import type { Language } from '../../shared/i18n/languages.ts';
+import {
+  type StoredSubscription,
+  type VapidKeys,
+  deleteSubscription,
+  listSubscriptions,
+} from './push.repository.ts';
 
 /** Requests to push services in flight at once. */
 const CONCURRENCY = 64;
@@ -22,8 +29,8 @@ export interface PushSenderOptions {
   keys: VapidKeys;
   /** The VAPID subject: the app's https address, or a mailto: of its operator. */
   subject: string;
-  /** The title of a notification: the event's name, as it is when it is sent. */
-  title: () => string;
+  /** The event's name, as it is when a notification is sent: its title names it. */
+  eventName: () => string;
   log: Pick<FastifyBaseLogger, 'warn' | 'info'>;
 }
 
@@ -56,7 +63,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   let stopped = false;
 
   const pushOne = async (
-    subscription: { endpoint: string; keys: { p256dh: string; auth: string } },
+    subscription: StoredSubscription,
     payload: string,
     outcome: PushOutcome,
   ) => {
@@ -90,13 +97,28 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   };
 
   const push = async (announcement: Announcement): Promise<PushOutcome> => {
-    const body: PushPayload = {
-      title: options.title(),
-      body: announcement.text,
-      url: `${CLIENT_PATHS.home}?announcement=${encodeURIComponent(announcement._id)}`,
-      announcementId: announcement._id,
+    const eventName = options.eventName();
+    // One payload per language: the title's fixed words are the subscriber's; the text is the
+    // organiser's, sent as written.
+    const payloads = new Map<Language, string>();
+    const payloadIn = (language: Language) => {
+      let payload = payloads.get(language);
+      if (payload === undefined) {
+        const messages = messagesIn(language);
+        const body: PushPayload = {
+          title: eventName
+            ? messages.format('push.title', { eventName })
+            : messages.format('push.titleWithoutEvent'),
+          body: announcement.text,
+          url: `${CLIENT_PATHS.home}?announcement=${encodeURIComponent(announcement._id)}`,
+          announcementId: announcement._id,
+          lang: language,
+        };
+        payload = JSON.stringify(body);
+        payloads.set(language, payload);
+      }
+      return payload;
     };
-    const payload = JSON.stringify(body);
     const outcome: PushOutcome = { sent: 0, removed: 0, failed: 0 };
     for (let after: string | undefined; !stopped;) {
       const page = await listSubscriptions(options.db, { after, limit: PAGE });
@@ -104,7 +126,9 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       const worker = async () => {
         while (!stopped && next < page.length) {
           const subscription = page[next++];
-          if (subscription) await pushOne(subscription, payload, outcome);
+          if (subscription) {
+            await pushOne(subscription, payloadIn(subscription.language), outcome);
+          }
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, page.length) }, worker));

@@ -1,5 +1,6 @@
 import type { PushSubscriptionsTable } from '../db/database.ts';
 import type { Executor } from '../db/queries.ts';
+import { type Language, SOURCE_LANGUAGE, languageOf } from '../../shared/i18n/languages.ts';
 
 /* Web Push's SQL (decision 240): devices' subscriptions, one per endpoint, and the VAPID keys. */
 
@@ -7,11 +8,16 @@ import type { Executor } from '../db/queries.ts';
 export interface StoredSubscription {
   endpoint: string;
   keys: { p256dh: string; auth: string };
+  /** The language of its notifications' fixed words: English unless it said another. */
+  language: Language;
 }
 
-const toStored = (row: Pick<PushSubscriptionsTable, 'endpoint' | 'p256dh' | 'auth'>) => ({
+const toStored = (
+  row: Pick<PushSubscriptionsTable, 'endpoint' | 'p256dh' | 'auth' | 'language'>,
+): StoredSubscription => ({
   endpoint: row.endpoint,
   keys: { p256dh: row.p256dh, auth: row.auth },
+  language: languageOf(row.language) ?? SOURCE_LANGUAGE,
 });
 
 /**
@@ -28,6 +34,7 @@ export async function upsertSubscription(db: Executor, row: PushSubscriptionsTab
         p256dh: row.p256dh,
         auth: row.auth,
         created_at: row.created_at,
+        language: row.language ?? null,
       }),
     )
     .execute();
@@ -79,7 +86,7 @@ export async function listSubscriptions(
 ): Promise<StoredSubscription[]> {
   let query = db
     .selectFrom('push_subscriptions')
-    .select(['endpoint', 'p256dh', 'auth'])
+    .select(['endpoint', 'p256dh', 'auth', 'language'])
     .orderBy('endpoint')
     .limit(options.limit);
   if (options.after !== undefined) query = query.where('endpoint', '>', options.after);

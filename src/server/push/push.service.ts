@@ -49,6 +49,7 @@ export async function subscribe(
       p256dh: subscription.keys.p256dh,
       auth: subscription.keys.auth,
       created_at: deps.clock.now().toISOString(),
+      language: subscription.language ?? null,
     });
     await trimSubscriptionsOf(trx, attendee.id, DEVICES_PER_ATTENDEE);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../i18n/languages.ts';
 import { idSchema, multiLineText } from './common.ts';
 
 /** The bounds of an announcement and of a device's push subscription (decisions 239, 240). */
@@ -60,6 +61,10 @@ export const pushSubscriptionRequestSchema = z.object({
     }),
     auth: base64url('keys.auth', 22),
   }),
+  /** The language the device shows (decision 246): its notifications' fixed words are in it. */
+  language: z
+    .enum(LANGUAGES, { error: `language must be one of ${LANGUAGES.join(', ')}` })
+    .optional(),
 });
 export type PushSubscriptionRequest = z.infer<typeof pushSubscriptionRequestSchema>;
 
@@ -75,5 +80,7 @@ export const pushPayloadSchema = z.object({
   /** The app's page that shows the announcement. */
   url: z.string(),
   announcementId: idSchema,
+  /** The language of the title's fixed words, for the notification's `lang`. */
+  lang: z.enum(LANGUAGES).optional(),
 });
 export type PushPayload = z.infer<typeof pushPayloadSchema>;

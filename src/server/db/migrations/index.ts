@@ -17,6 +17,7 @@ import * as panelQuestions from './0017-panel-questions.ts';
 import * as erasureOfPollsAndReports from './0018-erasure-of-polls-and-reports.ts';
 import * as anonymousQuestionsAndAnswers from './0021-anonymous-questions-and-answers.ts';
 import * as announcements from './0024-announcements.ts';
+import * as pushLanguage from './0025-push-language.ts';
 
 /**
  * Every migration, in order. Listed in code (not read from a folder) so the compiled
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0018-erasure-of-polls-and-reports': erasureOfPollsAndReports,
   '0021-anonymous-questions-and-answers': anonymousQuestionsAndAnswers,
   '0024-announcements': announcements,
+  '0025-push-language': pushLanguage,
 };

@@ -55,6 +55,23 @@ describe('the web app manifest and the share target', () => {
     expect(shortName('🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀 Conf')).toBe('🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀🚀');
   });
 
+  it("writes its own words in the event's default language, with its direction", () => {
+    expect(webManifest({ eventName: 'DevConf', primaryColor: '#e03131' })).toMatchObject({
+      description: 'Share memories and ask speakers questions, live.',
+      lang: 'en',
+      dir: 'ltr',
+    });
+    expect(
+      webManifest({ eventName: 'DevConf', primaryColor: '#e03131', defaultLanguage: 'fr' }),
+    ).toMatchObject({
+      description: 'Partagez vos souvenirs et posez vos questions aux intervenants, en direct.',
+      lang: 'fr',
+    });
+    expect(
+      webManifest({ eventName: 'DevConf', primaryColor: '#e03131', defaultLanguage: 'ar' }).dir,
+    ).toBe('rtl');
+  });
+
   it('opens the memory form for a share that no service worker took, keeping nothing', async () => {
     const form = new FormData();
     form.append('files', new Blob(['not kept'], { type: 'image/png' }), 'a.png');

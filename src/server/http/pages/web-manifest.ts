@@ -1,13 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { messagesIn } from '../../../shared/i18n/catalogs.ts';
+import { type Language, SOURCE_LANGUAGE, directionOf } from '../../../shared/i18n/languages.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { SHARE_TARGET_PATH, WEB_MANIFEST_PATH } from '../../../shared/pwa.ts';
 import { pageRateLimit } from '../transport/rate-limits.ts';
 import { cacheHeaders } from '../transport/cache-headers.ts';
 
-/** What the manifest shows of the event: its name and colour, as the admin set them. */
+/**
+ * What the manifest shows of the event: its name and colour, as the admin set them, and the
+ * language its own words are written in: the event's default (English when none is given).
+ */
 interface ManifestBranding {
   eventName: string;
   primaryColor: string;
+  defaultLanguage?: Language;
 }
 
 /** The most characters a home screen shows under an icon without cutting the name. */
@@ -36,11 +42,15 @@ const shortName = (name: string): string => {
  * the memory form with them attached (decision 171).
  */
 export function webManifest(branding: ManifestBranding) {
+  // One manifest for everyone: an installed app's description is in the event's language.
+  const language = branding.defaultLanguage ?? SOURCE_LANGUAGE;
   return {
     id: '/',
     name: branding.eventName,
     short_name: shortName(branding.eventName),
-    description: 'Share memories and ask speakers questions, live.',
+    description: messagesIn(language).format('manifest.description'),
+    lang: language,
+    dir: directionOf(language),
     start_url: CLIENT_PATHS.home,
     scope: '/',
     display: 'standalone',

@@ -1,12 +1,14 @@
 import { API_PATHS } from '../../../../shared/routes.ts';
 import { messageResponseSchema } from '../../../../shared/schemas/common.ts';
 import { apiCall } from '../../../lib/api-client.ts';
+import { shownLanguage } from '../../../i18n/language.ts';
 
 /** POST /api/push/subscriptions: this device's PushSubscription, with the attendee token. */
 export const saveSubscription = (subscription: PushSubscriptionJSON, token: string | undefined) =>
   apiCall(messageResponseSchema, API_PATHS.pushSubscriptions, {
     method: 'POST',
-    json: subscription,
+    // The notifications' fixed words are written in the language this device shows.
+    json: { ...subscription, language: shownLanguage() },
     token: token ?? null,
   });
 
