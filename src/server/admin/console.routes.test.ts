@@ -194,7 +194,7 @@ describe.each(testDatabases)('the organiser console on %s', (database) => {
       expect(join).toContain(`Join the Fun at ${escaped}!`);
       expect(join).not.toContain('<2026>');
       const home = await pageOf('/home');
-      expect(home).toContain(`<p class="app-header-name">${escaped}</p>`);
+      expect(home).toContain(`<p class="app-header-name" dir="auto">${escaped}</p>`);
       expect(home).toContain(`<title>${escaped}</title>`);
 
       await call(t.url, 'PUT', '/api/admin/settings', {

@@ -13,25 +13,32 @@ import { escapeHtml } from './html.ts';
 
 // Tabler's arrow-left, as the React header draws it.
 const ARROW_LEFT =
-  '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M5 12l14 0"/><path d="M5 12l6 6"/><path d="M5 12l6 -6"/></svg>';
+  '<svg xmlns="http://www.w3.org/2000/svg" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" class="confab-flip-rtl"><path d="M5 12l14 0"/><path d="M5 12l6 6"/><path d="M5 12l6 -6"/></svg>';
 
 /**
  * The page shell (decision 093): the header's frame, back arrow, logo and event name, as the
  * React header (src/client/app/layout/app-header.tsx) draws them: the same elements with the
  * app's own classes (app-header.css), none of the UI kit's. The browser paints it as soon as
  * the page's stylesheet is in, before any script; React's first render replaces it. Its links
- * work without the code.
+ * work without the code. Its labels are in the page's language, its arrow points its way.
  */
-export function appShell(eventName: string, logoUrl: string | null = null): string {
+export function appShell(
+  eventName: string,
+  logoUrl: string | null = null,
+  language: Language = SOURCE_LANGUAGE,
+): string {
+  const messages = messagesIn(language);
   const name = escapeHtml(eventName);
   const logo = escapeHtml(logoUrl ?? DEFAULT_LOGO_URL);
+  const back = escapeHtml(messages.format('app.back'));
+  const home = escapeHtml(messages.format('app.homeLink', { name: eventName }));
   return [
     '<header class="app-header">',
     '<div class="app-header-bar"><div class="app-header-start">',
-    `<a class="app-header-back" aria-label="Back" href="${CLIENT_PATHS.home}">${ARROW_LEFT}</a>`,
-    `<a class="app-header-logo" aria-label="${name} home" href="${CLIENT_PATHS.home}">`,
+    `<a class="app-header-back" aria-label="${back}" href="${CLIENT_PATHS.home}">${ARROW_LEFT}</a>`,
+    `<a class="app-header-logo" aria-label="${home}" href="${CLIENT_PATHS.home}">`,
     `<img class="app-header-logo-image" alt="" src="${logo}" width="32" height="32" />`,
-    `<p class="app-header-name">${name}</p>`,
+    `<p class="app-header-name" dir="auto">${name}</p>`,
     '</a></div></div></header>',
   ].join('');
 }

@@ -476,6 +476,7 @@ export async function registerClientApp(
                       appShell(
                         branding.eventName,
                         branding.logoUrl ?? defaultLogoUrl(branding.primaryColor),
+                        language,
                       ),
                     ),
                     scheme,

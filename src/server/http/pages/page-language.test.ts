@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { messagesIn } from '../../../shared/i18n/catalogs.ts';
 import { publicConfigSchema } from '../../../shared/schemas/config.ts';
 import { adminToken, call, forged } from '../../../../tests/support/speakers.ts';
 import { testDatabases, useTestApp } from '../../../../tests/support/test-app.ts';
@@ -75,6 +76,10 @@ describe.each(testDatabases)('the language of the pages on %s', (database) => {
     }
     // A language whose markup the build lacks is still named, drawn in the source language.
     expect((await page('/home', { 'accept-language': 'ja' })).lang).toBe('ja');
+    // The header's shell, painted before any script, speaks it too.
+    const shell = await page('/schedule', { 'accept-language': 'ar' });
+    expect(shell.html).toContain(`aria-label="${messagesIn('ar').format('app.back')}"`);
+    expect(shell.html).toContain('class="confab-flip-rtl"');
   });
 
   it('prefers the person’s saved choice to the browser’s, and the event’s offer to both', async () => {
