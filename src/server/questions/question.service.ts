@@ -16,6 +16,9 @@ import { authorize } from '../auth/policies.ts';
 import type { AppDeps } from '../deps.ts';
 import { conflict, invalid, notFound } from '../http/errors.ts';
 import { csvCell } from '../lib/csv-cell.ts';
+import { messagesIn } from '../../shared/i18n/catalogs.ts';
+import { SOURCE_LANGUAGE } from '../../shared/i18n/languages.ts';
+import type { MessageId } from '../../shared/i18n/messages.ts';
 import { newId } from '../lib/ids.ts';
 import { screenText } from '../moderation/screen.ts';
 import type { ListView } from '../lists/list-route.ts';
@@ -427,21 +430,25 @@ export const adminQuestionsView = (
   rows: () => listForAdmin(deps.db, query),
 });
 
-export const CSV_HEADER = [
-  'id',
-  'createdAt',
-  'speakerId',
-  'speakerName',
-  'askerUsername',
-  'question',
-  'votes',
-  'answered',
-  'pinned',
-  'status',
-  'anonymous',
-  'answer',
-  'answeredAt',
-];
+/** The questions export's columns, by their names in the catalogs. */
+const CSV_COLUMNS = [
+  'csv.questionId',
+  'csv.questionCreatedAt',
+  'csv.questionSpeakerId',
+  'csv.questionSpeakerName',
+  'csv.questionAskerUsername',
+  'csv.questionText',
+  'csv.questionVotes',
+  'csv.questionAnswered',
+  'csv.questionPinned',
+  'csv.questionStatus',
+  'csv.questionAnonymous',
+  'csv.questionAnswer',
+  'csv.questionAnsweredAt',
+] as const satisfies readonly MessageId[];
+
+/** The questions export's header: in English, the console's language (`id`, `createdAt`, …). */
+export const CSV_HEADER = CSV_COLUMNS.map((id) => messagesIn(SOURCE_LANGUAGE).format(id));
 
 /**
  * Every question (of one speaker) as CSV lines, header first, read a page at a time. The asker

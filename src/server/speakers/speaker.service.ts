@@ -1,3 +1,5 @@
+import { messagesIn } from '../../shared/i18n/catalogs.ts';
+import { SOURCE_LANGUAGE } from '../../shared/i18n/languages.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Speaker, SpeakerFields } from '../../shared/schemas/speaker.ts';
 import type { AppDeps } from '../deps.ts';
@@ -194,8 +196,14 @@ export async function signInLinksCsv(
       speakerIds: issued.map(({ speaker }) => speaker._id),
     });
   }
+  // The header in English, the console's language: name, username, link.
+  const english = messagesIn(SOURCE_LANGUAGE);
   const rows = [
-    ['name', 'username', 'link'],
+    [
+      english.format('csv.speakerLinkName'),
+      english.format('csv.speakerLinkUsername'),
+      english.format('csv.speakerLinkLink'),
+    ],
     ...issued.map(({ speaker, secret }) => [
       speaker.name,
       speaker.username,
