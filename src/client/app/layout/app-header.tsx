@@ -94,7 +94,7 @@ export function AppHeader() {
             <Button
               variant="default"
               onClick={logout}
-              rightSection={<IconLogout size={18} />}
+              rightSection={<IconLogout size={18} className="confab-flip-rtl" />}
               size="sm"
               px="xs"
               classNames={{ section: classes.logoutIcon }}
