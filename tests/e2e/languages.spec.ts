@@ -45,6 +45,35 @@ async function messageNamesShown(page: Page): Promise<string[]> {
   return ENGLISH_IDS.filter((id) => text.includes(id));
 }
 
+/**
+ * Words in Latin letters a Japanese or Arabic screen may show outside people's own text: the
+ * event's and the app's names, file formats, units, and names of things that are not translated.
+ */
+const LATIN_ALLOWED =
+  /^(Confab|Q&A|QR|X|MB|KB|GB|URL|HEIC|HEIF|JPG|JPEG|PNG|WebP|GIF|AVIF|MP4|WebM|MOV|OBS|iPhone|Android|Web|Push|English|Fran[çc]ais|Deutsch|Espa[ñn]ol|Portugu[êe]s|Nadia|Layla|Opening|keynote|Room|of|lina|omar|What|comes|after|the|Which|track|next|Data|[a-z0-9]{1,2})$/;
+
+/**
+ * Text in Latin letters on a screen written in another script, outside people's own text (which
+ * is shown `dir="auto"` or in `<bdi>`): English the catalogs do not cover.
+ */
+const latinOutsidePeoplesText = (page: Page) =>
+  page.evaluate((allowed) => {
+    const allow = new RegExp(allowed);
+    const found = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('[dir="auto"], bdi, script, style, noscript, [hidden]')) {
+        continue;
+      }
+      if (parent.getClientRects().length === 0) continue;
+      for (const word of (node.textContent ?? '').match(/[A-Za-z][A-Za-z&'’]{2,}/g) ?? []) {
+        if (!allow.test(word)) found.add(`${word} (${parent.tagName.toLowerCase()})`);
+      }
+    }
+    return [...found];
+  }, LATIN_ALLOWED.source);
+
 /** A phone whose saved language is `language`, joined as `username` (or not joined). */
 async function phoneIn(
   browser: Browser,
@@ -137,6 +166,12 @@ test.describe('every screen in every language', () => {
         await expect(page.locator('[data-shell]')).toHaveCount(0);
         await page.waitForLoadState('load');
         await expect.poll(() => messageNamesShown(page), { message: path }).toEqual([]);
+        if (language === 'ja' || language === 'ar') {
+          expect({ path, english: await latinOutsidePeoplesText(page) }).toEqual({
+            path,
+            english: [],
+          });
+        }
       };
       for (const path of screens) await check(path);
       for (const path of bigScreens) await check(`${path}?lang=${language}`);
