@@ -159,20 +159,6 @@ export const WALL_TEXTS = {
   awaitingApproval: 'Awaiting approval',
 } as const;
 
-/** The room projectors and the streaming overlay (decision 226). */
-export const PROJECTOR_TEXTS = {
-  next: 'Next:',
-  at: (time: string) => `at ${time}`,
-  onDayAt: (day: string, time: string) => `${day} at ${time}`,
-  endOfDay: 'That’s all for today',
-  endOfProgramme: 'That’s all in this room. Thank you for coming!',
-  roomNotFound: 'Room not found',
-  sessionNotFound: 'Session not found',
-  cancelled: 'Cancelled',
-  roomProjector: 'Room projector',
-  overlay: 'Streaming overlay',
-} as const;
-
 /** Upload size default (MAX_UPLOAD_MB), see docs/decisions on the size limit. */
 export const DEFAULT_MAX_UPLOAD_MB = 15;
 

@@ -1,7 +1,6 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCalendarEvent } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { AppFooter } from '../../components/app-footer.tsx';
 import { GallerySection } from '../../features/memories/memories-screen.tsx';
@@ -15,6 +14,7 @@ import {
 import { useSchedule } from '../../features/programme/api/get-schedule.ts';
 import { AskQuestionButton } from '../../features/questions/ask-question-button.tsx';
 import { useSpeakersCard } from '../../features/speakers/api/get-speakers.ts';
+import { useMessages } from '../../i18n/language.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useNow } from '../../lib/use-now.ts';
 import classes from './home-route.module.css';
@@ -25,6 +25,7 @@ import { FollowedTalkReactions } from './talk-reactions.tsx';
  * (the one opened last, while it runs; or the only one on now) (decision 229).
  */
 function HomePolls() {
+  const { rich } = useMessages();
   const schedule = useSchedule();
   const now = useNow();
   const [followed] = useFollowedSession();
@@ -36,11 +37,7 @@ function HomePolls() {
         <PollList
           key={session._id}
           scope={{ sessionId: session._id }}
-          heading={
-            <>
-              Polls: <bdi>{session.title}</bdi>
-            </>
-          }
+          heading={rich('home.sessionPolls', { title: <bdi>{session.title}</bdi> })}
         />
       )}
     </>
@@ -49,6 +46,7 @@ function HomePolls() {
 
 /** /home: the hero, the two main actions, the polls and the memory gallery. */
 export default function HomeRoute() {
+  const { t, rich } = useMessages();
   const eventName = useEventName();
   // `?ask=<speaker username>`, from the presenter view's QR code: the ask form opens with that
   // speaker chosen, once the speakers are known.
@@ -60,10 +58,10 @@ export default function HomeRoute() {
     <Stack gap="lg" pt="lg">
       <Stack gap={4} className={classes.hero}>
         <Text className={classes.tagline} fw={800} tt="uppercase">
-          {TEXTS.heroTagline}
+          {t('home.heroTagline')}
         </Text>
         <Title order={1} className={classes.title}>
-          {TEXTS.heroJoin(eventName)}
+          {rich('home.heroJoin', { eventName: <bdi>{eventName}</bdi> })}
         </Title>
       </Stack>
 
@@ -88,7 +86,7 @@ export default function HomeRoute() {
         hiddenFrom="sm"
         mx="auto"
       >
-        Schedule: now and next
+        {t('home.scheduleLink')}
       </Button>
       <PushOptIn />
 

@@ -3,8 +3,6 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { IconMoodSad } from '@tabler/icons-react';
 import { Fragment } from 'react';
 import { useParams } from 'react-router';
-import { PROJECTOR_TEXTS } from '../../../shared/constants.ts';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { sessionPath } from '../../../shared/routes.ts';
 import type { Room, Schedule, Session } from '../../../shared/schemas/programme.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
@@ -23,6 +21,7 @@ import {
 import { StagePoll } from '../../features/polls/stage-poll.tsx';
 import { useSessionQuestions } from '../../features/questions/use-question-lists.ts';
 import { ReactionBurst } from '../../features/reactions/reaction-burst.tsx';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { formatTimeRange, formatZonedDay, formatZonedTime } from '../../lib/format-time.ts';
 import classes from './projector-route.module.css';
 
@@ -72,6 +71,7 @@ function SessionPresenter({
   timeZone: string;
   overlay: boolean;
 }) {
+  const t = useT();
   const speakers = useSession(session._id).data?.speakers;
   const questions = useSessionQuestions(session._id);
   const when = formatTimeRange(session.startsAt, session.endsAt, timeZone);
@@ -79,7 +79,7 @@ function SessionPresenter({
   if (overlay) {
     return (
       <OverlayView
-        label={`${PROJECTOR_TEXTS.overlay}: ${session.title}`}
+        label={t('projector.overlayLabel', { title: session.title })}
         title={session.title}
         details={
           <>
@@ -97,12 +97,12 @@ function SessionPresenter({
   }
   return (
     <PresenterView
-      label={`${QA_TEXTS.presenterView}: ${session.title}`}
+      label={t('projector.presenterLabel', { title: session.title })}
       eyebrow={
         <>
           {room && <bdi>{room.name}</bdi>} · {when}
           {session.cancelled && (
-            <span className={classes.cancelled}>{PROJECTOR_TEXTS.cancelled}</span>
+            <span className={classes.cancelled}>{t('projector.cancelled')}</span>
           )}
         </>
       }
@@ -125,21 +125,22 @@ function SessionPresenter({
  * an open poll of the whole event beside it (decision 231).
  */
 function NextTalk({ room, session, timeZone }: { room: Room; session: Session; timeZone: string }) {
+  const t = useT();
   const speakers = useSession(session._id).data?.speakers;
   return (
     <ProjectorPage
-      label={`${PROJECTOR_TEXTS.roomProjector}: ${room.name}`}
+      label={t('projector.roomLabel', { room: room.name })}
       title={room.name}
       askLink={askUrl(session)}
       aside={<StagePoll scope={{ sessionId: null }} openOnly />}
     >
-      <section className={classes.next} aria-label="Next session">
-        <div className={classes.nextLabel}>{PROJECTOR_TEXTS.next}</div>
+      <section className={classes.next} aria-label={t('projector.nextSession')}>
+        <div className={classes.nextLabel}>{t('projector.next')}</div>
         <h2 className={classes.nextTitle} dir="auto">
           {session.title}
         </h2>
         <div className={classes.nextWhen}>
-          {PROJECTOR_TEXTS.at(formatZonedTime(session.startsAt, timeZone))}
+          {t('projector.at', { time: formatZonedTime(session.startsAt, timeZone) })}
         </div>
         {speakers?.length ? (
           <div className={classes.nextSpeakers}>
@@ -161,8 +162,9 @@ function EndOfDay({
   next: Session | undefined;
   timeZone: string;
 }) {
+  const { t, rich } = useMessages();
   return (
-    <main className={classes.calm} aria-label={`${PROJECTOR_TEXTS.roomProjector}: ${room.name}`}>
+    <main className={classes.calm} aria-label={t('projector.roomLabel', { room: room.name })}>
       <div className={classes.calmControls}>
         <ScreenControls />
       </div>
@@ -170,16 +172,18 @@ function EndOfDay({
         {room.name}
       </div>
       <h1 className={classes.calmTitle}>
-        {next ? PROJECTOR_TEXTS.endOfDay : PROJECTOR_TEXTS.endOfProgramme}
+        {next ? t('projector.endOfDay') : t('projector.endOfProgramme')}
       </h1>
       {next && (
         <p className={classes.calmNext}>
-          {PROJECTOR_TEXTS.next} <bdi className={classes.calmNextTitle}>{next.title}</bdi>
+          {rich('projector.nextTitle', {
+            title: <bdi className={classes.calmNextTitle}>{next.title}</bdi>,
+          })}
           <br />
-          {PROJECTOR_TEXTS.onDayAt(
-            formatZonedDay(next.startsAt, timeZone),
-            formatZonedTime(next.startsAt, timeZone),
-          )}
+          {t('projector.onDayAt', {
+            day: formatZonedDay(next.startsAt, timeZone),
+            time: formatZonedTime(next.startsAt, timeZone),
+          })}
         </p>
       )}
     </main>
@@ -214,10 +218,11 @@ function RoomScreen({
   schedule: Schedule | undefined;
   shown: ReturnType<typeof useRoomNow>;
 }) {
+  const t = useT();
   const room = schedule?.rooms.find((item) => item._id === roomId);
-  useDocumentTitle(room ? `${room.name} · ${PROJECTOR_TEXTS.roomProjector}` : '');
+  useDocumentTitle(room ? t('projector.roomTitle', { room: room.name }) : '');
   if (!schedule || !shown) return <ProjectorLoading />;
-  if (!room) return <NotFound text={PROJECTOR_TEXTS.roomNotFound} />;
+  if (!room) return <NotFound text={t('projector.roomNotFound')} />;
   if (shown.kind === 'on') {
     return (
       <SessionPresenter
@@ -245,9 +250,10 @@ function OneSession({
   schedule: Schedule | undefined;
   overlay: boolean;
 }) {
+  const t = useT();
   const session = useSession(sessionId);
   useDocumentTitle(session.data?.title ?? '');
-  if (session.isError && !session.data) return <NotFound text={PROJECTOR_TEXTS.sessionNotFound} />;
+  if (session.isError && !session.data) return <NotFound text={t('projector.sessionNotFound')} />;
   // Over a video, nothing shows until there is something to show.
   if (!session.data || !schedule) return overlay ? null : <ProjectorLoading />;
   // The programme's copy is the one `scheduleUpdated` refreshes first.

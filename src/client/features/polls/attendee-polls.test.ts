@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pollFixture } from '../../../../tests/support/poll-fixture.ts';
+// eslint-disable-next-line no-restricted-imports -- A test reads the catalogs as written; the app never does.
+import { messagesIn } from '../../../shared/i18n/catalogs.ts';
+import type { Translate } from '../../i18n/language.ts';
 import {
   answerOf,
   attendeePolls,
@@ -9,6 +12,9 @@ import {
   quizVerdict,
   wordsProblem,
 } from './attendee-polls.ts';
+
+const english = messagesIn('en');
+const t: Translate = (id, values) => english.format(id, values);
 
 const three = [
   { id: 'a', text: 'Alpha' },
@@ -77,8 +83,12 @@ describe('the answer form', () => {
 
   it('says what is wrong with the word boxes', () => {
     expect(wordsProblem(['rust', '', ''])).toBeNull();
-    expect(wordsProblem(['rust; go', '', ''])).toMatch(/without commas/);
-    expect(wordsProblem(['x'.repeat(41), '', ''])).toMatch(/At most 40/);
+    const said = (words: string[]) => {
+      const problem = wordsProblem(words);
+      return problem && english.format(problem.id, problem.values);
+    };
+    expect(said(['rust; go', '', ''])).toMatch(/without commas/);
+    expect(said(['x'.repeat(41), '', ''])).toMatch(/At most 40/);
   });
 
   it('moves an option up or down, never out of the list', () => {
@@ -119,9 +129,11 @@ describe('a closed quiz’s verdict', () => {
 describe('the attendee’s answer in words', () => {
   it('names the options, the rating, the order or the text', () => {
     const poll = pollFixture(1, { options: three, maxRating: 7 });
-    expect(ownAnswerText(poll, { optionIds: ['a', 'c'] })).toBe('Alpha, Gamma');
-    expect(ownAnswerText(poll, { rating: 6 })).toBe('6 of 7');
-    expect(ownAnswerText(poll, { ranking: ['b', 'a', 'c'] })).toBe('1. Beta  2. Alpha  3. Gamma');
-    expect(ownAnswerText(poll, { text: 'Hello' })).toBe('Hello');
+    expect(ownAnswerText(poll, { optionIds: ['a', 'c'] }, t)).toBe('Alpha, Gamma');
+    expect(ownAnswerText(poll, { rating: 6 }, t)).toBe('6 of 7');
+    expect(ownAnswerText(poll, { ranking: ['b', 'a', 'c'] }, t)).toBe(
+      '1. Beta  2. Alpha  3. Gamma',
+    );
+    expect(ownAnswerText(poll, { text: 'Hello' }, t)).toBe('Hello');
   });
 });

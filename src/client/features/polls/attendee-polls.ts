@@ -1,3 +1,5 @@
+import type { MessageId, MessageValues } from '../../../shared/i18n/messages.ts';
+import type { Translate } from '../../i18n/language.ts';
 import { POLL_LIMITS, type Poll, type PollVoteRequest } from '../../../shared/schemas/poll.ts';
 import { correctOptionIdsOf, wordEntries } from './results-figures.ts';
 
@@ -51,12 +53,17 @@ export function draftOf(poll: Poll, mine?: PollVoteRequest): AnswerDraft {
   };
 }
 
-/** Why a word cloud's boxes cannot be sent, or null when they can. */
-export function wordsProblem(words: readonly string[]): string | null {
-  if (words.some((word) => /[,;\n]/.test(word)))
-    return 'One word or phrase per box, without commas';
+/** A message to show, with its values. */
+export interface Said {
+  id: MessageId;
+  values?: MessageValues;
+}
+
+/** Why a word cloud's boxes cannot be sent (the message that says it), or null when they can. */
+export function wordsProblem(words: readonly string[]): Said | null {
+  if (words.some((word) => /[,;\n]/.test(word))) return { id: 'polls.wordsNoCommas' };
   if (words.some((word) => word.trim().length > POLL_LIMITS.wordMax)) {
-    return `At most ${POLL_LIMITS.wordMax} characters per box`;
+    return { id: 'polls.wordsTooLong', values: { max: POLL_LIMITS.wordMax } };
   }
   return null;
 }
@@ -114,10 +121,10 @@ export function quizVerdict(poll: Poll, mine?: PollVoteRequest): 'right' | 'wron
 }
 
 /** The attendee's answer in words, as the card recalls it: "Rust, Go", "4 of 5", the text. */
-export function ownAnswerText(poll: Poll, mine: PollVoteRequest): string {
+export function ownAnswerText(poll: Poll, mine: PollVoteRequest, t: Translate): string {
   const textOf = new Map(poll.options.map((option) => [option.id, option.text]));
   if ('optionIds' in mine) return mine.optionIds.map((id) => textOf.get(id) ?? id).join(', ');
-  if ('rating' in mine) return `${mine.rating} of ${poll.maxRating}`;
+  if ('rating' in mine) return t('polls.ratingOf', { rating: mine.rating, max: poll.maxRating });
   if ('ranking' in mine) {
     return mine.ranking.map((id, index) => `${index + 1}. ${textOf.get(id) ?? id}`).join('  ');
   }

@@ -21,11 +21,13 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { MessageId } from '../../../shared/i18n/messages.ts';
 import type { Poll, PollPatch } from '../../../shared/schemas/poll.ts';
 import { ActionButton } from '../../components/action-button.tsx';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
 import { RetryAlert } from '../../components/retry-alert.tsx';
 import { toastDone } from '../../components/toast.ts';
+import { translate, useT } from '../../i18n/language.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { useDeletePoll } from './api/delete-poll.ts';
 import { usePollLeaderboard } from './api/get-poll-leaderboard.ts';
@@ -37,17 +39,19 @@ import { useResetPoll } from './api/reset-poll.ts';
 import { PollEditor, type PollDraft } from './poll-editor.tsx';
 import { POLL_TYPE_LABELS } from './poll-form.ts';
 import { PollResults } from './poll-results.tsx';
-import { answersText } from './poll-texts.ts';
 
 /** What the owner is asked to confirm: starting a poll over, or deleting it. */
 type Confirming = { kind: 'reset' | 'delete'; poll: Poll } | null;
 
 /** A poll's state at a glance: open is the one that stands out (and reads in both schemes). */
 const STATE_BADGES = {
-  draft: { label: 'Draft', color: 'gray', variant: 'outline' },
-  open: { label: 'Open', color: undefined, variant: 'filled' },
-  closed: { label: 'Closed', color: 'gray', variant: 'light' },
-} as const;
+  draft: { label: 'polls.stateDraft', color: 'gray', variant: 'outline' },
+  open: { label: 'polls.stateOpen', color: undefined, variant: 'filled' },
+  closed: { label: 'polls.stateClosed', color: 'gray', variant: 'light' },
+} as const satisfies Record<
+  Poll['state'],
+  { label: MessageId; color: string | undefined; variant: string }
+>;
 
 /** The open answers, newest first, each with Hide (or Show, once hidden). */
 function OpenAnswers({
@@ -59,11 +63,19 @@ function OpenAnswers({
   token: string;
   onFailed: (error: unknown) => void;
 }) {
+  const t = useT();
   const hide = useHidePollAnswer(token);
   const answers = poll.results && 'answers' in poll.results ? poll.results.answers : [];
-  if (answers.length === 0) return <Text c="dimmed">No answers yet.</Text>;
+  if (answers.length === 0) return <Text c="dimmed">{t('polls.ownerNoAnswers')}</Text>;
   return (
-    <Stack gap={6} component="ul" aria-label="Answers" p={0} m={0} style={{ listStyle: 'none' }}>
+    <Stack
+      gap={6}
+      component="ul"
+      aria-label={t('polls.ownerAnswers')}
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+    >
       {answers.map((answer) => (
         <Group
           key={answer._id}
@@ -92,7 +104,7 @@ function OpenAnswers({
               )
             }
           >
-            {answer.hidden ? 'Show' : 'Hide'}
+            {answer.hidden ? t('polls.showAnswer') : t('polls.hideAnswer')}
           </ActionButton>
         </Group>
       ))}
@@ -110,11 +122,12 @@ function CloudWords({
   token: string;
   onFailed: (error: unknown) => void;
 }) {
+  const t = useT();
   const remove = useRemovePollWord(token);
   const words = poll.results && 'words' in poll.results ? poll.results.words : [];
   if (words.length === 0) return null;
   return (
-    <Group gap={6} aria-label="Words">
+    <Group gap={6} aria-label={t('polls.ownerWords')}>
       {words.map((word) => (
         <Badge
           key={word.text}
@@ -125,12 +138,12 @@ function CloudWords({
           rightSection={
             <CloseButton
               size="xs"
-              aria-label={`Remove the word “${word.text}”`}
+              aria-label={t('polls.removeWord', { word: word.text })}
               onClick={() =>
                 remove.mutate(
                   { id: poll._id, text: word.text },
                   {
-                    onSuccess: () => toastDone(`“${word.text}” is out of the word cloud.`),
+                    onSuccess: () => toastDone(translate('polls.wordRemoved', { word: word.text })),
                     onError: onFailed,
                   },
                 )
@@ -138,7 +151,7 @@ function CloudWords({
             />
           }
         >
-          <bdi>{word.text}</bdi> · {word.count}
+          <bdi>{word.text}</bdi> · {t('polls.count', { value: word.count })}
         </Badge>
       ))}
     </Group>
@@ -147,26 +160,27 @@ function CloudWords({
 
 /** A quiz's best answerers so far (the owners see it before anyone else). */
 function Leaderboard({ poll, token }: { poll: Poll; token: string }) {
+  const t = useT();
   const board = usePollLeaderboard(poll._id, poll.voters, token, poll.voters > 0);
   const entries = board.data?.entries.slice(0, 10) ?? [];
   if (entries.length === 0) return null;
   return (
-    <Table aria-label="Leaderboard" withRowBorders={false} verticalSpacing={2} maw={420}>
+    <Table aria-label={t('polls.leaderboard')} withRowBorders={false} verticalSpacing={2} maw={420}>
       <Table.Thead>
         <Table.Tr>
           <Table.Th>#</Table.Th>
-          <Table.Th ta="start">Leaderboard</Table.Th>
-          <Table.Th ta="end">Points</Table.Th>
+          <Table.Th ta="start">{t('polls.leaderboard')}</Table.Th>
+          <Table.Th ta="end">{t('polls.points')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
       <Table.Tbody>
         {entries.map((entry, index) => (
           <Table.Tr key={entry.username}>
-            <Table.Td>{index + 1}</Table.Td>
+            <Table.Td>{t('polls.count', { value: index + 1 })}</Table.Td>
             <Table.Td>
               <bdi>{entry.username}</bdi>
             </Table.Td>
-            <Table.Td ta="end">{entry.points}</Table.Td>
+            <Table.Td ta="end">{t('polls.count', { value: entry.points })}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -192,36 +206,43 @@ function OwnerPollCard({
   onConfirm: (confirming: Confirming) => void;
   onFailed: (error: unknown) => void;
 }) {
+  const t = useT();
   const patch = usePatchPoll(token);
   const change = (update: PollPatch) =>
     patch.mutate({ id: poll._id, patch: update }, { onError: onFailed });
   const state = STATE_BADGES[poll.state];
   return (
-    <Paper withBorder radius="lg" p="md" component="article" aria-label={`Poll: ${poll.title}`}>
+    <Paper
+      withBorder
+      radius="lg"
+      p="md"
+      component="article"
+      aria-label={t('polls.stageLabel', { title: poll.title })}
+    >
       <Stack gap="sm">
         <Group justify="space-between" gap="xs" align="flex-start" wrap="nowrap">
           <Text fw={700} fz="lg" dir="auto" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
             {poll.title}
           </Text>
           <Text fz="sm" c="dimmed" style={{ flexShrink: 0 }} aria-live="polite">
-            {answersText(poll.voters)}
+            {t('polls.answers', { count: poll.voters })}
           </Text>
         </Group>
         <Group gap={6}>
           <Badge variant={state.variant} color={state.color}>
-            {state.label}
+            {t(state.label)}
           </Badge>
           <Badge variant="outline" color="gray">
-            {POLL_TYPE_LABELS[poll.type]}
+            {t(POLL_TYPE_LABELS[poll.type])}
           </Badge>
           <Badge variant="light" color={poll.resultsVisible ? 'blue' : 'gray'}>
-            {poll.resultsVisible ? 'Results shown' : 'Results hidden'}
+            {poll.resultsVisible ? t('polls.resultsShownBadge') : t('polls.resultsHiddenBadge')}
           </Badge>
         </Group>
         <Group gap="xs">
           {poll.state === 'draft' && (
             <ActionButton icon={IconPencil} variant="default" onClick={() => onEdit(poll)}>
-              Edit
+              {t('polls.edit')}
             </ActionButton>
           )}
           {poll.state === 'draft' && (
@@ -230,7 +251,7 @@ function OwnerPollCard({
               variant="filled"
               onClick={() => change({ state: 'open' })}
             >
-              Open
+              {t('polls.open')}
             </ActionButton>
           )}
           {poll.state === 'open' && (
@@ -239,23 +260,23 @@ function OwnerPollCard({
               variant="filled"
               onClick={() => change({ state: 'closed' })}
             >
-              Close
+              {t('polls.close')}
             </ActionButton>
           )}
           {poll.state === 'closed' && (
             <ActionButton icon={IconPlayerPlay} onClick={() => change({ state: 'open' })}>
-              Re-open
+              {t('polls.reopen')}
             </ActionButton>
           )}
           <ActionButton
             icon={poll.resultsVisible ? IconEyeOff : IconEye}
             onClick={() => change({ resultsVisible: !poll.resultsVisible })}
           >
-            {poll.resultsVisible ? 'Hide results' : 'Show results'}
+            {poll.resultsVisible ? t('polls.hideResults') : t('polls.showResults')}
           </ActionButton>
           {poll.voters > 0 && (
             <ActionButton icon={IconRefresh} onClick={() => onConfirm({ kind: 'reset', poll })}>
-              Reset
+              {t('polls.reset')}
             </ActionButton>
           )}
           <ActionButton
@@ -263,7 +284,7 @@ function OwnerPollCard({
             color="red"
             onClick={() => onConfirm({ kind: 'delete', poll })}
           >
-            Delete
+            {t('polls.delete')}
           </ActionButton>
         </Group>
         {poll.state !== 'draft' &&
@@ -292,7 +313,7 @@ export function OwnerPolls({
   scope,
   token,
   onFailed,
-  title = 'Polls',
+  title,
 }: {
   scope: PollsScope;
   token: string;
@@ -300,6 +321,8 @@ export function OwnerPolls({
   onFailed: (error: unknown) => void;
   title?: string;
 }) {
+  const t = useT();
+  const heading = title ?? t('polls.heading');
   const polls = usePolls(scope, token);
   const [draft, setDraft] = useState<PollDraft | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
@@ -311,13 +334,13 @@ export function OwnerPolls({
     const { kind, poll } = confirming;
     if (kind === 'reset') {
       reset.mutate(poll._id, {
-        onSuccess: () => toastDone(`“${poll.title}” starts over: every answer is gone.`),
+        onSuccess: () => toastDone(translate('polls.resetDone', { title: poll.title })),
         onError: onFailed,
         onSettled: () => setConfirming(null),
       });
     } else {
       deletion.mutate(poll._id, {
-        onSuccess: () => toastDone(`Deleted “${poll.title}”.`),
+        onSuccess: () => toastDone(translate('polls.deleted', { title: poll.title })),
         onError: onFailed,
         onSettled: () => setConfirming(null),
       });
@@ -325,33 +348,35 @@ export function OwnerPolls({
   };
 
   return (
-    <Stack gap="sm" component="section" aria-label={title}>
+    <Stack gap="sm" component="section" aria-label={heading}>
       <Group justify="space-between" gap="xs">
         <Group gap="xs">
-          <Title order={2} fz="xl">
-            {title}
+          <Title order={2} fz="xl" dir="auto">
+            {heading}
           </Title>
           {polls.data && polls.data.length > 0 && (
-            <Badge variant="light" size="lg" aria-label={`${polls.data.length} polls`}>
-              {polls.data.length}
+            <Badge
+              variant="light"
+              size="lg"
+              aria-label={t('polls.pollCount', { count: polls.data.length })}
+            >
+              {t('polls.count', { value: polls.data.length })}
             </Badge>
           )}
         </Group>
         <Button leftSection={<IconPlus size={18} />} onClick={() => setDraft({ poll: null })}>
-          New poll
+          {t('polls.newPoll')}
         </Button>
       </Group>
       {polls.isPending ? (
-        <Loader aria-label="Loading the polls" />
+        <Loader aria-label={t('polls.loading')} />
       ) : polls.isError && !polls.data ? (
-        <RetryAlert title="The polls could not load" onRetry={() => void polls.refetch()}>
-          {errorMessage(polls.error, 'Check your connection.')}
+        <RetryAlert title={t('polls.loadFailed')} onRetry={() => void polls.refetch()}>
+          {errorMessage(polls.error, t('polls.checkConnection'))}
         </RetryAlert>
       ) : polls.data.length === 0 ? (
         <Paper withBorder radius="lg" p="lg">
-          <Text c="dimmed">
-            No polls yet. Prepare them before the talk: a draft stays yours until you open it.
-          </Text>
+          <Text c="dimmed">{t('polls.ownerEmpty')}</Text>
         </Paper>
       ) : (
         polls.data.map((poll) => (
@@ -374,17 +399,21 @@ export function OwnerPolls({
       />
       <ConfirmDeleteModal
         opened={confirming !== null}
-        title={confirming?.kind === 'reset' ? 'Reset this poll?' : 'Delete this poll?'}
+        title={
+          confirming?.kind === 'reset'
+            ? t('polls.resetConfirmTitle')
+            : t('polls.deleteConfirmTitle')
+        }
         quote={confirming?.poll.title}
-        confirmLabel={confirming?.kind === 'reset' ? 'Reset' : 'Delete'}
+        confirmLabel={confirming?.kind === 'reset' ? t('polls.reset') : t('polls.delete')}
         icon={confirming?.kind === 'reset' ? IconRefresh : IconTrash}
         deleting={reset.isPending || deletion.isPending}
         onCancel={() => setConfirming(null)}
         onConfirm={confirm}
       >
         {confirming?.kind === 'reset'
-          ? `Every answer (${answersText(confirming.poll.voters)}) is removed, for everyone. This cannot be undone.`
-          : 'The poll and its answers are removed, for everyone. This cannot be undone.'}
+          ? t('polls.resetConfirmText', { count: confirming.poll.voters })
+          : t('polls.deleteConfirmText')}
       </ConfirmDeleteModal>
     </Stack>
   );

@@ -13,6 +13,7 @@ import {
 import { IconArrowDown, IconArrowUp, IconSend } from '@tabler/icons-react';
 import { type ReactNode, type SubmitEvent, useState } from 'react';
 import { POLL_LIMITS, type Poll, type PollVoteRequest } from '../../../shared/schemas/poll.ts';
+import { useT } from '../../i18n/language.ts';
 import {
   type AnswerDraft,
   answerOf,
@@ -42,6 +43,7 @@ function ChoiceInput({
   draft: AnswerDraft;
   onChange: (optionIds: string[]) => void;
 }) {
+  const t = useT();
   const option = (text: string, control: ReactNode) => (
     <Group wrap="nowrap" gap="sm" align="flex-start">
       {control}
@@ -53,7 +55,7 @@ function ChoiceInput({
   if (poll.type === 'single') {
     return (
       <Radio.Group
-        label="Choose one"
+        label={t('polls.chooseOne')}
         value={draft.optionIds[0] ?? null}
         onChange={(value) => onChange([value])}
       >
@@ -69,7 +71,7 @@ function ChoiceInput({
   }
   return (
     <Checkbox.Group
-      label={poll.type === 'quiz' ? 'Choose every right answer' : 'Choose one or more'}
+      label={poll.type === 'quiz' ? t('polls.chooseRightAnswers') : t('polls.chooseSeveral')}
       value={draft.optionIds}
       onChange={onChange}
     >
@@ -94,11 +96,12 @@ function RatingInput({
   draft: AnswerDraft;
   onChange: (rating: number) => void;
 }) {
+  const t = useT();
   const labelId = `rate-${poll._id}`;
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500} id={labelId}>
-        Your rating, 1 to {poll.maxRating}
+        {t('polls.yourRating', { max: poll.maxRating })}
       </Text>
       <Group gap="md" wrap="wrap">
         <div role="radiogroup" aria-labelledby={labelId}>
@@ -107,11 +110,13 @@ function RatingInput({
             value={draft.rating ?? 0}
             onChange={onChange}
             size={poll.maxRating > 6 ? 'lg' : 'xl'}
-            getSymbolLabel={(value) => `${value} of ${poll.maxRating}`}
+            getSymbolLabel={(value) => t('polls.ratingOf', { rating: value, max: poll.maxRating })}
           />
         </div>
         <Text size="sm" c="dimmed" aria-live="polite">
-          {draft.rating === null ? 'Tap a star' : `${draft.rating} of ${poll.maxRating}`}
+          {draft.rating === null
+            ? t('polls.tapAStar')
+            : t('polls.ratingOf', { rating: draft.rating, max: poll.maxRating })}
         </Text>
       </Group>
     </Stack>
@@ -126,17 +131,22 @@ function WordsInput({
   draft: AnswerDraft;
   onChange: (words: string[]) => void;
 }) {
+  const t = useT();
   const problem = wordsProblem(draft.words);
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500}>
-        Up to {POLL_LIMITS.wordcloudEntries} words or short phrases, one per box
+        {t('polls.wordsHint', { count: POLL_LIMITS.wordcloudEntries })}
       </Text>
       {draft.words.map((word, index) => (
         <TextInput
           // The boxes are fixed: three, in order.
           key={index}
-          label={index === 0 ? 'Word 1' : `Word ${index + 1} (optional)`}
+          label={
+            index === 0
+              ? t('polls.wordRequired', { number: 1 })
+              : t('polls.wordOptional', { number: index + 1 })
+          }
           value={word}
           maxLength={POLL_LIMITS.wordMax}
           dir="auto"
@@ -150,7 +160,7 @@ function WordsInput({
       ))}
       {problem && (
         <Text size="sm" c="red" role="alert">
-          {problem}
+          {t(problem.id, problem.values)}
         </Text>
       )}
     </Stack>
@@ -165,9 +175,10 @@ function TextAnswerInput({
   draft: AnswerDraft;
   onChange: (text: string) => void;
 }) {
+  const t = useT();
   return (
     <Textarea
-      label="Your answer"
+      label={t('polls.yourAnswer')}
       value={draft.text}
       onChange={(event) => onChange(event.currentTarget.value)}
       maxLength={POLL_LIMITS.openTextMax}
@@ -175,7 +186,10 @@ function TextAnswerInput({
       minRows={3}
       maxRows={8}
       dir="auto"
-      description={`${draft.text.length} / ${POLL_LIMITS.openTextMax} characters`}
+      description={t('polls.characters', {
+        count: draft.text.length,
+        max: POLL_LIMITS.openTextMax,
+      })}
       inputWrapperOrder={['label', 'input', 'description']}
     />
   );
@@ -191,6 +205,7 @@ function RankingInput({
   draft: AnswerDraft;
   onChange: (ranking: string[]) => void;
 }) {
+  const t = useT();
   const [said, setSaid] = useState('');
   const textOf = new Map(poll.options.map((option) => [option.id, option.text]));
   const move = (index: number, by: -1 | 1) => {
@@ -198,14 +213,20 @@ function RankingInput({
     const id = draft.ranking[index];
     onChange(next);
     if (id !== undefined) {
-      setSaid(`${textOf.get(id) ?? ''}: now number ${next.indexOf(id) + 1} of ${next.length}`);
+      setSaid(
+        t('polls.movedTo', {
+          text: textOf.get(id) ?? '',
+          place: next.indexOf(id) + 1,
+          count: next.length,
+        }),
+      );
     }
   };
   const labelId = `rank-${poll._id}`;
   return (
     <Stack gap={6}>
       <Text size="sm" fw={500} id={labelId}>
-        Put them in your order, the first on top
+        {t('polls.rankingHint')}
       </Text>
       <ol className={classes.ranking} aria-labelledby={labelId}>
         {draft.ranking.map((id, index) => {
@@ -222,7 +243,7 @@ function RankingInput({
                 <ActionIcon
                   variant="light"
                   size="lg"
-                  aria-label={`Move ${text} up`}
+                  aria-label={t('polls.moveUp', { text })}
                   disabled={index === 0}
                   onClick={() => move(index, -1)}
                 >
@@ -231,7 +252,7 @@ function RankingInput({
                 <ActionIcon
                   variant="light"
                   size="lg"
-                  aria-label={`Move ${text} down`}
+                  aria-label={t('polls.moveDown', { text })}
                   disabled={index === draft.ranking.length - 1}
                   onClick={() => move(index, 1)}
                 >
@@ -255,6 +276,7 @@ function RankingInput({
  * up and down buttons (ranking). "Send" is enabled once the answer is complete.
  */
 export function PollAnswerForm({ poll, mine, pending, onSend, onCancel }: PollAnswerFormProps) {
+  const t = useT();
   const [draft, setDraft] = useState(() => draftOf(poll, mine));
   const change = (part: Partial<AnswerDraft>) => setDraft((current) => ({ ...current, ...part }));
   const answer = answerOf(poll, draft);
@@ -263,7 +285,11 @@ export function PollAnswerForm({ poll, mine, pending, onSend, onCancel }: PollAn
     if (answer && !pending) onSend(answer);
   };
   return (
-    <form onSubmit={submit} noValidate aria-label={`Answer: ${poll.title}`}>
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label={t('polls.answerFormLabel', { title: poll.title })}
+    >
       <Stack gap="md">
         {poll.type === 'rating' ? (
           <RatingInput poll={poll} draft={draft} onChange={(rating) => change({ rating })} />
@@ -279,15 +305,15 @@ export function PollAnswerForm({ poll, mine, pending, onSend, onCancel }: PollAn
         <Group gap="sm">
           <Button
             type="submit"
-            leftSection={<IconSend size={18} />}
+            leftSection={<IconSend size={18} className="confab-flip-rtl" />}
             loading={pending}
             disabled={!answer}
           >
-            {mine ? 'Send new answer' : 'Send answer'}
+            {mine ? t('polls.sendNewAnswer') : t('polls.sendAnswer')}
           </Button>
           {onCancel && (
             <Button variant="subtle" onClick={onCancel} disabled={pending}>
-              Keep my answer
+              {t('polls.keepAnswer')}
             </Button>
           )}
         </Group>

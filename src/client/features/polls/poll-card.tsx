@@ -15,12 +15,13 @@ import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Poll, PollVoteRequest } from '../../../shared/schemas/poll.ts';
 import { toastFailed } from '../../components/toast.ts';
+import { translate, useMessages, useT } from '../../i18n/language.ts';
+import type { MessageId } from '../../../shared/i18n/messages.ts';
 import { useVotePoll } from './api/vote-poll.ts';
 import { ownAnswerText, quizVerdict } from './attendee-polls.ts';
 import { PollAnswerForm } from './poll-answer-form.tsx';
 import { PollLeaderboard } from './poll-leaderboard.tsx';
 import { PollResults } from './poll-results.tsx';
-import { POLL_TEXTS, answersText } from './poll-texts.ts';
 import classes from './poll-card.module.css';
 
 export interface PollCardProps {
@@ -38,18 +39,19 @@ export interface PollCardProps {
 }
 
 /** What a type asks of the attendee, under the question. */
-const HINTS: Record<Poll['type'], string> = {
-  single: 'One choice',
-  multiple: 'Several choices',
-  rating: 'Rating',
-  wordcloud: 'Word cloud',
-  open: 'Open answer',
-  ranking: 'Ranking',
-  quiz: 'Quiz',
-};
+const HINTS = {
+  single: 'polls.hintSingle',
+  multiple: 'polls.hintMultiple',
+  rating: 'polls.hintRating',
+  wordcloud: 'polls.hintWordcloud',
+  open: 'polls.hintOpen',
+  ranking: 'polls.hintRanking',
+  quiz: 'polls.hintQuiz',
+} as const satisfies Record<Poll['type'], MessageId>;
 
 /** A closed quiz says whether the attendee's answer was right. */
 function QuizVerdict({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | undefined }) {
+  const t = useT();
   const verdict = quizVerdict(poll, mine);
   if (!verdict) return null;
   const right = verdict === 'right';
@@ -62,9 +64,7 @@ function QuizVerdict({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | unde
       role="status"
     >
       {right ? <IconCircleCheck size={22} aria-hidden /> : <IconCircleX size={22} aria-hidden />}
-      <Text fw={700}>
-        {right ? 'You got it right!' : 'Not this time: the right answer is marked.'}
-      </Text>
+      <Text fw={700}>{right ? t('polls.quizRight') : t('polls.quizWrong')}</Text>
     </Group>
   );
 }
@@ -82,6 +82,7 @@ export function PollCard({
   username,
   titleOrder = 3,
 }: PollCardProps) {
+  const { t, rich } = useMessages();
   const titleId = `poll-${poll._id}`;
   const vote = useVotePoll();
   const [editing, setEditing] = useState(false);
@@ -96,7 +97,7 @@ export function PollCard({
           onAnswered(answer);
           setEditing(false);
         },
-        onError: (error) => toastFailed(error, 'Your answer could not be sent. Try again.'),
+        onError: (error) => toastFailed(error, translate('polls.answerFailed')),
       },
     );
   };
@@ -122,11 +123,11 @@ export function PollCard({
               color={open ? 'green' : 'gray'}
               className={classes.state}
             >
-              {open ? 'Open' : 'Closed'}
+              {open ? t('polls.stateOpen') : t('polls.stateClosed')}
             </Badge>
           </Group>
           <Text size="sm" c="dimmed">
-            {HINTS[poll.type]} · {answersText(poll.voters)}
+            {t(HINTS[poll.type])} · {t('polls.answers', { count: poll.voters })}
           </Text>
         </Stack>
 
@@ -146,13 +147,13 @@ export function PollCard({
                 <Stack gap={0} miw={0} className={classes.sentBlock}>
                   <Group gap={6} wrap="nowrap" className={classes.sent}>
                     <IconCircleCheck size={20} aria-hidden />
-                    <Text fw={700}>{open ? 'Answer sent' : 'You answered'}</Text>
+                    <Text fw={700}>{open ? t('polls.answerSent') : t('polls.youAnswered')}</Text>
                   </Group>
                   <Text size="sm" className={classes.ownAnswer}>
                     <Text span c="dimmed" size="sm">
-                      {POLL_TEXTS.yourAnswer}:{' '}
+                      {t('polls.yourAnswerLabel')}{' '}
                     </Text>
-                    <bdi>{ownAnswerText(poll, mine)}</bdi>
+                    <bdi>{ownAnswerText(poll, mine, t)}</bdi>
                   </Text>
                 </Stack>
                 {open && canAnswer && (
@@ -162,7 +163,7 @@ export function PollCard({
                     leftSection={<IconPencil size={16} />}
                     onClick={() => setEditing(true)}
                   >
-                    Change answer
+                    {t('polls.changeAnswer')}
                   </Button>
                 )}
               </Group>
@@ -173,10 +174,13 @@ export function PollCard({
             )}
             {open && !canAnswer && (
               <Text size="sm">
-                <Anchor component={Link} to={CLIENT_PATHS.join}>
-                  Join with a username
-                </Anchor>{' '}
-                to answer.
+                {rich('polls.joinToAnswer', {
+                  link: (chunks) => (
+                    <Anchor component={Link} to={CLIENT_PATHS.join}>
+                      {chunks}
+                    </Anchor>
+                  ),
+                })}
               </Text>
             )}
             {poll.type === 'quiz' && !open && poll.resultsVisible && (

@@ -16,6 +16,7 @@ import { useEffect } from 'react';
 import { POLL_LIMITS, POLL_TYPES, type Poll, type PollType } from '../../../shared/schemas/poll.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { toastDone } from '../../components/toast.ts';
+import { translate, useT } from '../../i18n/language.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useCreatePoll } from './api/create-poll.ts';
 import { usePatchPoll } from './api/patch-poll.ts';
@@ -33,8 +34,6 @@ import {
 
 /** What the editor opens on: a new poll, or a draft to change. */
 export type PollDraft = { poll: null } | { poll: Poll };
-
-const TYPE_OPTIONS = POLL_TYPES.map((type) => ({ value: type, label: POLL_TYPE_LABELS[type] }));
 
 /**
  * Prepares a poll: its question, its kind (which cannot change once made), its options (2 to 20,
@@ -57,12 +56,14 @@ export function PollEditor({
   /** A refusal that is not about the fields (an expired sign-in, a lost connection). */
   onFailed: (error: unknown) => void;
 }) {
+  const t = useT();
   const create = useCreatePoll(token);
   const patch = usePatchPoll(token);
   const form = useForm<PollValues>({
     mode: 'controlled',
     initialValues: pollValuesOf(),
-    validate: pollErrors,
+    // Read when the form is checked, so the errors are in the language shown then.
+    validate: (values) => pollErrors(values, translate),
   });
   const { setValues, resetDirty, clearErrors } = form;
   useEffect(() => {
@@ -86,7 +87,7 @@ export function PollEditor({
         {
           onSuccess: (poll) => {
             onClose();
-            toastDone(`Saved “${poll.title}”.`);
+            toastDone(translate('polls.saved', { title: poll.title }));
           },
           onError: refused,
         },
@@ -96,7 +97,7 @@ export function PollEditor({
     create.mutate(pollRequestOf(values, sessionId), {
       onSuccess: (poll) => {
         onClose();
-        toastDone(`“${poll.title}” is ready as a draft: open it when the room is.`);
+        toastDone(translate('polls.draftReady', { title: poll.title }));
       },
       onError: refused,
     });
@@ -132,42 +133,46 @@ export function PollEditor({
     <FormDialog
       opened={draft !== null}
       onClose={onClose}
-      title={editing ? 'Edit the poll' : 'New poll'}
+      title={editing ? t('polls.editTitle') : t('polls.newPoll')}
       size="lg"
       onSubmit={submit}
       busy={busy}
       actions={{
-        cancel: 'Cancel',
-        submit: editing ? 'Save draft' : 'Create draft',
-        submitting: 'Saving…',
+        cancel: t('polls.cancel'),
+        submit: editing ? t('polls.saveDraft') : t('polls.createDraft'),
+        submitting: t('polls.saving'),
         icon: <IconCheck size={18} />,
       }}
     >
       <TextInput
-        label="Title"
-        description="The question people answer."
+        label={t('polls.titleLabel')}
+        description={t('polls.titleDescription')}
+        dir="auto"
         required
         data-autofocus
         maxLength={POLL_LIMITS.titleMax}
         {...form.getInputProps('title')}
       />
       <Select
-        label="Type"
-        data={TYPE_OPTIONS}
+        label={t('polls.typeLabel')}
+        data={POLL_TYPES.map((value) => ({ value, label: t(POLL_TYPE_LABELS[value]) }))}
         value={type}
         onChange={setType}
         allowDeselect={false}
         disabled={editing !== null}
-        description={editing ? 'A poll keeps its type: make a new one for another.' : undefined}
+        description={editing ? t('polls.typeKept') : undefined}
         comboboxProps={{ withinPortal: true }}
       />
       {hasOptions(type) && (
         <Input.Wrapper
-          label="Options"
+          label={t('polls.optionsLabel')}
           description={
             type === 'quiz'
-              ? 'Tick the right answers: people see them once the quiz is closed.'
-              : `${POLL_LIMITS.minOptions} to ${POLL_LIMITS.maxOptions}, in the order people see them.`
+              ? t('polls.optionsQuizDescription')
+              : t('polls.optionsDescription', {
+                  min: POLL_LIMITS.minOptions,
+                  max: POLL_LIMITS.maxOptions,
+                })
           }
           error={form.errors.options ?? (type === 'quiz' ? form.errors.correct : undefined)}
         >
@@ -179,22 +184,23 @@ export function PollEditor({
                   {type === 'quiz' && (
                     <Checkbox
                       mt={8}
-                      aria-label={`Option ${number} is a right answer`}
+                      aria-label={t('polls.optionIsRight', { number })}
                       checked={form.values.correct.includes(option.id)}
                       onChange={(event) => toggleCorrect(option.id, event.currentTarget.checked)}
                     />
                   )}
                   <TextInput
                     style={{ flex: 1, minWidth: 0 }}
-                    aria-label={`Option ${number}`}
-                    placeholder={`Option ${number}`}
+                    aria-label={t('polls.optionNumber', { number })}
+                    placeholder={t('polls.optionNumber', { number })}
+                    dir="auto"
                     maxLength={POLL_LIMITS.optionTextMax}
                     {...form.getInputProps(`options.${index}.text`)}
                   />
                   <ActionIcon
                     variant="subtle"
                     size="lg"
-                    aria-label={`Move option ${number} up`}
+                    aria-label={t('polls.moveOptionUp', { number })}
                     disabled={index === 0}
                     onClick={() => move(index, index - 1)}
                   >
@@ -203,7 +209,7 @@ export function PollEditor({
                   <ActionIcon
                     variant="subtle"
                     size="lg"
-                    aria-label={`Move option ${number} down`}
+                    aria-label={t('polls.moveOptionDown', { number })}
                     disabled={index === options.length - 1}
                     onClick={() => move(index, index + 1)}
                   >
@@ -213,7 +219,7 @@ export function PollEditor({
                     variant="subtle"
                     color="red"
                     size="lg"
-                    aria-label={`Remove option ${number}`}
+                    aria-label={t('polls.removeOption', { number })}
                     disabled={options.length <= POLL_LIMITS.minOptions}
                     onClick={() => remove(index)}
                   >
@@ -231,15 +237,18 @@ export function PollEditor({
               }
               style={{ alignSelf: 'flex-start' }}
             >
-              Add option
+              {t('polls.addOption')}
             </Button>
           </Stack>
         </Input.Wrapper>
       )}
       {type === 'rating' && (
         <NumberInput
-          label="Highest rating"
-          description={`People rate from 1 to this (${POLL_LIMITS.minRating} to ${POLL_LIMITS.maxRating}).`}
+          label={t('polls.highestRating')}
+          description={t('polls.highestRatingDescription', {
+            min: POLL_LIMITS.minRating,
+            max: POLL_LIMITS.maxRating,
+          })}
           min={POLL_LIMITS.minRating}
           max={POLL_LIMITS.maxRating}
           allowDecimal={false}
@@ -249,8 +258,8 @@ export function PollEditor({
       )}
       {!editing && (
         <Switch
-          label="Show the results as people answer"
-          description="Off: you reveal them when you choose."
+          label={t('polls.resultsVisibleLabel')}
+          description={t('polls.resultsVisibleDescription')}
           {...form.getInputProps('resultsVisible', { type: 'checkbox' })}
         />
       )}

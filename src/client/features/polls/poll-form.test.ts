@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+// eslint-disable-next-line no-restricted-imports -- A test reads the catalogs as written; the app never does.
+import { messagesIn } from '../../../shared/i18n/catalogs.ts';
 import { POLL_LIMITS, type Poll } from '../../../shared/schemas/poll.ts';
 import {
   type PollValues,
@@ -8,6 +10,11 @@ import {
   pollRequestOf,
   pollValuesOf,
 } from './poll-form.ts';
+
+const english = messagesIn('en');
+/** The editor's errors in English, as the English screens show them. */
+const errorsOf = (poll: PollValues) =>
+  pollErrors(poll, (id, messageValues) => english.format(id, messageValues));
 
 const values = (change: Partial<PollValues> = {}): PollValues => ({
   title: 'Which language next?',
@@ -87,10 +94,10 @@ describe('the poll editor’s fields', () => {
   });
 
   it('are refused as the server refuses them, on the field at fault', () => {
-    expect(pollErrors(values())).toEqual({});
-    expect(pollErrors(values({ title: '  ' }))).toHaveProperty('title');
+    expect(errorsOf(values())).toEqual({});
+    expect(errorsOf(values({ title: '  ' }))).toHaveProperty('title');
     expect(
-      pollErrors(
+      errorsOf(
         values({
           options: [
             { id: 'a', text: 'Rust' },
@@ -99,9 +106,9 @@ describe('the poll editor’s fields', () => {
         }),
       ),
     ).toHaveProperty(['options.1.text']);
-    expect(pollErrors(values({ options: [{ id: 'a', text: 'Rust' }] }))).toHaveProperty('options');
+    expect(errorsOf(values({ options: [{ id: 'a', text: 'Rust' }] }))).toHaveProperty('options');
     expect(
-      pollErrors(
+      errorsOf(
         values({
           options: [
             { id: 'a', text: 'Rust' },
@@ -110,11 +117,11 @@ describe('the poll editor’s fields', () => {
         }),
       ),
     ).toEqual({ 'options.1.text': 'This option is there already' });
-    expect(pollErrors(values({ type: 'quiz' }))).toEqual({
+    expect(errorsOf(values({ type: 'quiz' }))).toEqual({
       correct: 'Mark at least one right answer',
     });
     // A word cloud has no options: the empty ones left in the fields do not count.
-    expect(pollErrors(values({ type: 'wordcloud', options: [] }))).toEqual({});
+    expect(errorsOf(values({ type: 'wordcloud', options: [] }))).toEqual({});
   });
 });
 

@@ -1,3 +1,5 @@
+import type { MessageId } from '../../../shared/i18n/messages.ts';
+import type { Translate } from '../../i18n/language.ts';
 import {
   POLL_LIMITS,
   POLL_TYPES_WITH_OPTIONS,
@@ -9,15 +11,15 @@ import {
 } from '../../../shared/schemas/poll.ts';
 
 /** What each kind of poll is called on the owners' screens, in the order they are offered. */
-export const POLL_TYPE_LABELS: Record<PollType, string> = {
-  single: 'Single choice',
-  multiple: 'Multiple choice',
-  rating: 'Rating',
-  wordcloud: 'Word cloud',
-  open: 'Open text',
-  ranking: 'Ranking',
-  quiz: 'Quiz',
-};
+export const POLL_TYPE_LABELS = {
+  single: 'polls.typeSingle',
+  multiple: 'polls.typeMultiple',
+  rating: 'polls.hintRating',
+  wordcloud: 'polls.hintWordcloud',
+  open: 'polls.typeOpen',
+  ranking: 'polls.hintRanking',
+  quiz: 'polls.hintQuiz',
+} as const satisfies Record<PollType, MessageId>;
 
 /** One option as the editor holds it: its id (kept while it is edited) and its text. */
 export interface OptionValue {
@@ -102,9 +104,9 @@ export function pollPatchOf(values: PollValues): PollPatch {
 /**
  * The editor's errors by field (`title`, `options.2.text`, `options`, `maxRating`, `correct`),
  * from the shared schema, plus the bounds the schema leaves to the server (at least two
- * options, each once). Empty when the poll may be sent.
+ * options, each once), the latter in the reader's language. Empty when the poll may be sent.
  */
-export function pollErrors(values: PollValues): Record<string, string> {
+export function pollErrors(values: PollValues, t: Translate): Record<string, string> {
   const errors: Record<string, string> = {};
   const request = pollRequestOf(values, null);
   const parsed = pollCreateRequestSchema.safeParse(request);
@@ -122,16 +124,16 @@ export function pollErrors(values: PollValues): Record<string, string> {
   }
   if (request.options) {
     if (request.options.length < POLL_LIMITS.minOptions && !('options' in errors))
-      errors.options = `A poll needs at least ${POLL_LIMITS.minOptions} options`;
+      errors.options = t('polls.tooFewOptions', { min: POLL_LIMITS.minOptions });
     const seen = new Set<string>();
     request.options.forEach(({ text }, index) => {
       const key = text.toLocaleLowerCase();
-      if (text && seen.has(key)) errors[`options.${index}.text`] ??= 'This option is there already';
+      if (text && seen.has(key)) errors[`options.${index}.text`] ??= t('polls.optionTwice');
       seen.add(key);
     });
   }
   if (values.type === 'quiz' && (request.correctOptionIds?.length ?? 0) === 0)
-    errors.correct = 'Mark at least one right answer';
+    errors.correct = t('polls.markRightAnswer');
   return errors;
 }
 

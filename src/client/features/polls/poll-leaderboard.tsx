@@ -2,7 +2,7 @@ import { Badge, Group, Loader, Stack, Text, Title, type TitleOrder } from '@mant
 import { IconTrophy } from '@tabler/icons-react';
 import type { Poll } from '../../../shared/schemas/poll.ts';
 import { usePollLeaderboard } from './api/get-poll-leaderboard.ts';
-import { POLL_TEXTS } from './poll-texts.ts';
+import { useT } from '../../i18n/language.ts';
 import classes from './poll-card.module.css';
 
 /** The best scores shown under a closed quiz. */
@@ -19,11 +19,12 @@ export function PollLeaderboard({
   titleOrder?: TitleOrder;
 }) {
   // Everybody may read it once the quiz is closed with its results shown (before, a 409).
+  const t = useT();
   const readable = poll.type === 'quiz' && poll.state === 'closed' && poll.resultsVisible;
   const leaderboard = usePollLeaderboard(poll._id, poll.voters, undefined, readable);
   const headingId = `leaderboard-${poll._id}`;
   if (!readable) return null;
-  if (leaderboard.isPending) return <Loader size="sm" aria-label="Loading the leaderboard" />;
+  if (leaderboard.isPending) return <Loader size="sm" aria-label={t('polls.loadingLeaderboard')} />;
   const entries = leaderboard.data?.entries ?? [];
   if (entries.length === 0) return null;
   return (
@@ -31,7 +32,7 @@ export function PollLeaderboard({
       <Group gap={6}>
         <IconTrophy size={18} aria-hidden />
         <Title order={titleOrder} fz="md" id={headingId}>
-          Leaderboard
+          {t('polls.leaderboard')}
         </Title>
       </Group>
       <ol className={classes.leaderboard}>
@@ -49,14 +50,14 @@ export function PollLeaderboard({
             </Text>
             {entry.username === username && (
               <Badge size="sm" variant="light">
-                {POLL_TEXTS.you}
+                {t('polls.you')}
               </Badge>
             )}
             <Text fw={700} className={classes.points}>
-              {entry.points.toLocaleString()}
+              {t('polls.count', { value: entry.points })}
               <Text span size="xs" c="dimmed">
                 {' '}
-                pts
+                {t('polls.pointsShort', { count: entry.points })}
               </Text>
             </Text>
           </li>

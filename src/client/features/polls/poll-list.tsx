@@ -1,6 +1,7 @@
 import { Stack, Title, type TitleOrder } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { attendeeIdOf, getAttendeeToken } from '../../lib/attendee-token.ts';
+import { useT } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { type PollsScope, usePolls } from './api/get-polls.ts';
 import { attendeePolls } from './attendee-polls.ts';
@@ -22,7 +23,8 @@ export interface PollListProps {
  * the attendee's own answer as this device keeps it. An answer whose poll was reset is
  * forgotten. Nothing while there is no poll: a talk without polls shows no empty section.
  */
-export function PollList({ scope, heading = 'Polls', headingOrder = 2 }: PollListProps) {
+export function PollList({ scope, heading, headingOrder = 2 }: PollListProps) {
+  const t = useT();
   const polls = usePolls(scope);
   const [username] = useStoredUsername();
   const own = useOwnAnswers();
@@ -40,7 +42,7 @@ export function PollList({ scope, heading = 'Polls', headingOrder = 2 }: PollLis
   return (
     <Stack gap="sm" component="section" aria-labelledby={headingId}>
       <Title order={headingOrder} fz={headingOrder === 2 ? 'h3' : 'h4'} id={headingId}>
-        {heading}
+        {heading ?? t('polls.heading')}
       </Title>
       {shown.map((poll) => (
         <PollCard

@@ -2,7 +2,7 @@ import { Button, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconEyeOff, IconStarFilled } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import type { Poll, PollVoteRequest } from '../../../shared/schemas/poll.ts';
-import { POLL_TEXTS, answersText } from './poll-texts.ts';
+import { useT } from '../../i18n/language.ts';
 import {
   type ResultBar,
   choiceBars,
@@ -33,21 +33,29 @@ const OPEN_ANSWERS = { phone: 20, projector: 6 } as const;
 /** The word cloud's sizes, in em of the results' text. */
 const CLOUD_SIZES = { min: 0.9, max: 2.6 } as const;
 
-/** A number that counts to its new value, as a whole number. */
+/** A number that counts to its new value, as a whole number, written as the language writes it. */
 function Count({ value }: { value: number }) {
-  return <>{Math.round(useTweenedNumber(value)).toLocaleString()}</>;
+  const t = useT();
+  return <>{t('polls.count', { value: Math.round(useTweenedNumber(value)) })}</>;
+}
+
+/** A share that counts to its new value, in whole percent ("42%", "42 %", "٤٢٪"). */
+function Percent({ value }: { value: number }) {
+  const t = useT();
+  return <>{t('polls.percent', { share: Math.round(useTweenedNumber(value)) / 100 })}</>;
 }
 
 function Tags({ bar, extra }: { bar: ResultBar; extra?: string | undefined }) {
+  const t = useT();
   return (
     <>
       {bar.correct && (
         <span className={`${classes.tag} ${classes.correctTag}`}>
           <IconCheck size="1em" aria-hidden />
-          {POLL_TEXTS.correct}
+          {t('polls.correct')}
         </span>
       )}
-      {bar.mine && <span className={`${classes.tag} ${classes.mineTag}`}>{POLL_TEXTS.you}</span>}
+      {bar.mine && <span className={`${classes.tag} ${classes.mineTag}`}>{t('polls.you')}</span>}
       {extra && <span className={`${classes.tag} ${classes.mineTag}`}>{extra}</span>}
     </>
   );
@@ -65,6 +73,7 @@ function Bar({
   points?: boolean;
   extra?: string | undefined;
 }) {
+  const t = useT();
   return (
     <li
       className={classes.row}
@@ -80,14 +89,14 @@ function Bar({
           {points ? (
             <>
               <Count value={bar.value} />
-              <VisuallyHidden>{` ${bar.value === 1 ? 'point' : 'points'}`}</VisuallyHidden>
+              <VisuallyHidden>{` ${t('polls.pointsUnit', { count: bar.value })}`}</VisuallyHidden>
             </>
           ) : (
             <>
-              <Count value={bar.percent} />%
+              <Percent value={bar.percent} />
               <small>
                 <Count value={bar.value} />
-                <VisuallyHidden>{` ${bar.value === 1 ? 'answer' : 'answers'}`}</VisuallyHidden>
+                <VisuallyHidden>{` ${t('polls.answersUnit', { count: bar.value })}`}</VisuallyHidden>
               </small>
             </>
           )}
@@ -111,6 +120,7 @@ function ChoiceResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | un
 }
 
 function RankingResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | undefined }) {
+  const t = useT();
   const places = ownPlaces(mine);
   return (
     <ol className={classes.bars}>
@@ -121,7 +131,7 @@ function RankingResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | u
             key={bar.id}
             bar={{ ...bar, mine: false }}
             points
-            extra={place === undefined ? undefined : POLL_TEXTS.yourPlace(place)}
+            extra={place === undefined ? undefined : t('polls.yourPlace', { place })}
           />
         );
       })}
@@ -130,15 +140,18 @@ function RankingResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | u
 }
 
 function RatingResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | undefined }) {
+  const t = useT();
   const { average, bars } = ratingFigures(poll, mine);
   const shown = useTweenedNumber(average ?? 0);
   return (
     <>
       <div className={classes.average}>
-        <span className={classes.averageValue}>{average === null ? '–' : shown.toFixed(1)}</span>
+        <span className={classes.averageValue}>
+          {average === null ? '–' : t('polls.averageValue', { value: Number(shown.toFixed(1)) })}
+        </span>
         <span>
-          {POLL_TEXTS.outOf(poll.maxRating)}
-          <VisuallyHidden>{`: ${POLL_TEXTS.average}`}</VisuallyHidden>
+          {t('polls.outOf', { max: poll.maxRating })}
+          <VisuallyHidden>{`: ${t('polls.averageRating')}`}</VisuallyHidden>
         </span>
       </div>
       <ul className={classes.bars}>
@@ -148,9 +161,9 @@ function RatingResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | un
             bar={bar}
             label={
               <span className={classes.ratingLabel}>
-                {bar.label}
+                {t('polls.count', { value: Number(bar.label) })}
                 <IconStarFilled size="0.9em" aria-hidden />
-                <VisuallyHidden>{bar.label === '1' ? ' star' : ' stars'}</VisuallyHidden>
+                <VisuallyHidden>{` ${t('polls.starsUnit', { count: Number(bar.label) })}`}</VisuallyHidden>
               </span>
             }
           />
@@ -161,11 +174,12 @@ function RatingResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | un
 }
 
 function WordcloudResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest | undefined }) {
+  const t = useT();
   const words = poll.results && 'words' in poll.results ? poll.results.words : [];
   const cloud = cloudWords(words, CLOUD_SIZES, mine);
   if (cloud.length === 0) return <NoAnswers />;
   return (
-    <ul className={classes.cloud} aria-label="Word cloud">
+    <ul className={classes.cloud} aria-label={t('polls.hintWordcloud')}>
       {cloud.map((word) => (
         <li
           key={word.text}
@@ -175,7 +189,7 @@ function WordcloudResults({ poll, mine }: { poll: Poll; mine?: PollVoteRequest |
         >
           <bdi dir="auto">{word.text}</bdi>
           <VisuallyHidden>
-            {`: ${POLL_TEXTS.timesSaid(word.count)}${word.mine ? `, ${POLL_TEXTS.yourAnswer}` : ''}`}
+            {`: ${t('polls.timesSaid', { count: word.count })}${word.mine ? `, ${t('polls.yourAnswer')}` : ''}`}
           </VisuallyHidden>
         </li>
       ))}
@@ -192,6 +206,7 @@ function OpenResults({
   mine?: PollVoteRequest | undefined;
   size: PollResultsSize;
 }) {
+  const t = useT();
   const [all, setAll] = useState(false);
   const answers = poll.results && 'answers' in poll.results ? poll.results.answers : [];
   if (answers.length === 0) return <NoAnswers />;
@@ -213,7 +228,7 @@ function OpenResults({
             {answer._id === ownId && (
               <>
                 {' '}
-                <span className={`${classes.tag} ${classes.mineTag}`}>{POLL_TEXTS.you}</span>
+                <span className={`${classes.tag} ${classes.mineTag}`}>{t('polls.you')}</span>
               </>
             )}
           </li>
@@ -221,7 +236,7 @@ function OpenResults({
       </ul>
       {size === 'phone' && answers.length > limit && (
         <Button variant="subtle" size="compact-sm" onClick={() => setAll((value) => !value)}>
-          {all ? 'Show fewer' : `Show all ${answers.length.toLocaleString()}`}
+          {all ? t('polls.showFewer') : t('polls.showAll', { count: answers.length })}
         </Button>
       )}
     </>
@@ -229,7 +244,8 @@ function OpenResults({
 }
 
 function NoAnswers() {
-  return <div className={classes.hidden}>{POLL_TEXTS.noAnswersYet}</div>;
+  const t = useT();
+  return <div className={classes.hidden}>{t('polls.noAnswersYet')}</div>;
 }
 
 /**
@@ -241,10 +257,11 @@ function NoAnswers() {
  * same, large, for the back of a room.
  */
 export function PollResults({ poll, size = 'phone', mine, withVoters = true }: PollResultsProps) {
+  const t = useT();
   const quizKnown = poll.type === 'quiz' && correctOptionIdsOf(poll).length > 0;
   const voters = (
     <div className={classes.voters} aria-live="off">
-      {answersText(poll.voters)}
+      {t('polls.answers', { count: poll.voters })}
     </div>
   );
   if (poll.results === null) {
@@ -254,9 +271,9 @@ export function PollResults({ poll, size = 'phone', mine, withVoters = true }: P
           <IconEyeOff size="1.2em" aria-hidden />
           <div>
             <div>
-              <strong>{POLL_TEXTS.resultsHidden}</strong>
+              <strong>{t('polls.resultsHidden')}</strong>
             </div>
-            <div className={classes.voters}>{answersText(poll.voters)}</div>
+            <div className={classes.voters}>{t('polls.answers', { count: poll.voters })}</div>
           </div>
         </div>
       </div>

@@ -1,4 +1,5 @@
 import { type PollsScope, usePolls } from './api/get-polls.ts';
+import { useT } from '../../i18n/language.ts';
 import { PollResults } from './poll-results.tsx';
 import classes from './stage-poll.module.css';
 import { pickStagePoll } from './stage-poll.ts';
@@ -17,6 +18,7 @@ export function StagePoll({
   openOnly?: boolean;
   overlay?: boolean;
 }) {
+  const t = useT();
   const polls = usePolls(scope);
   const poll = pickStagePoll(polls.data ?? [], { openOnly });
   if (!poll) return null;
@@ -25,9 +27,11 @@ export function StagePoll({
       className={classes.stage}
       data-overlay={overlay || undefined}
       data-stage-poll
-      aria-label={`Poll: ${poll.title}`}
+      aria-label={t('polls.stageLabel', { title: poll.title })}
     >
-      <div className={classes.label}>{poll.state === 'open' ? 'Live poll' : 'Poll results'}</div>
+      <div className={classes.label}>
+        {poll.state === 'open' ? t('polls.livePoll') : t('polls.pollResults')}
+      </div>
       <h2 className={classes.title} dir="auto">
         {poll.title}
       </h2>

@@ -22,6 +22,7 @@ import {
   timeZoneLabel,
   zonedDayKey,
 } from '../../lib/format-time.ts';
+import { useT } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useQuestions } from '../questions/api/get-questions.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
@@ -61,6 +62,7 @@ function NowAndNext({
   speakers: ReadonlyMap<string, string>;
   asked: ReadonlyMap<string, number>;
 }) {
+  const t = useT();
   const [allRooms, setAllRooms] = useState(false);
   const rows = nowAndNext(schedule, now);
   if (rows.length === 0) return null;
@@ -71,7 +73,7 @@ function NowAndNext({
   return (
     <Stack component="section" gap="sm" aria-labelledby="now-and-next">
       <Title order={2} fz="h3" id="now-and-next">
-        Now and next
+        {t('programme.nowAndNext')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
         {shown.map(({ room, now: on, next }) => (
@@ -93,7 +95,7 @@ function NowAndNext({
                   timezone={schedule.timezone}
                   speakerNames={namesOf(on.speakerIds, speakers)}
                   asked={asked.get(on._id)}
-                  label="Now"
+                  label={t('programme.now')}
                 />
               )}
               {next && (
@@ -105,8 +107,10 @@ function NowAndNext({
                   // A next talk on a later day says which.
                   label={
                     zonedDayKey(next.startsAt, schedule.timezone) === today
-                      ? 'Next'
-                      : `Next · ${formatZonedDay(next.startsAt, schedule.timezone)}`
+                      ? t('programme.next')
+                      : t('programme.nextOnDay', {
+                          day: formatZonedDay(next.startsAt, schedule.timezone),
+                        })
                   }
                 />
               )}
@@ -116,7 +120,7 @@ function NowAndNext({
       </SimpleGrid>
       {shown.length < rows.length && (
         <Button variant="light" onClick={() => setAllRooms(true)} w="fit-content">
-          Show all {rows.length} rooms
+          {t('programme.showAllRooms', { count: rows.length })}
         </Button>
       )}
     </Stack>
@@ -170,6 +174,7 @@ function DayProgramme({
  * Live: an edit or a re-import of the programme reaches the open page (`scheduleUpdated`).
  */
 export default function ScheduleScreen() {
+  const t = useT();
   const schedule = useSchedule();
   const now = useNow();
   const [username] = useStoredUsername();
@@ -193,16 +198,16 @@ export default function ScheduleScreen() {
   if (schedule.isPending) {
     return (
       <Center p="xl" mih="50vh">
-        <Loader aria-label="Loading the schedule" />
+        <Loader aria-label={t('programme.loadingSchedule')} />
       </Center>
     );
   }
   if (!data) {
     return (
       <Stack pt="lg" maw={960} mx="auto">
-        <Title order={1}>Schedule</Title>
-        <Alert color="red" icon={<IconAlertTriangle />} title="The schedule could not load">
-          Trying again in a moment…
+        <Title order={1}>{t('programme.schedule')}</Title>
+        <Alert color="red" icon={<IconAlertTriangle />} title={t('programme.scheduleLoadFailed')}>
+          {t('programme.retrying')}
         </Alert>
       </Stack>
     );
@@ -226,9 +231,9 @@ export default function ScheduleScreen() {
   return (
     <Stack gap="lg" pt="lg" maw={960} mx="auto">
       <Stack gap={4}>
-        <Title order={1}>Schedule</Title>
+        <Title order={1}>{t('programme.schedule')}</Title>
         <Text size="sm" c="dimmed">
-          Times in {timeZoneLabel(data.timezone, labelAt)}
+          {t('programme.timesIn', { zone: timeZoneLabel(data.timezone, labelAt) })}
         </Text>
       </Stack>
 
@@ -237,8 +242,8 @@ export default function ScheduleScreen() {
           py="xl"
           icon={<IconCalendarEvent size={28} />}
           withIndicatorBackground
-          title="No programme yet"
-          description="The talks appear here as soon as the organisers publish them."
+          title={t('programme.emptyTitle')}
+          description={t('programme.emptyDescription')}
         />
       ) : (
         <>
@@ -246,16 +251,19 @@ export default function ScheduleScreen() {
           <Stack component="section" gap="sm" aria-labelledby="programme">
             <Title order={2} fz="h3" id="programme">
               {days.length > 1
-                ? 'Programme'
-                : `Programme · ${formatZonedDay(`${day}T12:00:00Z`, 'UTC')}`}
+                ? t('programme.programme')
+                : t('programme.programmeOnDay', { day: formatZonedDay(`${day}T12:00:00Z`, 'UTC') })}
             </Title>
             {days.length > 1 ? (
               <Tabs value={day} onChange={chooseDay} keepMounted={false}>
-                <Tabs.List className={classes.days} aria-label="Days">
+                <Tabs.List className={classes.days} aria-label={t('programme.days')}>
                   {days.map((item) => (
                     <Tabs.Tab key={item} value={item}>
-                      {formatZonedDay(`${item}T12:00:00Z`, 'UTC')}
-                      {item === today ? ' · Today' : ''}
+                      {item === today
+                        ? t('programme.dayToday', {
+                            day: formatZonedDay(`${item}T12:00:00Z`, 'UTC'),
+                          })
+                        : formatZonedDay(`${item}T12:00:00Z`, 'UTC')}
                     </Tabs.Tab>
                   ))}
                 </Tabs.List>

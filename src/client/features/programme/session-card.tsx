@@ -3,6 +3,7 @@ import { IconMapPin, IconMessageCircleQuestion } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { sessionPath } from '../../../shared/routes.ts';
 import type { Session } from '../../../shared/schemas/programme.ts';
+import { useT } from '../../i18n/language.ts';
 import { formatTimeRange } from '../../lib/format-time.ts';
 import classes from './programme.module.css';
 
@@ -31,6 +32,7 @@ export function SessionCard({
   asked = 0,
   label,
 }: SessionCardProps) {
+  const t = useT();
   const time = formatTimeRange(session.startsAt, session.endsAt, timezone);
   return (
     <Paper
@@ -53,7 +55,7 @@ export function SessionCard({
           </Text>
           {session.cancelled && (
             <Badge color="red" variant="light" size="sm" style={{ flexShrink: 0 }}>
-              Cancelled
+              {t('programme.cancelled')}
             </Badge>
           )}
         </Group>
@@ -102,7 +104,7 @@ export function SessionCard({
                 tt="none"
                 leftSection={<IconMessageCircleQuestion size={12} aria-hidden />}
               >
-                You asked {asked}
+                {t('programme.youAsked', { count: asked })}
               </Badge>
             )}
           </Group>

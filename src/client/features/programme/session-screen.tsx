@@ -25,24 +25,28 @@ import { Link } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { SessionWithSpeakers } from '../../../shared/schemas/programme.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatTimeRange, formatZonedDay, timeZoneLabel } from '../../lib/format-time.ts';
 import { useSchedule } from './api/get-schedule.ts';
 import { useSession } from './api/get-session.ts';
 import classes from './programme.module.css';
 
-const BackToSchedule = () => (
-  <Button
-    component={Link}
-    to={CLIENT_PATHS.schedule}
-    variant="subtle"
-    leftSection={<IconArrowLeft size={18} />}
-    px={6}
-    w="fit-content"
-  >
-    Schedule
-  </Button>
-);
+function BackToSchedule() {
+  const t = useT();
+  return (
+    <Button
+      component={Link}
+      to={CLIENT_PATHS.schedule}
+      variant="subtle"
+      leftSection={<IconArrowLeft size={18} className="confab-flip-rtl" />}
+      px={6}
+      w="fit-content"
+    >
+      {t('programme.schedule')}
+    </Button>
+  );
+}
 
 /** A speaker of the session: picture (or initials), name, stack and bio. */
 function SpeakerProfile({ speaker }: { speaker: Speaker }) {
@@ -88,6 +92,7 @@ function SessionDetails({
   timezone: string;
   roomName: string | undefined;
 }) {
+  const { t, rich } = useMessages();
   const day = formatZonedDay(session.startsAt, timezone);
   const time = formatTimeRange(session.startsAt, session.endsAt, timezone);
   return (
@@ -96,7 +101,7 @@ function SessionDetails({
       <Stack gap="xs">
         {session.cancelled && (
           <Badge color="red" variant="light" w="fit-content">
-            Cancelled
+            {t('programme.cancelled')}
           </Badge>
         )}
         <Title
@@ -111,11 +116,14 @@ function SessionDetails({
         <Group gap="xs" c="dimmed">
           <IconClock size={18} aria-hidden />
           <Text fw={600}>
-            {day}, <time dateTime={session.startsAt}>{time}</time>
+            {rich('programme.dayAndTime', {
+              day,
+              time: <time dateTime={session.startsAt}>{time}</time>,
+            })}
           </Text>
         </Group>
         <Text size="xs" c="dimmed">
-          Times in {timeZoneLabel(timezone, Date.parse(session.startsAt))}
+          {t('programme.timesIn', { zone: timeZoneLabel(timezone, Date.parse(session.startsAt)) })}
         </Text>
         <Group gap={6}>
           {roomName && (
@@ -143,7 +151,7 @@ function SessionDetails({
       {session.speakers.length > 0 && (
         <Stack gap="sm" component="section" aria-labelledby="session-speakers">
           <Title order={2} fz="h4" id="session-speakers">
-            {session.speakers.length === 1 ? 'Speaker' : 'Speakers'}
+            {t('programme.speakers', { count: session.speakers.length })}
           </Title>
           {session.speakers.map((speaker) => (
             <SpeakerProfile key={speaker._id} speaker={speaker} />
@@ -165,6 +173,7 @@ export interface SessionScreenProps {
 
 /** /sessions/:id: a talk and, beside it, what the route puts there (its Q&A). Live. */
 export function SessionScreen({ id, aside }: SessionScreenProps) {
+  const t = useT();
   const session = useSession(id);
   const schedule = useSchedule();
   const gone = session.error instanceof ApiError && session.error.status < 500;
@@ -173,7 +182,7 @@ export function SessionScreen({ id, aside }: SessionScreenProps) {
   if (session.isPending || (schedule.isPending && !gone)) {
     return (
       <Center p="xl" mih="50vh">
-        <Loader aria-label="Loading the session" />
+        <Loader aria-label={t('programme.loadingSession')} />
       </Center>
     );
   }
@@ -186,20 +195,20 @@ export function SessionScreen({ id, aside }: SessionScreenProps) {
             py="xl"
             icon={<IconCalendarEvent size={28} />}
             withIndicatorBackground
-            title="Session not found"
-            description="It is not in the programme (any more)."
+            title={t('programme.sessionNotFound')}
+            description={t('programme.sessionGone')}
           >
             <EmptyState.Actions>
               <Button component={Link} to={CLIENT_PATHS.schedule} variant="light">
-                See the schedule
+                {t('programme.seeSchedule')}
               </Button>
             </EmptyState.Actions>
           </EmptyState>
         ) : (
-          <Alert color="red" icon={<IconAlertTriangle />} title="The session could not load">
-            Trying again in a moment…{' '}
+          <Alert color="red" icon={<IconAlertTriangle />} title={t('programme.sessionLoadFailed')}>
+            {t('programme.retrying')}{' '}
             <Anchor component={Link} to={CLIENT_PATHS.schedule}>
-              Back to the schedule
+              {t('programme.backToSchedule')}
             </Anchor>
           </Alert>
         )}
