@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { WatchRequest } from '../../../shared/events.ts';
 import type { Announcement } from '../../../shared/schemas/announcement.ts';
+import { useT } from '../../i18n/language.ts';
 import { useAnnouncements } from './api/get-announcements.ts';
-import { ANNOUNCEMENT_TEXTS } from './announcement-texts.ts';
 import classes from './announcements.module.css';
 
 /** The address a pushed announcement opens: `?announcement=<id>` shows it in the banner. */
@@ -24,6 +24,7 @@ export function AnnouncementBanner({
   size?: 'page' | 'projector';
   room?: WatchRequest | null | undefined;
 }) {
+  const t = useT();
   const [arrived, setArrived] = useState<Announcement | null>(null);
   const [params, setParams] = useSearchParams();
   const opened = params.get(ANNOUNCEMENT_PARAM);
@@ -50,13 +51,13 @@ export function AnnouncementBanner({
     >
       <IconSpeakerphone className={classes.bannerIcon} aria-hidden />
       <div className={classes.bannerBody}>
-        <Text className={classes.bannerLabel}>{ANNOUNCEMENT_TEXTS.announcement}</Text>
+        <Text className={classes.bannerLabel}>{t('announcements.announcement')}</Text>
         <Text className={classes.bannerText} dir="auto">
           {shown.text}
         </Text>
       </div>
       <CloseButton
-        aria-label={ANNOUNCEMENT_TEXTS.dismiss}
+        aria-label={t('announcements.dismiss')}
         onClick={dismiss}
         size={size === 'projector' ? 'xl' : 'lg'}
         className={classes.bannerClose}

@@ -1,12 +1,13 @@
 import { ActionIcon, Indicator, Popover, Stack, Text } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { useT } from '../../i18n/language.ts';
 import { useAnnouncements } from './api/get-announcements.ts';
-import { ANNOUNCEMENT_TEXTS } from './announcement-texts.ts';
 import classes from './announcements.module.css';
 
 /** The header's bell: today's announcements, newest first, with how many there are. */
 export function AnnouncementsBell() {
+  const t = useT();
   const announcements = useAnnouncements();
   const list = announcements.data ?? [];
   return (
@@ -16,18 +17,18 @@ export function AnnouncementsBell() {
           <ActionIcon
             variant="subtle"
             size="lg"
-            aria-label={`${ANNOUNCEMENT_TEXTS.announcements} (${list.length})`}
+            aria-label={t('announcements.bellLabel', { count: list.length })}
           >
             <IconBell size={20} aria-hidden />
           </ActionIcon>
         </Popover.Target>
         <Popover.Dropdown>
           <Text fw={700} mb="xs" component="h2" fz="md">
-            {ANNOUNCEMENT_TEXTS.todays}
+            {t('announcements.todays')}
           </Text>
           {list.length === 0 ? (
             <Text c="dimmed" fz="sm">
-              {ANNOUNCEMENT_TEXTS.none}
+              {t('announcements.none')}
             </Text>
           ) : (
             <Stack gap="sm" component="ul" className={classes.list}>

@@ -4,11 +4,11 @@ import { IconBellRinging } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
 import { toastFailed } from '../../components/toast.ts';
+import { translate, useT } from '../../i18n/language.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { useWithAttendeeToken } from '../../lib/attendee-token.ts';
 import { storedText } from '../../lib/local-storage.ts';
 import { deleteSubscription, saveSubscription } from './api/push-subscription.ts';
-import { ANNOUNCEMENT_TEXTS } from './announcement-texts.ts';
 
 /** Where this device stands with announcements by Web Push. */
 type PushState = 'checking' | 'unsupported' | 'iphone' | 'denied' | 'off' | 'on';
@@ -51,6 +51,7 @@ const keyBytes = (base64url: string): Uint8Array<ArrayBuffer> => {
  * not asked again; once on, it can be turned off. "Not now" hides it on this device.
  */
 export function PushOptIn() {
+  const t = useT();
   const config = useAppConfig();
   const withToken = useWithAttendeeToken();
   const [state, setState] = useState<PushState>('checking');
@@ -86,7 +87,7 @@ export function PushOptIn() {
       await withToken((token) => saveSubscription(subscription.toJSON(), token));
       setState('on');
     } catch (error) {
-      toastFailed(error, ANNOUNCEMENT_TEXTS.pushFailed);
+      toastFailed(error, translate('announcements.pushFailed'));
     } finally {
       setBusy(false);
     }
@@ -104,7 +105,7 @@ export function PushOptIn() {
       }
       setState('off');
     } catch (error) {
-      toastFailed(error, ANNOUNCEMENT_TEXTS.pushOffFailed);
+      toastFailed(error, translate('announcements.pushOffFailed'));
     } finally {
       setBusy(false);
     }
@@ -133,34 +134,34 @@ export function PushOptIn() {
           <Group gap="xs" wrap="nowrap">
             <IconBellRinging size={22} aria-hidden />
             <Title order={2} fz="md" id="push-opt-in">
-              {ANNOUNCEMENT_TEXTS.pushTitle}
+              {t('announcements.pushTitle')}
             </Title>
           </Group>
           {state === 'on' ? (
-            <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushOn}</Text>
+            <Text fz="sm">{t('announcements.pushOn')}</Text>
           ) : state === 'denied' ? (
-            <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushDenied}</Text>
+            <Text fz="sm">{t('announcements.pushDenied')}</Text>
           ) : (
-            <Text fz="sm">{ANNOUNCEMENT_TEXTS.pushBody}</Text>
+            <Text fz="sm">{t('announcements.pushBody')}</Text>
           )}
           {(state === 'iphone' || (state === 'off' && isIos())) && (
             <Text fz="sm" c="dimmed">
-              {ANNOUNCEMENT_TEXTS.pushIphone}
+              {t('announcements.pushIphone')}
             </Text>
           )}
           <Group gap="sm">
             {state === 'off' && (
               <Button onClick={() => void turnOn()} loading={busy} disabled={!config.data}>
-                {ANNOUNCEMENT_TEXTS.pushButton}
+                {t('announcements.pushButton')}
               </Button>
             )}
             {state === 'on' && (
               <Button variant="default" onClick={() => void turnOff()} loading={busy}>
-                {ANNOUNCEMENT_TEXTS.pushOff}
+                {t('announcements.pushOff')}
               </Button>
             )}
             <Button variant="subtle" onClick={() => setDismissed('1')}>
-              {state === 'on' ? ANNOUNCEMENT_TEXTS.pushDone : ANNOUNCEMENT_TEXTS.pushDismiss}
+              {state === 'on' ? t('announcements.pushDone') : t('announcements.pushDismiss')}
             </Button>
           </Group>
         </Stack>

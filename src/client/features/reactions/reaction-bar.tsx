@@ -1,5 +1,6 @@
 import { Group, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useRef, useState } from 'react';
+import { useT } from '../../i18n/language.ts';
 import { isRetryLater } from '../../lib/api-client.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { useSendReaction } from './api/send-reaction.ts';
@@ -16,6 +17,7 @@ const QUIET_MS = 2000;
  * ones back for a moment. Nothing shows while the organiser has reactions off.
  */
 export function ReactionBar({ sessionId, label }: { sessionId: string | null; label?: string }) {
+  const t = useT();
   const reactions = useAppConfig().data?.reactions ?? [];
   const send = useSendReaction();
   const quietUntil = useRef(0);
@@ -26,7 +28,7 @@ export function ReactionBar({ sessionId, label }: { sessionId: string | null; la
   /** A tap at `at` (the event's time stamp, in the page's milliseconds). */
   const tap = (emoji: string, at: number) => {
     setPopped((last) => ({ emoji, n: (last?.n ?? 0) + 1 }));
-    setStatus(`${reactionName(emoji)} sent`);
+    setStatus(t('reactions.sent', { name: reactionName(emoji) }));
     if (at < quietUntil.current) return;
     send.mutate(sessionId ? { emoji, sessionId } : { emoji }, {
       onError: (error) => {
@@ -39,13 +41,13 @@ export function ReactionBar({ sessionId, label }: { sessionId: string | null; la
   };
 
   return (
-    <div className={classes.bar} role="group" aria-label={label ?? 'React'}>
+    <div className={classes.bar} role="group" aria-label={label ?? t('reactions.barLabel')}>
       <Group gap={4} justify="center" wrap="wrap">
         {reactions.map((emoji) => (
           <UnstyledButton
             key={emoji}
             className={classes.button}
-            aria-label={`React: ${reactionName(emoji)}`}
+            aria-label={t('reactions.react', { name: reactionName(emoji) })}
             title={reactionName(emoji)}
             onClick={(event) => tap(emoji, event.timeStamp)}
           >

@@ -1,6 +1,7 @@
 import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import type { ServerEventPayload } from '../../../shared/events.ts';
+import { useT } from '../../i18n/language.ts';
 import { useLiveUpdates } from '../../lib/live.ts';
 import { reactionName } from './reaction-names.ts';
 import classes from './reactions.module.css';
@@ -37,6 +38,7 @@ const sizeFor = (count: number) => Math.min(3.2, 1 + Math.log10(count) * 0.75);
  * motion, nothing moves: the counts of the last few seconds show instead.
  */
 export function ReactionBurst({ sessionId }: { sessionId: string }) {
+  const t = useT();
   const still = useReducedMotion();
   const [flying, setFlying] = useState<Flying[]>([]);
   const [counts, setCounts] = useState<Record<string, number>>({});
@@ -83,9 +85,12 @@ export function ReactionBurst({ sessionId }: { sessionId: string }) {
     <div className={classes.lane} data-reactions-lane="">
       {still
         ? shownCounts.length > 0 && (
-            <ul className={classes.counts} aria-label="Reactions">
+            <ul className={classes.counts} aria-label={t('reactions.counts')}>
               {shownCounts.map(([emoji, count]) => (
-                <li key={emoji} aria-label={`${reactionName(emoji)}: ${count}`}>
+                <li
+                  key={emoji}
+                  aria-label={t('reactions.count', { name: reactionName(emoji), count })}
+                >
                   <span aria-hidden>{emoji}</span> {count}
                 </li>
               ))}
