@@ -31,20 +31,8 @@ export const QUESTIONS_POLL_OVERLAP_MS = 5_000;
 
 /** Visible texts named by the specification (exact spelling kept, "Succesfully" included). */
 export const QA_TEXTS = {
-  askButton: 'ASK A QUESTION',
-  askTitle: 'Ask a Question',
-  askPlaceholder: 'Type your question here…',
   selectSpeaker: 'Select a speaker',
-  submitting: 'Submitting . . .',
-  questionSuccess: 'Question submitted successfully!',
-  questionFailure: 'Failed to submit the question.',
-  thankYouTitle: 'Thank you!',
-  thankYouText: 'Your question has been submitted and will be directed to the selected speaker.',
-  selectSpeakers: 'Select Speakers',
   noSpeakers: 'No speakers available.',
-  noQuestionsYet: 'No questions yet.',
-  selectSpeakerPrompt: 'Select a speaker to view the dashboard',
-  back: 'Back',
   addSpeakerBio: 'Add Speaker Bio',
   joinAsSpeaker: 'Join as Speaker',
   uploadBio: 'Upload Bio',
@@ -60,29 +48,16 @@ export const QA_TEXTS = {
   loading: 'Loading....',
   dashboardTitle: (name: string) => `${name} Dashboard`,
   duplicateQuestion: 'You already asked this question',
-  awaitingApproval: 'Your question will appear once approved',
   nameTaken: (name: string) =>
     `A speaker named "${name}" has already signed up. If that is you, sign in with your secret link; otherwise add something that tells you apart (a middle name or initial).`,
   tooManyQuestions: (seconds: number) =>
     `You are asking very fast. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-  top: 'Top',
-  /** Newest first, on every screen (decision 199). */
-  recent: 'Recent',
-  /** The Q&A room's chat: in the order asked, the newest at the bottom (the spec's room). */
-  chat: 'Chat',
   questionHidden: 'Question hidden.',
   hiddenQuestions: 'Hidden questions',
   answered: 'Answered',
   /** An anonymous question's asker, on every screen but the admin's (decision 233). */
   anonymous: 'Anonymous',
-  askAnonymously: 'Ask anonymously',
-  /** The speaker's written answer under a question (decision 234). */
-  writtenAnswer: 'Answer',
-  yourQuestionAnswered: 'Your question was answered',
-  pinned: 'Pinned',
-  upvote: 'Upvote',
   presenterView: 'Presenter view',
-  scanToAsk: 'Scan to ask a question',
   secretWarning:
     'Keep this link secret and safe: it is shown only once. Anyone who has it can answer, pin and hide your questions.',
   copyLink: 'Copy sign-in link',

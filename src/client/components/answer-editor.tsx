@@ -4,6 +4,7 @@ import { IconMessageReply, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { LIMITS } from '../../shared/constants.ts';
 import { type Question, answerFormSchema } from '../../shared/schemas/question.ts';
+import { translate, useT } from '../i18n/language.ts';
 import { ActionButton } from './action-button.tsx';
 import { toastDone, toastFailed, toastUndoable } from './toast.ts';
 
@@ -19,6 +20,7 @@ export function AnswerEditor({
   question: Pick<Question, 'answer'>;
   save: (answer: string | null) => Promise<unknown>;
 }) {
+  const t = useT();
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   const form = useForm({
@@ -30,7 +32,7 @@ export function AnswerEditor({
   const save = (answer: string | null, done: () => void) => {
     setBusy(true);
     send(answer)
-      .then(done, (error: unknown) => toastFailed(error, 'The answer was not saved; try again.'))
+      .then(done, (error: unknown) => toastFailed(error, translate('qa.answerSaveFailed')))
       .finally(() => setBusy(false));
   };
 
@@ -46,7 +48,7 @@ export function AnswerEditor({
             setEditing(true);
           }}
         >
-          {previous === null ? 'Write an answer' : 'Edit answer'}
+          {previous === null ? t('qa.answerWrite') : t('qa.answerEdit')}
         </ActionButton>
         {previous !== null && (
           <ActionButton
@@ -55,11 +57,11 @@ export function AnswerEditor({
             disabled={busy}
             onClick={() =>
               save(null, () =>
-                toastUndoable('Answer removed.', () => save(previous, () => undefined)),
+                toastUndoable(translate('qa.answerRemoved'), () => save(previous, () => undefined)),
               )
             }
           >
-            Remove answer
+            {t('qa.answerRemove')}
           </ActionButton>
         )}
       </Group>
@@ -70,30 +72,34 @@ export function AnswerEditor({
     <form
       onSubmit={form.onSubmit((values) =>
         save(values.answer, () => {
-          toastDone('Answer saved.');
+          toastDone(translate('qa.answerSaved'));
           setEditing(false);
         }),
       )}
     >
       <Stack gap="xs" mt="xs">
         <Textarea
-          label="Written answer"
-          placeholder="Answer in writing: a link, a figure, what there was no time for…"
+          label={t('qa.answerLabel')}
+          placeholder={t('qa.answerPlaceholder')}
           autosize
           minRows={3}
           maxRows={10}
           maxLength={LIMITS.answerMax}
-          description={`${form.values.answer.length} / ${LIMITS.answerMax}`}
+          description={t('qa.characterCount', {
+            count: form.values.answer.length,
+            max: LIMITS.answerMax,
+          })}
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           data-autofocus
+          dir="auto"
           {...form.getInputProps('answer')}
         />
         <Group gap="xs">
           <Button type="submit" size="compact-sm" loading={busy}>
-            Save answer
+            {t('qa.answerSave')}
           </Button>
           <Button size="compact-sm" variant="default" onClick={() => setEditing(false)}>
-            Cancel
+            {t('qa.answerCancel')}
           </Button>
         </Group>
       </Stack>

@@ -9,8 +9,8 @@ import {
 } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { IconCheck, IconMessageCircleOff, IconPinFilled } from '@tabler/icons-react';
-import { QA_TEXTS } from '../../shared/qa-constants.ts';
 import type { Question } from '../../shared/schemas/question.ts';
+import { translate, useT } from '../i18n/language.ts';
 import card from './question-card.module.css';
 
 /**
@@ -36,17 +36,18 @@ export function QuestionOrderControl({
   /** Offers the room's chat order first. */
   withChat?: boolean;
 }) {
+  const t = useT();
   return (
     <SegmentedControl
       size={size}
       value={value}
       onChange={(next) => onChange(orderOf(next))}
       data={[
-        ...(withChat ? [{ value: 'chat', label: QA_TEXTS.chat }] : []),
-        { value: 'top', label: QA_TEXTS.top },
-        { value: 'recent', label: QA_TEXTS.recent },
+        ...(withChat ? [{ value: 'chat', label: t('qa.orderChat') }] : []),
+        { value: 'top', label: t('qa.orderTop') },
+        { value: 'recent', label: t('qa.orderRecent') },
       ]}
-      aria-label="Order of the questions"
+      aria-label={t('qa.orderLabel')}
     />
   );
 }
@@ -59,16 +60,17 @@ export function QuestionFlags({
   question: Pick<Question, 'pinned' | 'answered'>;
   size?: BadgeProps['size'];
 }) {
+  const t = useT();
   return (
     <>
       {question.pinned && (
         <Badge size={size} variant="light" leftSection={<IconPinFilled size={12} />}>
-          {QA_TEXTS.pinned}
+          {t('qa.pinned')}
         </Badge>
       )}
       {question.answered && (
         <Badge size={size} variant="light" color="gray" leftSection={<IconCheck size={12} />}>
-          {QA_TEXTS.answered}
+          {t('qa.answered')}
         </Badge>
       )}
     </>
@@ -76,12 +78,13 @@ export function QuestionFlags({
 }
 
 /**
- * Who asked, as every screen but the admin's shows it: "@name", or "Anonymous" for a question
- * asked anonymously, even where the asker's own copy still carries their name (decision 233).
+ * Who asked, as every screen but the admin's shows it: "@name", or "Anonymous" (in the language
+ * shown) for a question asked anonymously, even where the asker's own copy still carries their
+ * name (decision 233). A name is the person's own text: the screen isolates it (`<bdi>`).
  */
 export const askerHandle = (question: Pick<Question, 'askerUsername' | 'anonymous'>): string =>
   question.anonymous || question.askerUsername === null
-    ? QA_TEXTS.anonymous
+    ? translate('qa.anonymous')
     : `@${question.askerUsername}`;
 
 /**
@@ -95,11 +98,15 @@ export function WrittenAnswer({
   question: Pick<Question, 'answer' | 'speakerName'>;
   className?: string;
 }) {
+  const t = useT();
   if (question.answer === null) return null;
   return (
-    <div className={className ? `${className} ${card.answer}` : card.answer} dir="auto">
-      <div className={card.answerLabel}>{QA_TEXTS.writtenAnswer}</div>
-      <div className={card.answerText}>{question.answer}</div>
+    <div className={className ? `${className} ${card.answer}` : card.answer}>
+      <div className={card.answerLabel}>{t('qa.writtenAnswer')}</div>
+      {/* The speaker's own text, in its own direction; the label is in the screen's. */}
+      <div className={card.answerText} dir="auto">
+        {question.answer}
+      </div>
     </div>
   );
 }
@@ -125,6 +132,7 @@ export function QuestionFrame({
   children: ReactNode;
   [data: `data-${string}`]: string | boolean | undefined;
 }) {
+  const t = useT();
   return (
     <Paper
       component="article"
@@ -135,7 +143,7 @@ export function QuestionFrame({
       className={className ? `${className} ${card.card}` : card.card}
       data-answered={question.answered || undefined}
       data-pinned={question.pinned || undefined}
-      aria-label={`Question from ${askerHandle(question).replace(/^@/, '')}`}
+      aria-label={t('qa.questionFrom', { name: askerHandle(question).replace(/^@/, '') })}
     >
       {children}
     </Paper>

@@ -3,8 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconMessageQuestion } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { lazyModal } from '../../components/lazy-modal.tsx';
+import { useT } from '../../i18n/language.ts';
 import { whenIdle } from '../../lib/when-idle.ts';
 import { prefetchSpeakers } from '../speakers/api/get-speakers.ts';
 
@@ -22,6 +22,7 @@ export interface AskQuestionButtonProps extends ButtonProps {
   speakerId?: string | undefined;
   /** Chooses this session (a talk, a panel) in the dialog. */
   sessionId?: string | undefined;
+  /** The button's text; "ASK A QUESTION" in the language shown by default. */
   label?: string;
   /** Opens the dialog at once (the QR code's link: `/?ask=<speaker>`). */
   defaultOpened?: boolean;
@@ -34,10 +35,11 @@ export interface AskQuestionButtonProps extends ButtonProps {
 export function AskQuestionButton({
   speakerId,
   sessionId,
-  label = QA_TEXTS.askButton,
+  label,
   defaultOpened = false,
   ...buttonProps
 }: AskQuestionButtonProps) {
+  const t = useT();
   const [asking, ask] = useDisclosure(defaultOpened);
   const [thanking, thank] = useDisclosure(false);
   const client = useQueryClient();
@@ -54,7 +56,7 @@ export function AskQuestionButton({
   return (
     <>
       <Button leftSection={<IconMessageQuestion size={20} />} onClick={ask.open} {...buttonProps}>
-        {label}
+        {label ?? t('qa.askButton')}
       </Button>
       <AskQuestionModal
         opened={asking}

@@ -6,13 +6,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { LIMITS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import type { MessageId } from '../../../shared/i18n/messages.ts';
 import type { Session } from '../../../shared/schemas/programme.ts';
 import { askQuestionFormSchema } from '../../../shared/schemas/question.ts';
 import { ApiError, errorMessage, isRetryLater } from '../../lib/api-client.ts';
 import { enqueue } from '../../lib/offline-queue.ts';
 import { toastQueued } from '../../components/toast.ts';
+import { translate, useMessages } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
@@ -43,13 +44,12 @@ function askedOf(
   return { sessionId, ...(speakerId && { speakerId }) };
 }
 
-/** Said when a question is kept for later. */
-export const QUEUED_QUESTION =
-  'You are offline: your question is queued and will be sent when the connection returns.';
-
-/** Said when a question is kept because the server asked to try again later (busy, down). */
-export const QUEUED_QUESTION_BUSY =
-  'The server is busy: your question is queued and will be sent by itself in a moment.';
+/**
+ * Said when a question is kept for later: offline, or because the server asked to try again
+ * later (busy, down).
+ */
+const QUEUED_QUESTION = 'qa.queuedOffline' satisfies MessageId;
+const QUEUED_QUESTION_BUSY = 'qa.queuedBusy' satisfies MessageId;
 
 export interface AskQuestionModalProps {
   opened: boolean;
@@ -77,6 +77,7 @@ export function AskQuestionModal({
   speakerId,
   sessionId,
 }: AskQuestionModalProps) {
+  const { t, rich } = useMessages();
   const [username] = useStoredUsername();
   const speakers = useSpeakers(opened);
   const schedule = useQuery({ ...scheduleQueryOptions(), enabled: opened });
@@ -136,7 +137,7 @@ export function AskQuestionModal({
     };
     // Offline, or the network failed on the way: it is queued at once and sent on reconnect,
     // never left spinning. So is one the server asked to send again later (busy, down a moment).
-    const queue = (message = QUEUED_QUESTION) => {
+    const queue = (message: MessageId = QUEUED_QUESTION) => {
       void import('./question-outbox.ts');
       void enqueue({
         kind: 'question',
@@ -146,7 +147,7 @@ export function AskQuestionModal({
           Object.entries(request).filter((entry): entry is [string, string] => !!entry[1]),
         ),
       });
-      toastQueued(message);
+      toastQueued(translate(message));
       form.reset();
       onClose();
     };
@@ -158,14 +159,14 @@ export function AskQuestionModal({
       onSuccess: (question) => {
         notifications.show({
           color: 'green',
-          message: QA_TEXTS.questionSuccess,
+          message: translate('qa.questionSuccess'),
           autoClose: TOAST_AUTO_CLOSE,
         });
         // Pre-moderation: nobody but the admin and the speaker sees it yet.
         if (question.status === 'pending') {
           notifications.show({
             color: 'blue',
-            message: QA_TEXTS.awaitingApproval,
+            message: translate('qa.awaitingApproval'),
             autoClose: TOAST_AUTO_CLOSE * 2,
           });
         }
@@ -193,11 +194,8 @@ export function AskQuestionModal({
         }
         notifications.show({
           color: 'red',
-          title: QA_TEXTS.questionFailure,
-          message: errorMessage(
-            error,
-            'Check your connection and try again; your question is still here.',
-          ),
+          title: translate('qa.questionFailure'),
+          message: errorMessage(error, translate('qa.questionFailureHint')),
           autoClose: TOAST_AUTO_CLOSE,
         });
       },
@@ -208,52 +206,59 @@ export function AskQuestionModal({
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title={QA_TEXTS.askTitle}
+      title={t('qa.askTitle')}
       size="lg"
       onSubmit={submit}
       busy={submitting}
       actions={{
-        cancel: 'Close',
-        submit: 'Submit Question',
-        submitting: QA_TEXTS.submitting,
-        icon: <IconSend size={18} />,
+        cancel: t('qa.askClose'),
+        submit: t('qa.askSubmit'),
+        submitting: t('qa.submitting'),
+        icon: <IconSend size={18} className="confab-flip-rtl" />,
         disabled: !username,
       }}
     >
       <Text c="dimmed" size="sm">
-        Ask the speaker anything about their talk. Your question goes straight to them,{' '}
-        {allowAnonymous && form.values.anonymous ? 'without your username.' : 'with your username.'}
+        {t('qa.askIntro', {
+          mode: allowAnonymous && form.values.anonymous ? 'anonymous' : 'named',
+        })}
       </Text>
       {!username && (
         <Alert color="yellow" variant="light">
-          Join with a username first:{' '}
-          <Anchor component={Link} to={CLIENT_PATHS.join}>
-            go to the join page
-          </Anchor>
-          .
+          {rich('qa.joinFirst', {
+            link: (chunks) => (
+              <Anchor component={Link} to={CLIENT_PATHS.join}>
+                {chunks}
+              </Anchor>
+            ),
+          })}
         </Alert>
       )}
       <Textarea
-        label="Your question"
-        placeholder={QA_TEXTS.askPlaceholder}
+        label={t('qa.yourQuestion')}
+        placeholder={t('qa.askPlaceholder')}
         required
         minRows={4}
         maxRows={10}
         maxLength={LIMITS.questionMax}
-        description={`${form.values.question.length} / ${LIMITS.questionMax}`}
+        description={t('qa.characterCount', {
+          count: form.values.question.length,
+          max: LIMITS.questionMax,
+        })}
+        dir="auto"
         inputWrapperOrder={['label', 'input', 'description', 'error']}
         {...form.getInputProps('question')}
       />
       <NativeSelect
-        label="Speaker"
+        label={t('qa.speakerLabel')}
         size="md"
         required
         data={[
-          { value: '', label: QA_TEXTS.selectSpeaker, disabled: true },
+          { value: '', label: t('qa.selectSpeaker'), disabled: true },
           ...(preset
             ? [
                 {
-                  group: 'This talk',
+                  group: t('qa.groupThisTalk'),
                   items: [{ value: sessionPick(preset._id), label: preset.title }],
                 },
               ]
@@ -261,7 +266,7 @@ export function AskQuestionModal({
           ...(onNow.length > 0
             ? [
                 {
-                  group: 'On now',
+                  group: t('qa.onNow'),
                   items: onNow.map((session) => ({
                     value: sessionPick(session._id),
                     label: session.title,
@@ -272,10 +277,13 @@ export function AskQuestionModal({
           ...(later.length > 0
             ? [
                 {
-                  group: 'Today',
+                  group: t('qa.groupToday'),
                   items: later.map((session) => ({
                     value: sessionPick(session._id),
-                    label: `${startTime(session)} · ${session.title}`,
+                    label: t('qa.sessionOption', {
+                      time: startTime(session),
+                      title: session.title,
+                    }),
                   })),
                 },
               ]
@@ -283,7 +291,7 @@ export function AskQuestionModal({
           ...(offered.length > 0
             ? [
                 {
-                  group: 'Speakers',
+                  group: t('qa.speakers'),
                   items: list.map((speaker) => ({ value: speaker._id, label: speaker.name })),
                 },
               ]
@@ -291,35 +299,39 @@ export function AskQuestionModal({
         ]}
         description={
           loading
-            ? 'Loading the speakers…'
+            ? t('qa.loadingSpeakersHint')
             : offered.length > 0 && list.length > 0
-              ? 'The talks on now come first, then the speakers.'
+              ? t('qa.speakersTalksFirst')
               : list.length === 0
-                ? 'No speakers have signed up yet.'
+                ? t('qa.noSpeakersYet')
                 : !speakers.data
-                  ? 'The speakers as this phone last saw them.'
+                  ? t('qa.speakersLastSeen')
                   : undefined
         }
         {...form.getInputProps('speakerId')}
       />
       {panel && (
         <Radio.Group
-          label="Ask"
+          label={t('qa.askWhom')}
           value={panellist}
           onChange={(speakerId) => setPanelChoice({ pick, speakerId })}
         >
           <Stack gap="xs" mt={6}>
-            <Radio value={WHOLE_PANEL} label="The whole panel" />
+            <Radio value={WHOLE_PANEL} label={t('qa.panelWhole')} />
             {panel.speakerIds.map((id) => (
-              <Radio key={id} value={id} label={nameOf(id) ?? 'A speaker of this panel'} />
+              <Radio
+                key={id}
+                value={id}
+                label={nameOf(id) === undefined ? t('qa.panelSpeaker') : <bdi>{nameOf(id)}</bdi>}
+              />
             ))}
           </Stack>
         </Radio.Group>
       )}
       {allowAnonymous && (
         <Checkbox
-          label={QA_TEXTS.askAnonymously}
-          description="Nobody sees your username with this question; the organiser still can."
+          label={t('qa.askAnonymously')}
+          description={t('qa.askAnonymouslyHint')}
           {...form.getInputProps('anonymous', { type: 'checkbox' })}
         />
       )}

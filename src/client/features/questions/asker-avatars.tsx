@@ -1,5 +1,6 @@
 import { Avatar } from '@mantine/core';
 import type { Question } from '../../../shared/schemas/question.ts';
+import { useT } from '../../i18n/language.ts';
 
 const SHOWN = 4;
 
@@ -27,11 +28,12 @@ export function distinctAskers(questions: readonly Question[]): string[] {
  * room's first render.
  */
 export function AskerAvatars({ questions }: { questions: readonly Question[] }) {
+  const t = useT();
   const askers = distinctAskers(questions);
   if (askers.length === 0) return null;
   const shown = askers.slice(0, SHOWN);
   const others = askers.length - shown.length;
-  const label = `${askers.length} ${askers.length === 1 ? 'person' : 'people'} asked`;
+  const label = t('qa.askersCount', { count: askers.length });
   return (
     <Avatar.Group spacing="sm" role="group" aria-label={label} title={label}>
       {shown.map((asker) => (
@@ -40,7 +42,7 @@ export function AskerAvatars({ questions }: { questions: readonly Question[] }) 
         </Avatar>
       ))}
       {others > 0 && (
-        <Avatar size="md" aria-label={`${others} more`}>
+        <Avatar size="md" aria-label={t('qa.askersMore', { count: others })}>
           +{others}
         </Avatar>
       )}

@@ -1,9 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { STORAGE_KEYS } from '../../../shared/constants.ts';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { toastDone } from '../../components/toast.ts';
+import { translate } from '../../i18n/language.ts';
 
 /*
  * The asker's own questions (decision 233). A question asked under a name is theirs by its
@@ -87,7 +87,7 @@ export function noticeOwnAnswer(
     const before = data?.find((item) => item._id === question._id);
     if (before) {
       if (before.answer !== question.answer)
-        toastDone(question.answer, QA_TEXTS.yourQuestionAnswered);
+        toastDone(question.answer, translate('qa.yourQuestionAnswered'));
       return;
     }
   }

@@ -2,8 +2,8 @@ import { Center, EmptyState } from '@mantine/core';
 import { IconMoodSad } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useParams } from 'react-router';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
+import { useMessages } from '../../i18n/language.ts';
 import { useSpeakersCard } from '../speakers/api/get-speakers.ts';
 import { PresenterView, ProjectorLoading } from './presenter-view.tsx';
 import { useSpeakerQuestions } from './use-question-lists.ts';
@@ -23,6 +23,7 @@ export default function PresenterScreen({
   /** Beside the QR code, what else the speaker's room follows live (their talk's poll). */
   live?: (speakerId: string) => ReactNode;
 }) {
+  const { t, rich } = useMessages();
   const { username = '' } = useParams();
   const speakers = useSpeakersCard();
   const speaker = speakers.data?.find((item) => item.username === username.toLowerCase());
@@ -33,15 +34,15 @@ export default function PresenterScreen({
     return (
       <Center mih="100dvh">
         <EmptyState icon={<IconMoodSad size={28} />} withIndicatorBackground>
-          <EmptyState.Title order={1}>{QA_TEXTS.speakerNotFound}</EmptyState.Title>
+          <EmptyState.Title order={1}>{t('qa.speakerNotFound')}</EmptyState.Title>
         </EmptyState>
       </Center>
     );
   }
   return (
     <PresenterView
-      label={`${QA_TEXTS.presenterView}: ${speaker.name}`}
-      title={<>Q&amp;A with {speaker.name}</>}
+      label={t('qa.presenterViewOf', { name: speaker.name })}
+      title={rich('qa.presenterTitle', { name: <bdi>{speaker.name}</bdi> })}
       questions={questions.questions}
       askLink={askUrl(speaker.username)}
       aside={live?.(speaker._id)}

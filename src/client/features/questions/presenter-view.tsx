@@ -8,11 +8,11 @@ import {
 } from '@mantine/core';
 import { IconMaximize, IconMoon, IconSun } from '@tabler/icons-react';
 import { type ReactNode, useEffect } from 'react';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import projectorText from '../../components/projector-text.module.css';
 import { WrittenAnswer, askerHandle } from '../../components/question-parts.tsx';
 import { QrCode } from '../../components/qr-code.tsx';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { arrangeQuestions } from './question-order.ts';
 import overlay from './overlay.module.css';
 import classes from './presenter.module.css';
@@ -22,6 +22,7 @@ const TOP_SHOWN = 5;
 
 /** Light or dark, and full screen: what the person at the projector reaches for. */
 export function ScreenControls() {
+  const t = useT();
   const { setColorScheme } = useMantineColorScheme();
   const computed = useComputedColorScheme('light');
   const next = computed === 'dark' ? 'light' : 'dark';
@@ -31,7 +32,7 @@ export function ScreenControls() {
         variant="default"
         size="xl"
         radius="xl"
-        aria-label={`Switch to ${next} mode`}
+        aria-label={next === 'dark' ? t('qa.switchToDark') : t('qa.switchToLight')}
         onClick={() => setColorScheme(next)}
       >
         {computed === 'dark' ? <IconSun /> : <IconMoon />}
@@ -40,7 +41,7 @@ export function ScreenControls() {
         variant="default"
         size="xl"
         radius="xl"
-        aria-label="Full screen"
+        aria-label={t('qa.fullScreen')}
         onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}
       >
         <IconMaximize />
@@ -51,9 +52,10 @@ export function ScreenControls() {
 
 /** A projector screen waiting for its data. */
 export function ProjectorLoading() {
+  const t = useT();
   return (
     <Center mih="100dvh">
-      <Loader size="xl" aria-label="Loading" />
+      <Loader size="xl" aria-label={t('qa.loadingLabel')} />
     </Center>
   );
 }
@@ -61,17 +63,19 @@ export function ProjectorLoading() {
 /** The QR code to `link`, what it is for, and the address to type for those who cannot scan. */
 export function AskCode({
   link,
-  caption = QA_TEXTS.scanToAsk,
+  caption,
 }: {
   link: string;
+  /** What the code is for; "Scan to ask a question" in the language shown by default. */
   caption?: string;
 }) {
+  const t = useT();
   return (
     <div className={classes.qr}>
       <div className={classes.qrFrame}>
-        <QrCode value={link} size={480} label={`QR code: ${link}`} />
+        <QrCode value={link} size={480} label={t('qa.qrCode', { link })} />
       </div>
-      <div className={classes.scan}>{caption}</div>
+      <div className={classes.scan}>{caption ?? t('qa.scanToAsk')}</div>
       <div className={classes.url}>{link.replace(/^https?:\/\//, '')}</div>
     </div>
   );
@@ -79,32 +83,39 @@ export function AskCode({
 
 /** The pinned question large, the top ones below it by votes; or that there are none yet. */
 function PresenterQuestions({ questions }: { questions: readonly Question[] }) {
+  const { t, rich } = useMessages();
   const { pinned, open } = arrangeQuestions(questions, 'top');
   const top = open.slice(0, TOP_SHOWN);
   return (
-    <section aria-label="Questions" className={classes.questions}>
+    <section aria-label={t('qa.questions')} className={classes.questions}>
       {pinned && (
-        <article className={classes.pinned} aria-label="Pinned question">
-          <div className={classes.label}>{QA_TEXTS.pinned}</div>
+        <article className={classes.pinned} aria-label={t('qa.pinnedQuestion')}>
+          <div className={classes.label}>{t('qa.pinned')}</div>
           <p className={classes.pinnedText} dir="auto">
             {pinned.question}
           </p>
           <WrittenAnswer question={pinned} className={classes.answer} />
           <div className={classes.asker}>
-            <bdi>{askerHandle(pinned)}</bdi> · {pinned.votes} vote{pinned.votes === 1 ? '' : 's'}
+            {rich('qa.askerVotes', {
+              asker: <bdi>{askerHandle(pinned)}</bdi>,
+              count: pinned.votes,
+            })}
           </div>
         </article>
       )}
       {top.length > 0 ? (
         <div className={classes.topBlock}>
-          <div className={classes.label}>Top questions</div>
-          <ol className={classes.list} aria-label="Top questions">
+          <div className={classes.label}>{t('qa.topQuestions')}</div>
+          <ol className={classes.list} aria-label={t('qa.topQuestions')}>
             {top.map((question) => (
               <li key={question._id} className={classes.item}>
-                <div className={classes.votes} aria-label={`${question.votes} votes`}>
+                <div
+                  className={classes.votes}
+                  aria-label={t('qa.votesCount', { count: question.votes })}
+                >
                   {question.votes}
                   <span className={classes.votesLabel} aria-hidden>
-                    votes
+                    {t('qa.votesUnit', { count: question.votes })}
                   </span>
                 </div>
                 <div>
@@ -120,7 +131,7 @@ function PresenterQuestions({ questions }: { questions: readonly Question[] }) {
           </ol>
         </div>
       ) : (
-        !pinned && <p className={classes.pinnedText}>{QA_TEXTS.noQuestionsYet}</p>
+        !pinned && <p className={classes.pinnedText}>{t('qa.noQuestionsYet')}</p>
       )}
     </section>
   );
@@ -228,6 +239,7 @@ export function OverlayView({
   /** Above the lower third (and its poll), over the video: the room's reactions. */
   lane?: ReactNode;
 }) {
+  const { t, rich } = useMessages();
   const { pinned, open } = arrangeQuestions(questions, 'top');
   const shown = pinned ?? open[0];
   const more = open.length - (pinned ? 0 : 1);
@@ -246,26 +258,28 @@ export function OverlayView({
           {shown ? (
             <article
               className={overlay.question}
-              aria-label={pinned ? 'Pinned question' : 'Top question'}
+              aria-label={pinned ? t('qa.pinnedQuestion') : t('qa.topQuestion')}
             >
               <p className={`${projectorText.clamped} ${overlay.questionText}`} dir="auto">
                 {shown.question}
               </p>
               <div className={overlay.asker}>
-                <bdi>{askerHandle(shown)}</bdi> · {shown.votes} vote
-                {shown.votes === 1 ? '' : 's'}
-                {more > 0 && ` · ${more} more question${more === 1 ? '' : 's'}`}
+                {rich('qa.askerVotes', {
+                  asker: <bdi>{askerHandle(shown)}</bdi>,
+                  count: shown.votes,
+                })}
+                {more > 0 && ` · ${t('qa.moreQuestions', { count: more })}`}
               </div>
             </article>
           ) : (
-            <p className={overlay.asker}>{QA_TEXTS.noQuestionsYet}</p>
+            <p className={overlay.asker}>{t('qa.noQuestionsYet')}</p>
           )}
         </div>
         <div className={overlay.code}>
           <div className={overlay.codeFrame}>
-            <QrCode value={askLink} size={200} label={`QR code: ${askLink}`} />
+            <QrCode value={askLink} size={200} label={t('qa.qrCode', { link: askLink })} />
           </div>
-          <div className={overlay.scan}>{QA_TEXTS.scanToAsk}</div>
+          <div className={overlay.scan}>{t('qa.scanToAsk')}</div>
         </div>
       </section>
     </main>

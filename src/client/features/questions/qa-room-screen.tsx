@@ -22,13 +22,12 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { TEXTS } from '../../../shared/constants.ts';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Session } from '../../../shared/schemas/programme.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import type { Speaker } from '../../../shared/schemas/speaker.ts';
 import { HiddenPageHeading } from '../../components/page-heading.tsx';
+import { type Translate, useT } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { useNow } from '../../lib/use-now.ts';
@@ -64,17 +63,18 @@ function SpeakerList({
   speakers: ReturnType<typeof useSpeakersCard>;
   selectedId: string | null;
 }) {
+  const t = useT();
   if (speakers.isPending) {
     return (
       <Center p="xl">
-        <Loader aria-label="Loading the speakers" />
+        <Loader aria-label={t('qa.loadingSpeakers')} />
       </Center>
     );
   }
   if (speakers.isError && !speakers.data) {
     return (
-      <Alert m="md" color="red" icon={<IconAlertTriangle />} title="The speakers could not load">
-        Retrying every few seconds…
+      <Alert m="md" color="red" icon={<IconAlertTriangle />} title={t('qa.speakersLoadFailed')}>
+        {t('qa.retrying')}
       </Alert>
     );
   }
@@ -84,13 +84,13 @@ function SpeakerList({
         p="xl"
         icon={<IconMicrophone size={28} />}
         withIndicatorBackground
-        title={QA_TEXTS.noSpeakers}
-        description="Speakers appear here as soon as they sign up."
+        title={t('qa.noSpeakers')}
+        description={t('qa.noSpeakersHint')}
       />
     );
   }
   return (
-    <Stack gap={4} p="xs" component="nav" aria-label="Speakers">
+    <Stack gap={4} p="xs" component="nav" aria-label={t('qa.speakers')}>
       {speakers.data.map((speaker) => (
         <NavLink
           key={speaker._id}
@@ -102,12 +102,12 @@ function SpeakerList({
           className={classes.speakerLink}
           classNames={{ description: classes.speakerStack }}
           label={
-            <Text fw={700} truncate>
+            <Text fw={700} truncate dir="auto">
               {speaker.name}
             </Text>
           }
           description={
-            <Text size="sm" truncate>
+            <Text size="sm" truncate dir="auto">
               {speaker.stack}
             </Text>
           }
@@ -123,8 +123,8 @@ function SpeakerList({
 }
 
 /** When a session runs, as the room lists it: "On now", or its start today. */
-const whenOf = (session: Session, now: number) =>
-  isOnNow(session, now) ? 'On now' : startTime(session);
+const whenOf = (t: Translate, session: Session, now: number) =>
+  isOnNow(session, now) ? t('qa.onNow') : startTime(session);
 
 /**
  * Today's talks, the ones on now first (decision 223): each opens its questions, its panel's
@@ -139,11 +139,12 @@ function SessionList({
   selectedId: string | null;
   now: number;
 }) {
+  const t = useT();
   if (sessions.length === 0) return null;
   return (
-    <Stack gap={4} p="xs" pb={0} component="nav" aria-label="Talks today">
+    <Stack gap={4} p="xs" pb={0} component="nav" aria-label={t('qa.talksToday')}>
       <Text size="xs" tt="uppercase" fw={800} c="dimmed" px="xs" pt={4}>
-        Talks today
+        {t('qa.talksToday')}
       </Text>
       {sessions.map((session) => (
         <NavLink
@@ -156,13 +157,13 @@ function SessionList({
           className={classes.speakerLink}
           classNames={{ description: classes.speakerStack }}
           label={
-            <Text fw={700} truncate>
+            <Text fw={700} truncate dir="auto">
               {session.title}
             </Text>
           }
           description={
             <Text size="sm" truncate>
-              {whenOf(session, now)}
+              {whenOf(t, session, now)}
             </Text>
           }
           leftSection={
@@ -185,12 +186,13 @@ const scopeOf = (subject: Subject): QuestionsScope =>
     : { kind: 'session', sessionId: subject.session._id };
 
 function SubjectHeading({ subject, now }: { subject: Subject; now: number }) {
+  const t = useT();
   const speaker = subject.kind === 'speaker' ? subject.speaker : null;
   const title = speaker ? speaker.name : subject.kind === 'session' ? subject.session.title : '';
   const detail = speaker
     ? speaker.stack
     : subject.kind === 'session'
-      ? whenOf(subject.session, now)
+      ? whenOf(t, subject.session, now)
       : '';
   return (
     <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: '1 1 220px' }}>
@@ -209,10 +211,11 @@ function SubjectHeading({ subject, now }: { subject: Subject; now: number }) {
         </Avatar>
       )}
       <Box miw={0}>
-        <Title order={2} fz="lg" lineClamp={1}>
+        <Title order={2} fz="lg" lineClamp={1} dir="auto">
           {title}
         </Title>
-        <Text size="sm" c="dimmed" lineClamp={1}>
+        {/* A speaker's stack is their own text; a session's time, the screen's. */}
+        <Text size="sm" c="dimmed" lineClamp={1} dir={speaker ? 'auto' : undefined}>
           {detail}
         </Text>
       </Box>
@@ -229,6 +232,7 @@ function ChatPanel({
   onBack: () => void;
   sessionAside?: ((sessionId: string) => ReactNode) | undefined;
 }) {
+  const t = useT();
   const [username] = useStoredUsername();
   const own = useOwnQuestionIds();
   const now = useNow();
@@ -259,7 +263,7 @@ function ChatPanel({
   }, [newestId, subjectId, order]);
   const earlier = (
     <OlderQuestionsButton scope={scope} held={list.length} variant="subtle" size="sm">
-      Show earlier questions
+      {t('qa.showEarlier')}
     </OlderQuestionsButton>
   );
   const bubble = (question: Question) => (
@@ -276,13 +280,13 @@ function ChatPanel({
       <Box className={classes.columnHeader}>
         <Button
           variant="subtle"
-          leftSection={<IconArrowLeft size={18} />}
+          leftSection={<IconArrowLeft size={18} className="confab-flip-rtl" />}
           hiddenFrom="sm"
           onClick={onBack}
           px={6}
           mb={6}
         >
-          {QA_TEXTS.back}
+          {t('qa.back')}
         </Button>
         <Group justify="space-between" wrap="wrap" gap="sm">
           <SubjectHeading subject={subject} now={now} />
@@ -295,7 +299,7 @@ function ChatPanel({
                 {...(subject.kind === 'speaker'
                   ? { speakerId: subject.speaker._id }
                   : { sessionId: subject.session._id })}
-                label="Ask"
+                label={t('qa.askShort')}
                 size="sm"
                 variant="light"
               />
@@ -312,18 +316,18 @@ function ChatPanel({
         // The log scrolls by keyboard too: it takes focus, as its questions have nothing that does.
         tabIndex={0}
         role="log"
-        aria-label="Questions"
+        aria-label={t('qa.questions')}
       >
         <Stack gap="sm" className={classes.messages}>
           {questions.isPending || (list.length === 0 && (questions.data?.length ?? 0) > 0) ? (
             <Center p="xl">
-              <Loader aria-label="Loading the questions" />
+              <Loader aria-label={t('qa.loadingQuestions')} />
             </Center>
           ) : list.length === 0 ? (
             <NoQuestions
               py="xl"
-              title={QA_TEXTS.noQuestionsYet}
-              description={username ? 'Be the first to ask.' : undefined}
+              title={t('qa.noQuestionsYet')}
+              description={username ? t('qa.beFirst') : undefined}
             />
           ) : (
             <>
@@ -332,7 +336,7 @@ function ChatPanel({
               {open.map(bubble)}
               {answered.length > 0 && (
                 <Title order={3} fz="sm" c="dimmed" className={classes.sectionTitle}>
-                  {QA_TEXTS.answered}
+                  {t('qa.answered')}
                 </Title>
               )}
               {answered.map(bubble)}
@@ -359,6 +363,7 @@ export interface QaRoomScreenProps {
  * a chat on the other, live. On a phone one side shows at a time, with a Back button.
  */
 export default function QaRoomScreen({ sessionAside }: QaRoomScreenProps = {}) {
+  const t = useT();
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
@@ -402,16 +407,16 @@ export default function QaRoomScreen({ sessionAside }: QaRoomScreenProps = {}) {
   return (
     <Box className={classes.room} data-selected={selectedAny ? '' : undefined}>
       {/* On a phone only one panel shows, so the room's own heading cannot be either panel's. */}
-      <HiddenPageHeading>{TEXTS.qaRoom}</HiddenPageHeading>
+      <HiddenPageHeading>{t('qa.roomHeading')}</HiddenPageHeading>
       <Paper withBorder radius="lg" className={`${classes.column} ${classes.list}`}>
         <Group className={classes.columnHeader} gap="xs" justify="space-between">
           <Title order={2} fz="lg">
-            {QA_TEXTS.selectSpeakers}
+            {t('qa.selectSpeakers')}
           </Title>
           {speakers.data && speakers.data.length > 0 && (
             <Group gap={4} c="dimmed">
               <IconUsers size={16} aria-hidden />
-              <Text size="sm" aria-label={`${speakers.data.length} speakers`}>
+              <Text size="sm" aria-label={t('qa.speakersCount', { count: speakers.data.length })}>
                 {speakers.data.length}
               </Text>
             </Group>
@@ -429,8 +434,10 @@ export default function QaRoomScreen({ sessionAside }: QaRoomScreenProps = {}) {
         component="section"
         aria-label={
           subject
-            ? `Questions for ${subject.kind === 'speaker' ? subject.speaker.name : subject.session.title}`
-            : 'Questions'
+            ? t('qa.questionsFor', {
+                name: subject.kind === 'speaker' ? subject.speaker.name : subject.session.title,
+              })
+            : t('qa.questions')
         }
       >
         {subject ? (
@@ -446,25 +453,21 @@ export default function QaRoomScreen({ sessionAside }: QaRoomScreenProps = {}) {
           <Stack p="md">
             <Button
               variant="subtle"
-              leftSection={<IconArrowLeft size={18} />}
+              leftSection={<IconArrowLeft size={18} className="confab-flip-rtl" />}
               hiddenFrom="sm"
               onClick={back}
               w="fit-content"
             >
-              {QA_TEXTS.back}
+              {t('qa.back')}
             </Button>
             <EmptyState
               py="xl"
-              title={sessionId ? 'Talk not found' : QA_TEXTS.speakerNotFound}
-              description={
-                sessionId
-                  ? 'This talk is not in the programme.'
-                  : 'This speaker is not in the list.'
-              }
+              title={sessionId ? t('qa.talkNotFound') : t('qa.speakerNotFound')}
+              description={sessionId ? t('qa.talkNotFoundHint') : t('qa.speakerNotFoundHint')}
             >
               <EmptyState.Actions>
                 <Button component={Link} to={CLIENT_PATHS.speakersCard} variant="light">
-                  See all speakers
+                  {t('qa.seeAllSpeakers')}
                 </Button>
               </EmptyState.Actions>
             </EmptyState>
@@ -472,12 +475,12 @@ export default function QaRoomScreen({ sessionAside }: QaRoomScreenProps = {}) {
         ) : (
           <Center h="100%" p="xl">
             {selectedAny ? (
-              <Loader aria-label="Loading" />
+              <Loader aria-label={t('qa.loadingLabel')} />
             ) : (
               <EmptyState
                 icon={<IconMicrophone size={28} />}
                 withIndicatorBackground
-                title={QA_TEXTS.selectSpeakerPrompt}
+                title={t('qa.selectSpeakerPrompt')}
               />
             )}
           </Center>

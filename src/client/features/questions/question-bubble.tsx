@@ -1,5 +1,6 @@
 import { Group, Text } from '@mantine/core';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { useT } from '../../i18n/language.ts';
 import { VoteButton } from './vote-button.tsx';
 import card from '../../components/question-card.module.css';
 import classes from './qa-room.module.css';
@@ -16,6 +17,7 @@ import {
  * the thumb and its count; answered ones greyed, the pinned one marked.
  */
 export function QuestionBubble({ question, mine, canVote }: QuestionViewProps) {
+  const t = useT();
   return (
     <QuestionFrame
       question={question}
@@ -26,11 +28,11 @@ export function QuestionBubble({ question, mine, canVote }: QuestionViewProps) {
     >
       <Group gap={6} justify="space-between" wrap="nowrap" mb={4}>
         <Text fw={700} size="sm" className={classes.handle} truncate>
-          {askerHandle(question)}
+          <bdi>{askerHandle(question)}</bdi>
           {mine && (
             <Text span c="dimmed" size="xs" fw={500}>
               {' '}
-              (you)
+              {t('qa.youSuffix')}
             </Text>
           )}
         </Text>
@@ -45,7 +47,9 @@ export function QuestionBubble({ question, mine, canVote }: QuestionViewProps) {
 export function QuestionBody({ question, canVote }: Omit<QuestionViewProps, 'mine'>) {
   return (
     <>
-      <Text className={card.text}>{question.question}</Text>
+      <Text className={card.text} dir="auto">
+        {question.question}
+      </Text>
       <WrittenAnswer question={question} />
       <Group gap="xs" mt={8} justify="space-between">
         <Group gap={6}>

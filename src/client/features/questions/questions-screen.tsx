@@ -12,9 +12,9 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { type QuestionsScope, byVotes, useQuestions } from './api/get-questions.ts';
@@ -35,33 +35,42 @@ import {
 const ALL_QUESTIONS = { room: 'questions' } as const;
 
 function QuestionCard({ question, mine, canVote }: QuestionViewProps) {
+  const { t, rich } = useMessages();
   return (
     <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Text size="sm" miw={0} truncate>
-          <Text span fw={700} className={classes.handle}>
-            {askerHandle(question)}
-          </Text>
-          <Text span c="dimmed">
-            {' to '}
-          </Text>
-          <Anchor
-            component={Link}
-            // A panel's question (no speaker) opens its session's questions (decision 223).
-            to={
-              question.speakerId === null
-                ? `${CLIENT_PATHS.speakersCard}?session=${question.sessionId ?? ''}`
-                : `${CLIENT_PATHS.speakersCard}?speaker=${question.speakerId}`
-            }
-            fw={700}
-          >
-            {question.speakerName}
-          </Anchor>
+          {rich('qa.askedBy', {
+            asker: (
+              <Text span fw={700} className={classes.handle}>
+                <bdi>{askerHandle(question)}</bdi>
+              </Text>
+            ),
+            muted: (chunks) => (
+              <Text span c="dimmed">
+                {chunks}
+              </Text>
+            ),
+            speaker: (
+              <Anchor
+                component={Link}
+                // A panel's question (no speaker) opens its session's questions (decision 223).
+                to={
+                  question.speakerId === null
+                    ? `${CLIENT_PATHS.speakersCard}?session=${question.sessionId ?? ''}`
+                    : `${CLIENT_PATHS.speakersCard}?speaker=${question.speakerId}`
+                }
+                fw={700}
+              >
+                <bdi>{question.speakerName}</bdi>
+              </Anchor>
+            ),
+          })}
         </Text>
         <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
           {mine && (
             <Badge size="sm" variant="light">
-              You
+              {t('qa.youBadge')}
             </Badge>
           )}
           <TimeAgo iso={question.createdAt} size="xs" c="dimmed" />
@@ -77,6 +86,7 @@ function QuestionCard({ question, mine, canVote }: QuestionViewProps) {
  * keeps the stored username's own (where the "Thank you!" modal leads).
  */
 export default function QuestionsScreen() {
+  const t = useT();
   useLiveQuestions(ALL_QUESTIONS);
   const [username = ''] = useStoredUsername();
   const own = useOwnQuestionIds();
@@ -106,7 +116,7 @@ export default function QuestionsScreen() {
     <VotesProvider>
       <Stack gap="md" pt="lg" maw={760} mx="auto">
         <Group justify="space-between" gap="sm">
-          <Title order={1}>Questions</Title>
+          <Title order={1}>{t('qa.questions')}</Title>
           <AskQuestionButton />
         </Group>
         <Group gap="sm">
@@ -114,10 +124,10 @@ export default function QuestionsScreen() {
             value={show}
             onChange={(value) => setParam('show', value === 'mine' ? 'mine' : null)}
             data={[
-              { value: 'all', label: 'All questions' },
-              { value: 'mine', label: 'Mine' },
+              { value: 'all', label: t('qa.showAll') },
+              { value: 'mine', label: t('qa.showMine') },
             ]}
-            aria-label="Which questions"
+            aria-label={t('qa.showLabel')}
             w={240}
           />
           <QuestionOrderControl
@@ -127,20 +137,25 @@ export default function QuestionsScreen() {
         </Group>
         {questions.isPending ? (
           <Center p="xl">
-            <Loader aria-label="Loading the questions" />
+            <Loader aria-label={t('qa.loadingQuestions')} />
           </Center>
         ) : questions.isError && !questions.data ? (
-          <Alert color="red" icon={<IconAlertTriangle />} title="The questions could not load">
-            Retrying every few seconds…
+          <Alert color="red" icon={<IconAlertTriangle />} title={t('qa.questionsLoadFailed')}>
+            {t('qa.retrying')}
           </Alert>
         ) : list.length === 0 ? (
           <NoQuestions
             py="xl"
-            title={show === 'mine' ? 'You have not asked anything yet.' : QA_TEXTS.noQuestionsYet}
-            description="Questions appear here the moment they are asked."
+            title={show === 'mine' ? t('qa.noOwnQuestions') : t('qa.noQuestionsYet')}
+            description={t('qa.noQuestionsHint')}
           />
         ) : (
-          <Stack gap="sm" role="feed" aria-label="Questions" aria-busy={questions.isFetching}>
+          <Stack
+            gap="sm"
+            role="feed"
+            aria-label={t('qa.questions')}
+            aria-busy={questions.isFetching}
+          >
             {list.map((question) => (
               <QuestionCard
                 key={question._id}
@@ -150,7 +165,7 @@ export default function QuestionsScreen() {
               />
             ))}
             <OlderQuestionsButton scope={scope} held={list.length} variant="light">
-              Show older questions
+              {t('qa.showOlder')}
             </OlderQuestionsButton>
           </Stack>
         )}

@@ -1,9 +1,9 @@
 import { Alert, Badge, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { isOwnQuestion, useOwnQuestionIds } from './own-questions.ts';
 import { byVotes } from './api/get-questions.ts';
@@ -33,25 +33,37 @@ function SessionQuestion({
   canVote,
   panel,
 }: QuestionViewProps & { panel: boolean }) {
+  const { t, rich } = useMessages();
+  const asker = (
+    <Text span fw={700} className={classes.handle}>
+      <bdi>{askerHandle(question)}</bdi>
+    </Text>
+  );
   return (
     <QuestionFrame question={question}>
       <Group justify="space-between" gap="xs" wrap="nowrap" mb={6}>
         <Text size="sm" miw={0} truncate>
-          <Text span fw={700} className={classes.handle}>
-            {askerHandle(question)}
-          </Text>
-          {panel && (
-            <Text span c="dimmed">
-              {' to '}
-              {/* Asked of the panel as a whole, the question carries the session's title. */}
-              {question.speakerId ? <bdi>{question.speakerName}</bdi> : 'the panel'}
-            </Text>
-          )}
+          {panel
+            ? rich('qa.askedBy', {
+                asker,
+                muted: (chunks) => (
+                  <Text span c="dimmed">
+                    {chunks}
+                  </Text>
+                ),
+                speaker: (
+                  <Text span c="dimmed">
+                    {/* Asked of the panel as a whole, the question carries the session's title. */}
+                    {question.speakerId ? <bdi>{question.speakerName}</bdi> : t('qa.thePanel')}
+                  </Text>
+                ),
+              })
+            : asker}
         </Text>
         <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
           {mine && (
             <Badge size="sm" variant="light">
-              You
+              {t('qa.youBadge')}
             </Badge>
           )}
           <TimeAgo iso={question.createdAt} size="xs" c="dimmed" />
@@ -68,6 +80,7 @@ function SessionQuestion({
  * with the session chosen (a panel as a whole).
  */
 function SessionQuestionList({ session }: { session: QuestionsSession }) {
+  const t = useT();
   const [username] = useStoredUsername();
   const own = useOwnQuestionIds();
   const [order, setOrder] = useState<QuestionOrder>('top');
@@ -91,10 +104,15 @@ function SessionQuestionList({ session }: { session: QuestionsSession }) {
     <Stack gap="sm" component="section" aria-labelledby="session-questions">
       <Group justify="space-between" gap="sm">
         <Title order={2} fz="h3" id="session-questions">
-          Q&amp;A
+          {t('qa.sessionHeading')}
         </Title>
         {username && (
-          <AskQuestionButton sessionId={session._id} label="Ask" size="sm" variant="light" />
+          <AskQuestionButton
+            sessionId={session._id}
+            label={t('qa.askShort')}
+            size="sm"
+            variant="light"
+          />
         )}
       </Group>
       {questions.length > 0 && (
@@ -106,24 +124,24 @@ function SessionQuestionList({ session }: { session: QuestionsSession }) {
       )}
       {pending ? (
         <Center p="lg">
-          <Loader aria-label="Loading the questions" />
+          <Loader aria-label={t('qa.loadingQuestions')} />
         </Center>
       ) : failed && questions.length === 0 ? (
-        <Alert color="red" icon={<IconAlertTriangle />} title="The questions could not load">
-          Retrying every few seconds…
+        <Alert color="red" icon={<IconAlertTriangle />} title={t('qa.questionsLoadFailed')}>
+          {t('qa.retrying')}
         </Alert>
       ) : questions.length === 0 ? (
         <NoQuestions
           py="lg"
-          title={QA_TEXTS.noQuestionsYet}
-          description={username ? 'Be the first to ask.' : 'Join with a username to ask.'}
+          title={t('qa.noQuestionsYet')}
+          description={username ? t('qa.beFirst') : t('qa.joinToAsk')}
         />
       ) : (
-        <Stack gap="sm" role="feed" aria-label="Questions">
+        <Stack gap="sm" role="feed" aria-label={t('qa.questions')}>
           {arrange(open).map(card)}
           {answered.length > 0 && (
             <Title order={3} fz="sm" c="dimmed" className={classes.sectionTitle}>
-              {QA_TEXTS.answered}
+              {t('qa.answered')}
             </Title>
           )}
           {arrange(answered).map(card)}

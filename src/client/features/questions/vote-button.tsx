@@ -1,7 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconThumbUp, IconThumbUpFilled } from '@tabler/icons-react';
-import { QA_TEXTS } from '../../../shared/qa-constants.ts';
 import type { Question } from '../../../shared/schemas/question.ts';
+import { useT } from '../../i18n/language.ts';
 import { useVotes } from './votes-context.tsx';
 
 /**
@@ -9,10 +9,11 @@ import { useVotes } from './votes-context.tsx';
  * attendee it shows the count only.
  */
 export function VoteButton({ question, canVote }: { question: Question; canVote: boolean }) {
+  const t = useT();
   const votes = useVotes();
   const on = votes.voted.has(question._id);
   const count = question.votes;
-  const label = `${QA_TEXTS.upvote}: ${count} vote${count === 1 ? '' : 's'}`;
+  const label = t('qa.upvoteLabel', { count });
   return (
     <Button
       size="sm"
@@ -21,7 +22,7 @@ export function VoteButton({ question, canVote }: { question: Question; canVote:
       radius="xl"
       aria-pressed={on}
       aria-label={label}
-      title={canVote ? label : `${count} votes`}
+      title={canVote ? label : t('qa.votesCount', { count })}
       disabled={!canVote || question.answered}
       leftSection={on ? <IconThumbUpFilled size={16} /> : <IconThumbUp size={16} />}
       onClick={() => votes.toggle(question._id, !on)}

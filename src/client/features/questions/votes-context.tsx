@@ -1,6 +1,7 @@
 import { type ReactNode, createContext, use, useMemo } from 'react';
 import { useVote, useVotedQuestions } from './api/vote-question.ts';
 import { toastFailed } from '../../components/toast.ts';
+import { translate } from '../../i18n/language.ts';
 
 interface Votes {
   /** The questions this attendee upvoted. */
@@ -26,7 +27,7 @@ export function VotesProvider({ children }: { children: ReactNode }) {
         mutate(
           { id, on },
           {
-            onError: (error) => toastFailed(error, 'The vote did not go through; try again.'),
+            onError: (error) => toastFailed(error, translate('qa.voteFailed')),
           },
         ),
     }),
