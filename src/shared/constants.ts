@@ -100,29 +100,14 @@ export const DEFAULT_LOGO_URL = '/logo.svg';
 /** `<meta name>` of the page carrying the event's logo address (empty: the app's own). */
 export const LOGO_META = 'confab-logo';
 
-/** Texts of the memories screens (spec sections 2 and 8). */
+/**
+ * The server's English texts about memories (spec sections 2 and 8); the app shows its own from
+ * the catalogs.
+ */
 export const MEMORY_TEXTS = {
-  shareButton: 'SHARE A MEMORY',
-  captionLabel: 'Add a Caption',
-  addMore: 'Add More Images',
-  submit: 'Post Your Memory!',
-  submitting: 'Posting . . ',
-  sharedTitle: 'Memory Shared',
-  downloadTitle: 'Download Memory',
-  noMedia: 'No media available',
-  /** Over a video's poster while its playable copy is being made. */
-  videoProcessing: 'Processing video…',
-  loading: 'Loading . . . .',
-  postFailed: (reason: string) => `Error submitting memory: ${reason}`,
-  postFailedFallback: 'Error submitting memory.',
-  /** The upload limit as the messages name it: "15MB". */
-  limit: (megabytes: number) => `${megabytes}MB`,
   tooLarge: (fileName: string, megabytes: number) =>
     `${fileName} is larger than ${megabytes}MB and cannot be uploaded.`,
-  shareMomentsTitle: (eventName: string) => `Share Your ${eventName} Moments!`,
-  postOnX: 'Post on X',
-  /** A memory posted while approval is on, on its poster's tile and in the answer. */
-  awaitingApproval: 'Waiting for approval',
+  /** A memory posted while approval is on, in the answer. */
   postedPending: (count: number) =>
     count === 1
       ? 'Memory received! It will appear in the gallery once approved.'
@@ -130,7 +115,7 @@ export const MEMORY_TEXTS = {
 } as const;
 
 /**
- * The message of a post, as the server answers it and the app shows it: how many were shared (or
+ * The message of a post, as the server answers it (the app says the same in the shown language): how many were shared (or
  * received for approval) and, when some files were refused, which and why (decision 144).
  */
 export function postedMessage(
@@ -150,10 +135,8 @@ export function postedMessage(
   return `${shared} ${refused.length} files were not shared (${names}): ${refused.map((file) => file.error).join(' ')}`;
 }
 
-/** The photo wall (`/wall`) and its admin controls. */
+/** The photo wall's admin controls (the console is in English). */
 export const WALL_TEXTS = {
-  scanToJoin: 'Scan to share yours',
-  empty: 'Share a photo or video: it appears here.',
   openWall: 'Open the wall',
   downloadAll: 'Download all',
   awaitingApproval: 'Awaiting approval',

@@ -1,6 +1,7 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
 import { type Icon, IconTrash } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { useMessages } from '../i18n/language.ts';
 import { ModalActions } from './modal-actions.tsx';
 
 /**
@@ -11,7 +12,7 @@ export function ConfirmDeleteModal({
   opened,
   title,
   quote,
-  confirmLabel = 'Delete',
+  confirmLabel,
   deleting = false,
   icon: ConfirmIcon = IconTrash,
   onCancel,
@@ -22,6 +23,7 @@ export function ConfirmDeleteModal({
   title: string;
   /** The caption or text of what goes. */
   quote?: string | undefined;
+  /** The red button's text ("Delete" unless given). */
   confirmLabel?: string;
   /** The deletion is under way: the button spins. */
   deleting?: boolean;
@@ -31,6 +33,7 @@ export function ConfirmDeleteModal({
   onConfirm: () => void;
   children: ReactNode;
 }) {
+  const { t, rich } = useMessages();
   return (
     <Modal opened={opened} onClose={onCancel} title={title}>
       {opened && (
@@ -38,12 +41,12 @@ export function ConfirmDeleteModal({
           <Text>{children}</Text>
           {quote && (
             <Text fz="sm" c="dimmed" lineClamp={4} style={{ overflowWrap: 'anywhere' }}>
-              “{quote}”
+              {rich('dialog.quote', { quote: <bdi>{quote}</bdi> })}
             </Text>
           )}
           <ModalActions>
             <Button variant="default" onClick={onCancel}>
-              Cancel
+              {t('dialog.cancel')}
             </Button>
             <Button
               color="red"
@@ -52,7 +55,7 @@ export function ConfirmDeleteModal({
               onClick={onConfirm}
               data-autofocus
             >
-              {confirmLabel}
+              {confirmLabel ?? t('dialog.delete')}
             </Button>
           </ModalActions>
         </Stack>

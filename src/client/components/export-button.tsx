@@ -1,6 +1,7 @@
 import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
+import { translate, useT } from '../i18n/language.ts';
 import { saveApiFile } from '../lib/api-client.ts';
 import { toastFailed } from './toast.ts';
 
@@ -9,20 +10,22 @@ export function ExportButton({
   path,
   token,
   filename,
-  children = 'Export CSV',
+  children,
 }: {
   path: string;
   token: string;
   filename: string;
+  /** The button's text ("Export CSV" unless given). */
   children?: string;
 }) {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const save = async () => {
     setBusy(true);
     try {
       await saveApiFile(path, token, filename);
     } catch (error) {
-      toastFailed(error, 'The export did not work; try again.');
+      toastFailed(error, translate('dialog.exportFailed'));
     } finally {
       setBusy(false);
     }
@@ -34,7 +37,7 @@ export function ExportButton({
       loading={busy}
       onClick={() => void save()}
     >
-      {children}
+      {children ?? t('dialog.exportCsv')}
     </Button>
   );
 }

@@ -1,6 +1,6 @@
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { ConfirmDeleteModal } from '../../components/confirm-delete-modal.tsx';
-import { countLabel } from './memory-tile.tsx';
+import { useT } from '../../i18n/language.ts';
 
 /**
  * Asks before the attendee deletes their own memory (from the viewer) or post (from its tile):
@@ -17,20 +17,18 @@ export function DeleteOwnMemoryModal({
   onCancel: () => void;
   onConfirm: (memories: readonly Memory[]) => void;
 }) {
+  const t = useT();
   const count = memories?.length ?? 0;
   return (
     <ConfirmDeleteModal
       opened={memories !== null}
-      title={count > 1 ? 'Delete your post?' : 'Delete your memory?'}
+      title={count > 1 ? t('memories.deletePostTitle') : t('memories.deleteMemoryTitle')}
       quote={memories?.[0]?.text}
       deleting={deleting}
       onCancel={onCancel}
       onConfirm={() => memories && onConfirm(memories)}
     >
-      {count > 1
-        ? `The post (${countLabel(count)}) will be removed from every gallery, with its files.`
-        : 'It will be removed from every gallery, with its file.'}{' '}
-      This cannot be undone.
+      {count > 1 ? t('memories.deletePostBody', { count }) : t('memories.deleteMemoryBody')}
     </ConfirmDeleteModal>
   );
 }

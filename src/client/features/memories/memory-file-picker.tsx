@@ -15,7 +15,7 @@ import {
 import { Dropzone, type FileRejection } from '@mantine/dropzone';
 import { IconPhotoPlus, IconPhotoOff, IconPlus, IconVideo } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 import { isDrawableImage } from '../../lib/drawable-files.ts';
 import {
@@ -28,9 +28,15 @@ import classes from './memories.module.css';
 
 /** "Supported formats: JPG, PNG, …, MOV (up to 15MB each)": what the server really takes. */
 export function useFormatsHint(): string {
+  const { t, language } = useMessages();
   const config = useAppConfig().data;
-  if (!config) return 'Supported formats: photos and videos';
-  return `Supported formats: ${config.acceptedFormats.join(', ')} (up to ${MEMORY_TEXTS.limit(config.maxUploadMb)} each)`;
+  if (!config) return t('memories.formatsAny');
+  return t('memories.formats', {
+    formats: new Intl.ListFormat(language, { type: 'unit', style: 'short' }).format(
+      config.acceptedFormats,
+    ),
+    megabytes: config.maxUploadMb,
+  });
 }
 
 function Preview({
@@ -42,6 +48,7 @@ function Preview({
   onRemove: () => void;
   disabled: boolean;
 }) {
+  const t = useT();
   // HEIC and the like: browsers other than Safari cannot draw them (the server converts).
   const [broken, setBroken] = useState(item.kind === 'image' && !isDrawableImage(item.file));
   return (
@@ -50,14 +57,14 @@ function Preview({
         {broken ? (
           <Stack gap={4} align="center" justify="center" className={classes.previewFallback}>
             <IconPhotoOff size={28} aria-hidden />
-            <Text size="xs" ta="center" lineClamp={2} px={4}>
+            <Text size="xs" ta="center" lineClamp={2} px={4} dir="auto">
               {item.file.name}
             </Text>
           </Stack>
         ) : item.kind === 'image' ? (
           <img
             src={item.previewUrl}
-            alt={`Preview of ${item.file.name}`}
+            alt={t('memories.previewOf', { fileName: item.file.name })}
             className={classes.previewMedia}
             onError={() => setBroken(true)}
           />
@@ -68,7 +75,7 @@ function Preview({
             muted
             playsInline
             preload="metadata"
-            aria-label={`Preview of ${item.file.name}`}
+            aria-label={t('memories.previewOf', { fileName: item.file.name })}
             onError={() => setBroken(true)}
           />
         )}
@@ -83,7 +90,7 @@ function Preview({
         size="lg"
         radius="xl"
         variant="filled"
-        aria-label={`Remove ${item.file.name}`}
+        aria-label={t('memories.removeFile', { fileName: item.file.name })}
         onClick={onRemove}
         disabled={disabled}
       />
@@ -99,18 +106,19 @@ export function MemoryFilePicker({
   selection,
   error,
   disabled = false,
-  label = 'Photos and videos',
+  label,
 }: {
   selection: SelectedFiles;
   error?: ReactNode;
   disabled?: boolean;
   label?: string;
 }) {
+  const t = useT();
   const hint = useFormatsHint();
   const hasFiles = selection.selected.length > 0;
   return (
     <Input.Wrapper
-      label={label}
+      label={label ?? t('memories.filesLabel')}
       required
       description={hint}
       error={error}
@@ -142,7 +150,7 @@ export function MemoryFilePicker({
                   leftSection={<IconPlus size={18} />}
                   disabled={disabled}
                 >
-                  {MEMORY_TEXTS.addMore}
+                  {t('memories.addMore')}
                 </Button>
               )}
             </FileButton>
@@ -164,10 +172,10 @@ export function MemoryFilePicker({
               <IconPhotoPlus size={26} />
             </ThemeIcon>
             <Text fw={600} ta="center">
-              Tap to choose photos or videos
+              {t('memories.dropzoneTap')}
             </Text>
             <Text size="sm" c="dimmed" ta="center" visibleFrom="sm">
-              or drag them here
+              {t('memories.dropzoneDrag')}
             </Text>
           </Stack>
         </Dropzone>

@@ -1,7 +1,8 @@
 import { Button, Progress, Stack, Text, Textarea } from '@mantine/core';
 import { IconSend } from '@tabler/icons-react';
-import { LIMITS, MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { LIMITS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { useT } from '../../i18n/language.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { useMemoryPost } from './use-memory-post.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -9,6 +10,7 @@ import { useSharedFiles } from './use-shared-files.ts';
 
 /** The upload's progress while a post is sent. */
 export function UploadProgress({ value }: { value: number | null }) {
+  const t = useT();
   if (value === null) return null;
   const percent = Math.round(value * 100);
   return (
@@ -18,10 +20,12 @@ export function UploadProgress({ value }: { value: number | null }) {
         size="lg"
         radius="xl"
         animated={percent < 100}
-        aria-label="Upload progress"
+        aria-label={t('memories.uploadProgress')}
       />
       <Text size="sm" c="dimmed" aria-live="polite">
-        {percent < 100 ? `Uploading… ${percent}%` : 'Processing your memory…'}
+        {percent < 100
+          ? t('memories.uploading', { progress: percent / 100 })
+          : t('memories.processing')}
       </Text>
     </Stack>
   );
@@ -40,6 +44,7 @@ export function MemoryFormModal({
   onClose: () => void;
   onShared: (result: MemoryPostResponse) => void;
 }) {
+  const t = useT();
   const { form, selection, progress, posting, waiting, retrying, submit } = useMemoryPost(
     'files',
     ({ result }) => onShared(result),
@@ -51,35 +56,41 @@ export function MemoryFormModal({
     <FormDialog
       opened={opened}
       onClose={onClose}
-      title="Share a Memory"
+      title={t('memories.formTitle')}
       size={640}
       centered={false}
       onSubmit={submit}
       busy={posting}
     >
       <Textarea
-        label={MEMORY_TEXTS.captionLabel}
-        placeholder="What made this moment special?"
+        label={t('memories.captionLabel')}
+        placeholder={t('memories.captionPlaceholder')}
         required
         maxLength={LIMITS.captionMax}
         {...form.getInputProps('caption')}
         disabled={posting}
+        dir="auto"
         data-autofocus
       />
       <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
       <UploadProgress value={progress} />
       {waiting && (
         <Text size="sm" c="dimmed" role="status">
-          Waiting for connection… the upload goes on where it stopped.
+          {t('memories.waitingConnection')}
         </Text>
       )}
       {retrying && (
         <Text size="sm" c="dimmed" role="status">
-          The server is busy… your memory is kept, and sent by itself in a moment.
+          {t('memories.serverBusy')}
         </Text>
       )}
-      <Button type="submit" size="lg" disabled={posting} leftSection={<IconSend size={20} />}>
-        {posting ? MEMORY_TEXTS.submitting : MEMORY_TEXTS.submit}
+      <Button
+        type="submit"
+        size="lg"
+        disabled={posting}
+        leftSection={<IconSend size={20} className="confab-flip-rtl" />}
+      >
+        {posting ? t('memories.submitting') : t('memories.submit')}
       </Button>
     </FormDialog>
   );

@@ -1,7 +1,6 @@
 import { Button, Center, Image, Stack, Text } from '@mantine/core';
 import { useIntersection } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { lazyModal } from '../../components/lazy-modal.tsx';
 import { RetryAlert } from '../../components/retry-alert.tsx';
@@ -9,6 +8,7 @@ import { type GridPlace, VirtualGrid } from '../../components/virtual-grid.tsx';
 import { notifications } from '@mantine/notifications';
 import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { toastDone, toastFailed } from '../../components/toast.ts';
+import { translate, useT } from '../../i18n/language.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { useDeleteOwnMemories, wasDeletedHere } from './api/delete-memory.ts';
 import { useGallery } from './api/get-memories.ts';
@@ -36,15 +36,16 @@ const GALLERY_SPACING = { base: 'xs', sm: 'md' } as const;
 const postKey = (post: MemoryPost) => post.postId;
 
 function GalleryEmpty() {
+  const t = useT();
   return (
     <Center py="xl">
       <Stack align="center" gap="xs">
         <Image src="/no-data.svg" alt="" w={200} h={150} fit="contain" />
         <Text fw={700} fz="lg">
-          {MEMORY_TEXTS.noMedia}
+          {t('memories.noMedia')}
         </Text>
         <Text c="dimmed" ta="center" size="sm">
-          Be the first to share a moment from the event.
+          {t('memories.emptyHint')}
         </Text>
       </Stack>
     </Center>
@@ -70,6 +71,7 @@ function galleryMemories(data: { pages: Memory[][] } | undefined): Memory[] {
  * gallery; a memory deleted anywhere closes in it at once.
  */
 export function MemoryGallery() {
+  const t = useT();
   const [openId, setOpenId] = useState<string | null>(null);
   // The open memory deleted by its author elsewhere or by the admin closes, saying why; one
   // deleted here is gone from the caches already, so the viewer has closed (no news to tell).
@@ -77,7 +79,10 @@ export function MemoryGallery() {
     if (id !== openId) return;
     setOpenId(null);
     if (!wasDeletedHere(id)) {
-      notifications.show({ message: 'That memory was deleted.', autoClose: TOAST_AUTO_CLOSE });
+      notifications.show({
+        message: translate('memories.deletedElsewhere'),
+        autoClose: TOAST_AUTO_CLOSE,
+      });
     }
   });
   const gallery = useGallery();
@@ -155,11 +160,13 @@ export function MemoryGallery() {
       {
         onSuccess: () => {
           setConfirming(null);
-          toastDone(targets.length > 1 ? 'Post deleted.' : 'Memory deleted.');
+          toastDone(
+            translate(targets.length > 1 ? 'memories.postDeleted' : 'memories.memoryDeleted'),
+          );
         },
         onError: (error) => {
           setConfirming(null);
-          toastFailed(error, 'The memory could not be deleted; try again.');
+          toastFailed(error, translate('memories.deleteFailed'));
         },
       },
     );
@@ -183,7 +190,7 @@ export function MemoryGallery() {
   if (gallery.isError && memories.length === 0) {
     // The spec shows a gallery error as it is: the message the server (or network) gave.
     return (
-      <RetryAlert title="The gallery could not be loaded" onRetry={() => void gallery.refetch()}>
+      <RetryAlert title={t('memories.galleryError')} onRetry={() => void gallery.refetch()}>
         {gallery.error.message}
       </RetryAlert>
     );
@@ -206,7 +213,7 @@ export function MemoryGallery() {
       ) : hasNextPage ? (
         <Center py="md">
           <Button variant="default" onClick={() => void fetchNextPage()}>
-            Load older memories
+            {t('memories.loadOlder')}
           </Button>
         </Center>
       ) : null}

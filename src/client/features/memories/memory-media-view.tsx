@@ -1,8 +1,8 @@
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { IconDownload, IconPhotoOff, IconPlayerPlayFilled } from '@tabler/icons-react';
 import { useState } from 'react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import { translate, useT } from '../../i18n/language.ts';
 import classes from './memories.module.css';
 
 /** Shown in place of an image that fails to load. */
@@ -13,11 +13,14 @@ export const isImage = (memory: Memory) =>
 export const isVideo = (memory: Memory) =>
   Boolean(memory.media) && memory.contentType.startsWith('video/');
 
-/** What a screen reader says for a memory's picture. */
+/** What a screen reader says for a memory's picture, in the shown language. */
 export const mediaLabel = (memory: Memory) => {
-  const what = isVideo(memory) ? 'Video' : 'Photo';
   const caption = memory.text.length > 100 ? `${memory.text.slice(0, 99)}…` : memory.text;
-  return `${what} by ${memory.username}: ${caption}`;
+  return translate('memories.mediaLabel', {
+    kind: isVideo(memory) ? 'video' : 'photo',
+    username: memory.username,
+    caption,
+  });
 };
 
 /**
@@ -62,13 +65,14 @@ function ImageWithFallback({
   width: number | null;
   height: number | null;
 }) {
+  const t = useT();
   const [failed, setFailed] = useState(false);
   return (
     <img
       src={failed ? FALLBACK_IMAGE : src}
       srcSet={failed ? undefined : srcSet}
       sizes={srcSet && !failed ? TILE_SIZES : undefined}
-      alt={failed ? `${alt} (image unavailable)` : alt}
+      alt={failed ? t('memories.imageUnavailable', { alt }) : alt}
       className={className}
       loading={loading === 'lazy' ? 'lazy' : 'eager'}
       fetchPriority={loading === 'priority' ? 'high' : undefined}
@@ -96,6 +100,7 @@ export function MemoryMediaView({
   size: 'thumb' | 'full';
   priority?: boolean;
 }) {
+  const t = useT();
   if (isImage(memory)) {
     const thumb = size === 'thumb';
     return (
@@ -133,7 +138,7 @@ export function MemoryMediaView({
           <Center className={classes.processingBadge} role="status">
             <Loader size="xs" color="white" aria-hidden />
             <Text size="xs" fw={700} c="white">
-              {MEMORY_TEXTS.videoProcessing}
+              {t('memories.videoProcessing')}
             </Text>
           </Center>
         </div>
@@ -191,7 +196,7 @@ export function MemoryMediaView({
     <Center className={classes.noMedia}>
       <Stack align="center" gap={4}>
         <IconPhotoOff size={28} aria-hidden />
-        <Text size="sm">{MEMORY_TEXTS.noMedia}</Text>
+        <Text size="sm">{t('memories.noMedia')}</Text>
       </Stack>
     </Center>
   );
@@ -213,14 +218,15 @@ export function logUndownloadable(memory: Memory): void {
 
 /** The Download button: saves memory.png / memory.mp4 (the server names the file). */
 export function DownloadButton({ memory }: { memory: Memory }) {
+  const t = useT();
   const href = downloadUrl(memory);
   return href ? (
     <Button component="a" href={href} download leftSection={<IconDownload size={18} />}>
-      Download
+      {t('memories.download')}
     </Button>
   ) : (
     <Button leftSection={<IconDownload size={18} />} onClick={() => logUndownloadable(memory)}>
-      Download
+      {t('memories.download')}
     </Button>
   );
 }

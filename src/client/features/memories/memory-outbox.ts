@@ -1,5 +1,5 @@
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
-import { postedMessage } from '../../../shared/constants.ts';
+import { translate } from '../../i18n/language.ts';
 import { ApiError, errorMessage } from '../../lib/api-client.ts';
 import { getAttendeeToken } from '../../lib/attendee-token.ts';
 import { type QueuedItem, registerSender } from '../../lib/offline-queue.ts';
@@ -8,6 +8,7 @@ import { postMemory } from './api/create-memory.ts';
 import { type GalleryData, galleryQueryKey } from './api/get-memories.ts';
 import { mergeMemories } from './memory-cache.ts';
 import { keepOwnPending } from './own-pending.ts';
+import { postedText } from './posted-message.ts';
 import { ownMemoriesQueryKey } from './api/get-own-memories.ts';
 
 /** A file the server refused on its own (not a picture or video, damaged, too large). */
@@ -71,7 +72,7 @@ registerSender('memory', async (item: QueuedItem, { update, progress, waiting, s
       if (!isFileRefusal(error)) throw error;
       refused.push({
         filename: file.name,
-        error: errorMessage(error, `${file.name} was refused.`),
+        error: errorMessage(error, translate('memories.fileRefused', { fileName: file.name })),
       });
       firstRefusal ??= error;
     }
@@ -80,6 +81,5 @@ registerSender('memory', async (item: QueuedItem, { update, progress, waiting, s
     await update({ ...item, files: remaining });
   }
   if (memories.length === 0 && firstRefusal) throw firstRefusal;
-  const pending = memories.some((memory) => memory.status === 'pending');
-  return { message: postedMessage(memories.length, refused, pending), memories, refused };
+  return { message: postedText({ memories, refused }), memories, refused };
 });

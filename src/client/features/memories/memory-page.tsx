@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { translate, useMessages, useT } from '../../i18n/language.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { useStoredUsername } from '../../lib/username.ts';
@@ -16,6 +17,7 @@ import { useMemoryEvents } from './use-memory-events.ts';
 import classes from './memories.module.css';
 
 function BackToGallery() {
+  const { t, rich } = useMessages();
   const [username] = useStoredUsername();
   const eventName = useEventName();
   return username ? (
@@ -25,24 +27,25 @@ function BackToGallery() {
       variant="subtle"
       leftSection={<IconPhoto size={18} />}
     >
-      See all memories
+      {t('memories.seeAll')}
     </Button>
   ) : (
     <Button component={Link} to={CLIENT_PATHS.join} variant="light">
-      Join {eventName} to share yours
+      {rich('memories.joinToShare', { eventName: <bdi>{eventName}</bdi> })}
     </Button>
   );
 }
 
 function NotFound() {
+  const t = useT();
   return (
     <Center mih="50vh">
       <Stack align="center" gap="sm">
         <Title order={1} fz="h2">
-          Memory not found
+          {t('memories.notFoundTitle')}
         </Title>
         <Text c="dimmed" ta="center">
-          This memory does not exist, or it was removed.
+          {t('memories.notFoundText')}
         </Text>
         <BackToGallery />
       </Stack>
@@ -51,6 +54,7 @@ function NotFound() {
 }
 
 function MemoryView({ id }: { id: string }) {
+  const { t, rich } = useMessages();
   const eventName = useEventName();
   const query = useMemory(id);
   const memory = query.data;
@@ -58,7 +62,7 @@ function MemoryView({ id }: { id: string }) {
   useEffect(() => {
     if (!memory) return;
     const previous = document.title;
-    document.title = `${memory.username}'s memory · ${eventName}`;
+    document.title = translate('memories.pageTitle', { username: memory.username, eventName });
     return () => {
       document.title = previous;
     };
@@ -75,7 +79,7 @@ function MemoryView({ id }: { id: string }) {
       <Alert
         color="red"
         variant="light"
-        title="This memory could not be loaded"
+        title={t('memories.loadFailed')}
         icon={<IconAlertTriangle />}
         mt="lg"
       >
@@ -93,14 +97,17 @@ function MemoryView({ id }: { id: string }) {
         <Stack gap="md">
           <MemoryMediaView memory={data} size="full" />
           <Stack gap={2}>
-            <Title order={1} fz="h3" className={classes.author}>
+            <Title order={1} fz="h3" className={classes.author} dir="auto">
               {data.username}
             </Title>
             <Text size="sm" c="dimmed">
-              <TimeAgo iso={data.createdAt} long inherit /> at {eventName}
+              {rich('memories.postedAt', {
+                when: <TimeAgo iso={data.createdAt} long inherit />,
+                eventName: <bdi>{eventName}</bdi>,
+              })}
             </Text>
           </Stack>
-          <Text size="lg" className={classes.caption}>
+          <Text size="lg" className={classes.caption} dir="auto">
             {data.text}
           </Text>
           <Group gap="sm">

@@ -1,8 +1,8 @@
 import { Button, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ShareButtons } from './share-buttons.tsx';
 import { memoryPageUrl, shareText } from './share-links.ts';
@@ -12,6 +12,7 @@ import { memoryPageUrl, shareText } from './share-links.ts';
  * the share buttons where there is something to share), and Done.
  */
 export function PostedPanel({ onDone, children }: { onDone: () => void; children: ReactNode }) {
+  const t = useT();
   return (
     <Stack align="center" gap="md" ta="center">
       <ThemeIcon size={64} radius="xl" color="green" variant="light" aria-hidden>
@@ -19,7 +20,7 @@ export function PostedPanel({ onDone, children }: { onDone: () => void; children
       </ThemeIcon>
       {children}
       <Button variant="subtle" onClick={onDone}>
-        Done
+        {t('memories.done')}
       </Button>
     </Stack>
   );
@@ -33,25 +34,20 @@ export function MemorySharedModal({
   result: MemoryPostResponse | null;
   onClose: () => void;
 }) {
+  const { t, rich } = useMessages();
   const eventName = useEventName();
   const first = result?.memories[0];
   const text = first ? shareText(first.text, eventName) : '';
   const url = first ? memoryPageUrl(first._id) : undefined;
   return (
-    <Modal opened={result !== null} onClose={onClose} title={MEMORY_TEXTS.sharedTitle} size="sm">
+    <Modal opened={result !== null} onClose={onClose} title={t('memories.sharedTitle')} size="sm">
       <PostedPanel onDone={onClose}>
         {first?.status === 'pending' ? (
           // Its link would show nothing to anyone else yet: no share buttons until approved.
-          <Text>
-            Thank you! Your memory will appear in the {eventName} gallery once it is approved; until
-            then your gallery shows it as “{MEMORY_TEXTS.awaitingApproval}”.
-          </Text>
+          <Text>{rich('memories.sharedPending', { eventName: <bdi>{eventName}</bdi> })}</Text>
         ) : (
           <>
-            <Text>
-              Your memory is live in the {eventName} gallery for everyone to see. Share it on your
-              social feed too!
-            </Text>
+            <Text>{rich('memories.sharedLive', { eventName: <bdi>{eventName}</bdi> })}</Text>
             <ShareButtons title={eventName} text={text} url={url} />
           </>
         )}

@@ -1,14 +1,10 @@
 import { ActionIcon, AspectRatio, Badge, Card, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconClockHour4, IconDownload, IconStack2, IconTrash } from '@tabler/icons-react';
 import { memo } from 'react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { useT } from '../../i18n/language.ts';
 import { MemoryMediaView, downloadUrl, logUndownloadable } from './memory-media-view.tsx';
 import type { MemoryPost } from './memory-posts.ts';
 import classes from './memories.module.css';
-
-/** How many files a post holds, in words. */
-export const countLabel = (count: number) =>
-  count === 1 ? '1 photo or video' : `${count} photos and videos`;
 
 /**
  * One gallery tile: a post (decision 143). Its first memory's thumbnail in a square that keeps
@@ -29,14 +25,15 @@ export const MemoryTile = memo(function MemoryTile({
   onDelete?: ((post: MemoryPost) => void) | undefined;
   priority?: boolean;
 }) {
+  const t = useT();
   const [memory] = post.items;
   const count = post.items.length;
   const href = downloadUrl(memory);
   const open = () => onOpen(post);
   const openLabel =
     count > 1
-      ? `Open post by ${memory.username} (${countLabel(count)})`
-      : `Open memory by ${memory.username}`;
+      ? t('memories.openPost', { username: memory.username, count })
+      : t('memories.openMemory', { username: memory.username });
   return (
     <Card component="article" withBorder padding={0} radius="md" className={classes.tile}>
       <div className={classes.tileMediaBox}>
@@ -53,7 +50,7 @@ export const MemoryTile = memo(function MemoryTile({
             variant="filled"
             color="dark"
             radius="sm"
-            aria-label={countLabel(count)}
+            aria-label={t('memories.fileCount', { count })}
           >
             {count}
           </Badge>
@@ -66,7 +63,7 @@ export const MemoryTile = memo(function MemoryTile({
             variant="filled"
             leftSection={<IconClockHour4 size={14} aria-hidden />}
           >
-            {MEMORY_TEXTS.awaitingApproval}
+            {t('memories.awaitingApproval')}
           </Badge>
         )}
         {onDelete && (
@@ -75,7 +72,7 @@ export const MemoryTile = memo(function MemoryTile({
             variant="filled"
             color="dark"
             radius="xl"
-            aria-label={count > 1 ? 'Delete your post' : 'Delete your memory'}
+            aria-label={count > 1 ? t('memories.deletePost') : t('memories.deleteMemory')}
             onClick={() => onDelete(post)}
           >
             <IconTrash size={18} />
@@ -84,10 +81,10 @@ export const MemoryTile = memo(function MemoryTile({
       </div>
       <Group className={classes.tileFooter} wrap="nowrap" gap={2} align="center">
         <UnstyledButton className={classes.tileText} onClick={open}>
-          <Text size="sm" fw={700} truncate="end">
+          <Text size="sm" fw={700} truncate="end" dir="auto">
             {memory.username}
           </Text>
-          <Text size="xs" c="dimmed" lineClamp={1}>
+          <Text size="xs" c="dimmed" lineClamp={1} dir="auto">
             {memory.text}
           </Text>
         </UnstyledButton>
@@ -99,7 +96,7 @@ export const MemoryTile = memo(function MemoryTile({
             variant="subtle"
             size={44}
             radius="xl"
-            aria-label={`Download memory by ${memory.username}`}
+            aria-label={t('memories.downloadBy', { username: memory.username })}
           >
             <IconDownload size={20} />
           </ActionIcon>
@@ -108,7 +105,7 @@ export const MemoryTile = memo(function MemoryTile({
             variant="subtle"
             size={44}
             radius="xl"
-            aria-label={`Download memory by ${memory.username}`}
+            aria-label={t('memories.downloadBy', { username: memory.username })}
             onClick={() => logUndownloadable(memory)}
           >
             <IconDownload size={20} />

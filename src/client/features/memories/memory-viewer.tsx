@@ -9,10 +9,11 @@ import {
 } from '@tabler/icons-react';
 import { type TouchEvent, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { directionOf } from '../../../shared/i18n/languages.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import { TimeAgo } from '../../components/time-ago.tsx';
+import { useMessages, useT } from '../../i18n/language.ts';
 import { DownloadButton, MemoryMediaView } from './memory-media-view.tsx';
 import { ReportMemoryDialog } from './report-memory-dialog.tsx';
 import type { ViewerPlace } from './viewer-place.ts';
@@ -21,17 +22,23 @@ import classes from './memories.module.css';
 /** How far a finger moves sideways, in pixels, for a swipe to step. */
 const SWIPE_PX = 50;
 
-/** Keys that step, unless a field, a video's controls or a button's own keys have them. */
-function stepOf(event: KeyboardEvent): -1 | 1 | 0 {
+/**
+ * Keys that step, unless a field, a video's controls or a button's own keys have them: the arrow
+ * that points the way the text reads goes on, so → is next left to right and ← right to left.
+ */
+function stepOf(event: KeyboardEvent, rtl: boolean): -1 | 1 | 0 {
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return 0;
   const target = event.target as HTMLElement | null;
   if (target?.closest('input, textarea, select, video, [contenteditable="true"]')) return 0;
-  if (event.key === 'ArrowLeft') return -1;
-  if (event.key === 'ArrowRight') return 1;
+  if (event.key === 'ArrowLeft') return rtl ? 1 : -1;
+  if (event.key === 'ArrowRight') return rtl ? -1 : 1;
   return 0;
 }
 
-/** The arrow over the memory's left (previous) or right (next) edge. */
+/**
+ * The arrow over the memory's starting (previous) or ending (next) edge: left and right, the
+ * other way round in a right-to-left language, where the chevrons turn round too.
+ */
 function StepArrow({
   step,
   disabled,
@@ -41,6 +48,7 @@ function StepArrow({
   disabled: boolean;
   onStep: (step: -1 | 1) => void;
 }) {
+  const t = useT();
   const previous = step === -1;
   const Chevron = previous ? IconChevronLeft : IconChevronRight;
   return (
@@ -49,11 +57,11 @@ function StepArrow({
       size={44}
       radius="xl"
       variant="filled"
-      aria-label={previous ? 'Previous memory' : 'Next memory'}
+      aria-label={previous ? t('memories.previous') : t('memories.next')}
       disabled={disabled}
       onClick={() => onStep(step)}
     >
-      <Chevron size={26} />
+      <Chevron size={26} className="confab-flip-rtl" />
     </ActionIcon>
   );
 }
@@ -77,6 +85,8 @@ export function MemoryViewer({
   /** Given when the shown memory is the attendee's own. */
   onDelete?: ((memory: Memory) => void) | undefined;
 }) {
+  const { t, language } = useMessages();
+  const rtl = directionOf(language) === 'rtl';
   const phone = useMediaQuery('(max-width: 36em)');
   const touchStart = useRef<{ x: number; y: number } | null>(null);
   const opened = place !== null;
@@ -85,14 +95,14 @@ export function MemoryViewer({
   useEffect(() => {
     if (!opened) return;
     const onKey = (event: KeyboardEvent) => {
-      const step = stepOf(event);
+      const step = stepOf(event, rtl);
       if (step === 0) return;
       event.preventDefault();
       onStep(step);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [opened, onStep]);
+  }, [opened, onStep, rtl]);
 
   const onTouchStart = (event: TouchEvent) => {
     const touch = event.touches[0];
@@ -107,7 +117,8 @@ export function MemoryViewer({
     const dx = touch.clientX - start.x;
     const dy = touch.clientY - start.y;
     if (Math.abs(dx) < SWIPE_PX || Math.abs(dx) < Math.abs(dy) * 1.5) return;
-    onStep(dx < 0 ? 1 : -1);
+    // A swipe against the way the text reads brings the next one in.
+    onStep(dx < 0 !== rtl ? 1 : -1);
   };
 
   const memory = place?.memory;
@@ -115,7 +126,7 @@ export function MemoryViewer({
     <Modal
       opened={opened}
       onClose={onClose}
-      title={MEMORY_TEXTS.downloadTitle}
+      title={t('memories.viewerTitle')}
       size={720}
       fullScreen={phone}
       padding={phone ? 'sm' : 'md'}
@@ -133,14 +144,14 @@ export function MemoryViewer({
           </div>
           <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
             <Stack gap={0} miw={0}>
-              <Text fw={700} className={classes.author}>
+              <Text fw={700} className={classes.author} dir="auto">
                 {memory.username}
               </Text>
               <TimeAgo iso={memory.createdAt} long size="sm" c="dimmed" />
             </Stack>
             {place.inPost.count > 1 && (
               <Text size="sm" c="dimmed" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
-                {place.inPost.index} of {place.inPost.count} in this post
+                {t('memories.inPost', { index: place.inPost.index, count: place.inPost.count })}
               </Text>
             )}
           </Group>
@@ -150,9 +161,15 @@ export function MemoryViewer({
               type="auto"
               offsetScrollbars
               // The scrolling part takes the keyboard (arrows scroll a long caption) and is named.
-              viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Caption' }}
+              viewportProps={{
+                tabIndex: 0,
+                role: 'region',
+                'aria-label': t('memories.captionRegion'),
+              }}
             >
-              <Text className={classes.viewerCaption}>{memory.text}</Text>
+              <Text className={classes.viewerCaption} dir="auto">
+                {memory.text}
+              </Text>
             </ScrollArea.Autosize>
           )}
           <Group justify="flex-end" gap="sm">
@@ -162,9 +179,9 @@ export function MemoryViewer({
                 color="red"
                 leftSection={<IconTrash size={18} />}
                 onClick={() => onDelete(memory)}
-                mr="auto"
+                me="auto"
               >
-                Delete
+                {t('memories.delete')}
               </Button>
             )}
             {!onDelete && (
@@ -173,9 +190,9 @@ export function MemoryViewer({
                 color="gray"
                 leftSection={<IconFlag size={18} />}
                 onClick={() => setReporting(memory)}
-                mr="auto"
+                me="auto"
               >
-                Report
+                {t('memories.report')}
               </Button>
             )}
             <Button
@@ -184,7 +201,7 @@ export function MemoryViewer({
               to={`${CLIENT_PATHS.memory}?id=${encodeURIComponent(memory._id)}`}
               leftSection={<IconExternalLink size={18} />}
             >
-              Open page
+              {t('memories.openPage')}
             </Button>
             <DownloadButton memory={memory} />
           </Group>

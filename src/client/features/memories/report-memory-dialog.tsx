@@ -2,19 +2,31 @@ import { Button, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/cor
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
 import type { Memory } from '../../../shared/schemas/memory.ts';
+import type { MessageId } from '../../../shared/i18n/messages.ts';
 import {
   REPORT_CATEGORIES,
   REPORT_REASON_MAX,
   type ReportCategory,
 } from '../../../shared/schemas/report.ts';
 import { toastDone, toastFailed } from '../../components/toast.ts';
+import { translate, useT } from '../../i18n/language.ts';
 import { useReportMemory } from './api/report-memory.ts';
 
-const CATEGORIES = Object.entries(REPORT_CATEGORIES) as [ReportCategory, string][];
+/**
+ * Each choice's words in the shown language. The report carries the English ones
+ * (`REPORT_CATEGORIES`) when nothing is typed: the organisers' console reads English.
+ */
+const CATEGORY_LABELS = {
+  notConsented: 'memories.reportNotConsented',
+  inappropriate: 'memories.reportInappropriate',
+  other: 'memories.reportOther',
+} as const satisfies Record<ReportCategory, MessageId>;
+const CATEGORIES = Object.keys(CATEGORY_LABELS) as ReportCategory[];
 const isCategory = (value: string): value is ReportCategory => value in REPORT_CATEGORIES;
 
 /** The report's form, made afresh for each memory reported. */
 function ReportForm({ memory, onClose }: { memory: Memory; onClose: () => void }) {
+  const t = useT();
   const report = useReportMemory();
   const [category, setCategory] = useState<ReportCategory | null>(null);
   const [details, setDetails] = useState('');
@@ -26,10 +38,11 @@ function ReportForm({ memory, onClose }: { memory: Memory; onClose: () => void }
       { id: memory._id, report: { category, reason } },
       {
         onSuccess: () => {
-          toastDone('Thanks, the organisers will look at it');
+          toastDone(translate('memories.reportSent'));
           onClose();
         },
-        onError: (error) => toastFailed(error, 'Please try again.', 'Could not send the report'),
+        onError: (error) =>
+          toastFailed(error, translate('memories.reportRetry'), translate('memories.reportFailed')),
       },
     );
   };
@@ -43,22 +56,22 @@ function ReportForm({ memory, onClose }: { memory: Memory; onClose: () => void }
     >
       <Stack gap="md">
         <Text size="sm" c="dimmed">
-          Ask the organisers to take it down. They see your reason, not your name.
+          {t('memories.reportIntro')}
         </Text>
         <Radio.Group
-          label="Why?"
+          label={t('memories.reportWhy')}
           required
           value={category}
           onChange={(value) => setCategory(isCategory(value) ? value : null)}
         >
           <Stack gap="xs" mt="xs">
-            {CATEGORIES.map(([value, label]) => (
-              <Radio key={value} value={value} label={label} />
+            {CATEGORIES.map((value) => (
+              <Radio key={value} value={value} label={t(CATEGORY_LABELS[value])} />
             ))}
           </Stack>
         </Radio.Group>
         <Textarea
-          label="Anything to add (optional)"
+          label={t('memories.reportDetails')}
           autosize
           minRows={2}
           maxRows={6}
@@ -69,10 +82,10 @@ function ReportForm({ memory, onClose }: { memory: Memory; onClose: () => void }
         />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {t('dialog.cancel')}
           </Button>
           <Button type="submit" color="red" disabled={!category} loading={report.isPending}>
-            Send report
+            {t('memories.reportSend')}
           </Button>
         </Group>
       </Stack>
@@ -92,12 +105,13 @@ export function ReportMemoryDialog({
   memory: Memory | null;
   onClose: () => void;
 }) {
+  const t = useT();
   const phone = useMediaQuery('(max-width: 36em)');
   return (
     <Modal
       opened={memory !== null}
       onClose={onClose}
-      title="Report this memory"
+      title={t('memories.reportTitle')}
       size={480}
       fullScreen={phone}
       padding={phone ? 'sm' : 'md'}

@@ -1,6 +1,6 @@
 import { Button, Group } from '@mantine/core';
 import { IconBrandX, IconShare } from '@tabler/icons-react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { useT } from '../../i18n/language.ts';
 import { canShare, canShareFiles, shareWithDevice, xIntentUrl } from './share-links.ts';
 
 interface ShareButtonsProps {
@@ -13,6 +13,7 @@ interface ShareButtonsProps {
 
 /** "Post on X" (the X web intent) and, where the device has it, the Web Share API. */
 export function ShareButtons({ title, text, url, files }: ShareButtonsProps) {
+  const t = useT();
   return (
     <Group justify="center" gap="sm">
       <Button
@@ -23,7 +24,7 @@ export function ShareButtons({ title, text, url, files }: ShareButtonsProps) {
         color="dark"
         leftSection={<IconBrandX size={18} />}
       >
-        {MEMORY_TEXTS.postOnX}
+        {t('share.postOnX')}
       </Button>
       {canShare() && (
         <Button
@@ -38,7 +39,7 @@ export function ShareButtons({ title, text, url, files }: ShareButtonsProps) {
             }).catch(() => undefined)
           }
         >
-          {files && canShareFiles(files) ? 'Share photos…' : 'Share…'}
+          {files && canShareFiles(files) ? t('share.photos') : t('share.other')}
         </Button>
       )}
     </Group>

@@ -2,9 +2,9 @@ import { Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCameraPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { MEMORY_TEXTS } from '../../../shared/constants.ts';
 import type { MemoryPostResponse } from '../../../shared/schemas/memory.ts';
 import { lazyModal } from '../../components/lazy-modal.tsx';
+import { useT } from '../../i18n/language.ts';
 
 const MemoryFormModal = lazyModal(
   async () => (await import('./memory-form-modal.tsx')).MemoryFormModal,
@@ -17,12 +17,13 @@ const MemorySharedModal = lazyModal(
 
 /** "SHARE A MEMORY": opens the memory form; a successful post opens "Memory Shared". */
 export function ShareMemoryAction({ openOnMount = false }: { openOnMount?: boolean }) {
+  const t = useT();
   const [formOpened, form] = useDisclosure(openOnMount);
   const [shared, setShared] = useState<MemoryPostResponse | null>(null);
   return (
     <>
       <Button size="lg" leftSection={<IconCameraPlus size={22} />} onClick={form.open}>
-        {MEMORY_TEXTS.shareButton}
+        {t('memories.shareButton')}
       </Button>
       <MemoryFormModal
         opened={formOpened}

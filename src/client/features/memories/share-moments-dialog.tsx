@@ -1,7 +1,8 @@
 import { Button, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
-import { LIMITS, MEMORY_TEXTS } from '../../../shared/constants.ts';
+import { LIMITS } from '../../../shared/constants.ts';
+import { useMessages } from '../../i18n/language.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { MemoryFilePicker } from './memory-file-picker.tsx';
 import { UploadProgress } from './memory-form-modal.tsx';
@@ -16,6 +17,7 @@ import { type MemoryPosted, useMemoryPost } from './use-memory-post.ts';
  * on X through its web intent, or with the device's share sheet where the browser has one.
  */
 export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t, rich } = useMessages();
   const eventName = useEventName();
   // What was posted stays for the device's share sheet, which can carry the files themselves.
   const [posted, setPosted] = useState<MemoryPosted | null>(null);
@@ -35,7 +37,7 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
     <Modal
       opened={opened}
       onClose={close}
-      title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
+      title={rich('share.momentsTitle', { eventName: <bdi>{eventName}</bdi> })}
       size={640}
       centered={false}
       closeOnClickOutside={!posting}
@@ -43,21 +45,13 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
     >
       {posted ? (
         <PostedPanel onDone={close}>
-          {first?.status === 'pending' ? (
-            <Text>
-              Your {posted.result.memories.length === 1 ? 'moment' : 'moments'} will join the
-              gallery once approved. You can post{' '}
-              {posted.result.memories.length === 1 ? 'it' : 'them'} to your Twitter feed now!
-            </Text>
-          ) : (
-            <Text>
-              Your {posted.result.memories.length === 1 ? 'moment is' : 'moments are'} in the
-              gallery. Now post {posted.result.memories.length === 1 ? 'it' : 'them'} to your
-              Twitter feed!
-            </Text>
-          )}
+          <Text>
+            {first?.status === 'pending'
+              ? t('share.postedPending', { count: posted.result.memories.length })
+              : t('share.postedLive', { count: posted.result.memories.length })}
+          </Text>
           <ShareButtons
-            title={MEMORY_TEXTS.shareMomentsTitle(eventName)}
+            title={t('share.momentsTitle', { eventName })}
             text={text}
             url={url}
             files={posted.files}
@@ -66,18 +60,16 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
-            <Text c="dimmed">
-              Upload your favourite photos or videos from {eventName}, add a caption, and post them
-              to your Twitter feed. They join the live gallery too.
-            </Text>
+            <Text c="dimmed">{rich('share.intro', { eventName: <bdi>{eventName}</bdi> })}</Text>
             <MemoryFilePicker selection={selection} error={form.errors.files} disabled={posting} />
             <Textarea
-              label="Caption"
-              placeholder={`My favourite moment at ${eventName}…`}
+              label={t('share.captionLabel')}
+              placeholder={t('share.captionPlaceholder', { eventName })}
               required
               maxLength={LIMITS.captionMax}
               {...form.getInputProps('caption')}
               disabled={posting}
+              dir="auto"
             />
             <UploadProgress value={progress} />
             <Button
@@ -86,7 +78,7 @@ export function ShareMomentsDialog({ opened, onClose }: { opened: boolean; onClo
               disabled={posting}
               leftSection={<IconSparkles size={20} />}
             >
-              {posting ? 'Sharing . . .' : 'Share Moments'}
+              {posting ? t('share.submitting') : t('share.submit')}
             </Button>
           </Stack>
         </form>

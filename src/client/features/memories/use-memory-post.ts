@@ -1,24 +1,20 @@
 import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { MEMORY_TEXTS, TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
+import { TOAST_AUTO_CLOSE } from '../../../shared/constants.ts';
 import { type MemoryPostResponse, memoryPostFieldsSchema } from '../../../shared/schemas/memory.ts';
+import { translate } from '../../i18n/language.ts';
 import { errorMessage } from '../../lib/api-client.ts';
 import { enqueue, useQueue } from '../../lib/offline-queue.ts';
 import { toastQueued } from '../../components/toast.ts';
 import { useStoredUsername } from '../../lib/username.ts';
 import { newPostId } from './api/create-memory.ts';
 import './memory-outbox.ts';
+import { postedText } from './posted-message.ts';
 import { useSelectedFiles } from './use-selected-files.ts';
 
 /** The caption as the server checks it. */
 const checkCaption = schemaResolver(memoryPostFieldsSchema.pick({ caption: true }), { sync: true });
-
-const NO_FILES = 'Add at least one photo or video.';
-
-/** Said when a post is kept for later: the browser is offline. */
-export const QUEUED_MESSAGE =
-  'You are offline: your memory is saved and will be sent when the connection returns.';
 
 /** What was posted: the answer, and the caption and files it was made from. */
 export interface MemoryPosted {
@@ -51,7 +47,7 @@ export function useMemoryPost(
     initialValues: { caption: '' },
     validate: (values) => ({
       ...checkCaption(values),
-      ...(selection.files.length === 0 ? { files: NO_FILES } : {}),
+      ...(selection.files.length === 0 ? { files: translate('memories.noFiles') } : {}),
     }),
   });
 
@@ -65,7 +61,7 @@ export function useMemoryPost(
       payload: { caption, username, postId: newPostId() },
     });
     if (!navigator.onLine) {
-      toastQueued(QUEUED_MESSAGE);
+      toastQueued(translate('memories.queued'));
       form.reset();
       selection.clear();
       onQueued?.();
@@ -76,11 +72,12 @@ export function useMemoryPost(
       (answer) => {
         const result = answer as MemoryPostResponse;
         setSending(null);
-        // One toast: what was shared and, when some files were refused, which and why.
+        // One toast: what was shared and, when some files were refused, which and why, in the
+        // shown language (the server's own `message` is English).
         const partly = result.refused.length > 0;
         notifications.show({
           color: partly ? 'yellow' : 'green',
-          message: result.message,
+          message: postedText(result),
           autoClose: partly ? false : TOAST_AUTO_CLOSE,
         });
         form.reset();
@@ -94,7 +91,9 @@ export function useMemoryPost(
         const reason = errorMessage(error, '');
         notifications.show({
           color: 'red',
-          message: reason ? MEMORY_TEXTS.postFailed(reason) : MEMORY_TEXTS.postFailedFallback,
+          message: reason
+            ? translate('memories.postFailed', { reason })
+            : translate('memories.postFailedFallback'),
           autoClose: TOAST_AUTO_CLOSE,
         });
       },

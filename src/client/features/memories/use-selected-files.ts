@@ -4,9 +4,9 @@ import {
   ACCEPTED_IMAGE_FILES,
   ACCEPTED_VIDEO_FILES,
   MAX_FILES_PER_POST,
-  MEMORY_TEXTS,
   TOAST_AUTO_CLOSE,
 } from '../../../shared/constants.ts';
+import { translate } from '../../i18n/language.ts';
 import { useAppConfig } from '../../lib/app-config.ts';
 
 export interface SelectedFile {
@@ -77,15 +77,17 @@ export function useSelectedFiles() {
       for (const file of files) {
         const kind = kindOf(file);
         if (!kind) {
-          toastError(`${file.name} is not a supported image or video.`);
+          toastError(translate('memories.unsupportedFile', { fileName: file.name }));
           continue;
         }
         if (config && file.size > config.maxUploadBytes) {
-          toastError(MEMORY_TEXTS.tooLarge(file.name, config.maxUploadMb));
+          toastError(
+            translate('memories.tooLarge', { fileName: file.name, megabytes: config.maxUploadMb }),
+          );
           continue;
         }
         if (room <= 0) {
-          toastError(`A memory can carry at most ${MAX_FILES_PER_POST} files.`);
+          toastError(translate('memories.tooManyFiles', { max: MAX_FILES_PER_POST }));
           break;
         }
         room -= 1;

@@ -2,11 +2,11 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { IconMaximize } from '@tabler/icons-react';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { WALL_TEXTS } from '../../../shared/constants.ts';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Memory } from '../../../shared/schemas/memory.ts';
 import projectorText from '../../components/projector-text.module.css';
 import { QrCode } from '../../components/qr-code.tsx';
+import { useT } from '../../i18n/language.ts';
 import { appConfigQueryOptions } from '../../lib/app-config.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { dropReadsInFlight } from '../../lib/cached-lists.ts';
@@ -52,6 +52,7 @@ function Slide({
   onGone: (id: string) => void;
   onVideoLength: (id: string, ms: number) => void;
 }) {
+  const t = useT();
   const videoRef = useRef<HTMLVideoElement>(null);
   const ready = () => onReady(memory._id);
   // A slide that does not load in time is shown as it is, so the wall never stalls on it.
@@ -88,7 +89,7 @@ function Slide({
           loop
           playsInline
           preload="auto"
-          aria-label={`Video by ${memory.username}`}
+          aria-label={t('wall.videoBy', { username: memory.username })}
           onLoadedData={ready}
           onError={ready}
           onLoadedMetadata={(event) => {
@@ -102,8 +103,8 @@ function Slide({
           src={memory.media}
           alt={
             memory.text
-              ? `Photo by ${memory.username}: ${memory.text}`
-              : `Photo by ${memory.username}`
+              ? t('wall.photoByCaption', { username: memory.username, caption: memory.text })
+              : t('wall.photoBy', { username: memory.username })
           }
           decoding="async"
           onLoad={ready}
@@ -111,8 +112,14 @@ function Slide({
         />
       )}
       <figcaption className={classes.caption}>
-        <span className={classes.username}>@{memory.username}</span>
-        {memory.text && <span className={projectorText.clamped}>{memory.text}</span>}
+        <span className={classes.username} dir="auto">
+          @{memory.username}
+        </span>
+        {memory.text && (
+          <span className={projectorText.clamped} dir="auto">
+            {memory.text}
+          </span>
+        )}
       </figcaption>
     </figure>
   );
@@ -126,10 +133,11 @@ function Slide({
  * comes back by itself after a server restart or a dropped network (decision 136).
  */
 export default function WallScreen() {
+  const t = useT();
   const eventName = useEventName();
   const config = useQuery({ ...appConfigQueryOptions(), refetchInterval: CONFIG_REFRESH_MS });
   const name = config.data?.eventName ?? eventName;
-  useDocumentTitle(`Wall · ${name}`);
+  useDocumentTitle(t('wall.documentTitle', { eventName: name }));
   const memories = useWallMemories();
   const list = memories.data;
   const [state, dispatch] = useReducer(reducer, undefined, emptyWall);
@@ -224,7 +232,7 @@ export default function WallScreen() {
   return (
     <main
       className={classes.page}
-      aria-label={`Photo wall of ${name}`}
+      aria-label={t('wall.pageLabel', { eventName: name })}
       style={accent ? ({ '--wall-accent': accent } as React.CSSProperties) : undefined}
     >
       {slides.map(({ memory, shown }) => (
@@ -239,24 +247,28 @@ export default function WallScreen() {
       ))}
       {!current && list && (
         <div className={classes.empty}>
-          <h1 className={classes.emptyTitle}>{name}</h1>
-          <p className={classes.emptyText}>{WALL_TEXTS.empty}</p>
+          <h1 className={classes.emptyTitle} dir="auto">
+            {name}
+          </h1>
+          <p className={classes.emptyText}>{t('wall.empty')}</p>
         </div>
       )}
-      <div className={classes.eventName}>{name}</div>
+      <div className={classes.eventName} dir="auto">
+        {name}
+      </div>
       <div className={classes.join}>
         <div className={classes.qr}>
-          <QrCode value={joinUrl} size={180} label={`QR code: ${joinUrl}`} />
+          <QrCode value={joinUrl} size={180} label={t('wall.qrLabel', { url: joinUrl })} />
         </div>
         <div className={classes.joinText}>
-          <strong>{WALL_TEXTS.scanToJoin}</strong>
-          <span>{joinUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}</span>
+          <strong>{t('wall.scanToJoin')}</strong>
+          <span dir="ltr">{joinUrl.replace(/^https?:\/\//, '').replace(/\/$/, '')}</span>
         </div>
       </div>
       <button
         type="button"
         className={classes.fullScreen}
-        aria-label="Full screen"
+        aria-label={t('wall.fullScreen')}
         onClick={() => void document.documentElement.requestFullscreen().catch(() => undefined)}
       >
         <IconMaximize size={28} aria-hidden />

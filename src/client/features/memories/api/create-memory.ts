@@ -1,5 +1,4 @@
 import { API_PATHS } from '../../../../shared/routes.ts';
-import { postedMessage } from '../../../../shared/constants.ts';
 import {
   type MemoryPostResponse,
   memoryPostResponseSchema,
@@ -9,6 +8,7 @@ import { IDEMPOTENCY_KEY_HEADER } from '../../../../shared/schemas/upload.ts';
 import { apiCall } from '../../../lib/api-client.ts';
 import { uploadResumable } from '../../../lib/resumable-upload.ts';
 import { uploadForm } from '../../../lib/upload.ts';
+import { postedText } from '../posted-message.ts';
 
 export interface NewMemoryPost {
   caption: string;
@@ -84,6 +84,6 @@ async function postResumably(
   );
   // In the order the files were picked, as every list shows them.
   const made = memories.filter((memory) => memory !== null);
-  const pending = made.some((memory) => memory.status === 'pending');
-  return { message: postedMessage(post.files.length, [], pending), memories: made, refused: [] };
+  const answer = { memories: made, refused: [] };
+  return { message: postedText(answer, post.files.length), ...answer };
 }
