@@ -48,3 +48,26 @@ test.describe('the join page’s language control', () => {
     await expect(page.getByRole('link', { name: 'Privacy notice' })).toBeVisible();
   });
 });
+
+test.describe('the header’s language control', () => {
+  test('is in the bar for someone who has not joined, and in the menu once they have', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/SpeakerLogin');
+    const control = page.getByRole('banner').getByRole('combobox', { name: 'Language' });
+    await control.selectOption({ label: 'Deutsch' });
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(
+      page
+        .getByRole('banner')
+        .getByRole('combobox', { name: messagesIn('de').format('language.label') }),
+    ).toHaveValue('de');
+    // The bar still fits a narrow phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      360,
+    );
+    await page.screenshot({ path: test.info().outputPath('header-de.png') });
+    await page.evaluate(() => window.localStorage.setItem('confab-language', 'en'));
+  });
+});

@@ -4,6 +4,7 @@ import { Suspense, lazy } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import { ColorSchemeToggle } from '../../components/color-scheme-toggle.tsx';
+import { LanguageSelect } from '../../components/language-select.tsx';
 import { AttendeeMenu } from '../../features/privacy/attendee-menu.tsx';
 import { useT } from '../../i18n/language.ts';
 import { useLogoUrl } from '../../lib/branding.ts';
@@ -18,7 +19,8 @@ const FrameAnnouncements = lazy(() => import('./frame-announcements.tsx'));
 /**
  * The header bar: logo and back arrow to /home, the schedule, the Q&A Room, today's
  * announcements (a bell), colour mode, the
- * signed-in username (a menu: the language, download or delete their data) and Logout.
+ * signed-in username (a menu: the language, download or delete their data) and Logout; without
+ * a username, the language control itself.
  */
 export function AppHeader() {
   const navigate = useNavigate();
@@ -89,6 +91,16 @@ export function AppHeader() {
             <FrameAnnouncements part="bell" />
           </Suspense>
           <ColorSchemeToggle />
+          {/* Someone who has not joined (a speaker, a reader of the programme) has no menu:
+              the language control sits in the bar itself, its label for screen readers. */}
+          {!username && (
+            <LanguageSelect
+              size="xs"
+              miw={92}
+              label={undefined}
+              aria-label={t('language.label')}
+            />
+          )}
           {username && <AttendeeMenu username={username} className={classes.username} />}
           {username && (
             <Button
