@@ -94,12 +94,7 @@ export function AppHeader() {
           {/* Someone who has not joined (a speaker, a reader of the programme) has no menu:
               the language control sits in the bar itself, its label for screen readers. */}
           {!username && (
-            <LanguageSelect
-              size="xs"
-              miw={92}
-              label={undefined}
-              aria-label={t('language.label')}
-            />
+            <LanguageSelect size="xs" miw={92} label={undefined} aria-label={t('language.label')} />
           )}
           {username && <AttendeeMenu username={username} className={classes.username} />}
           {username && (

@@ -76,7 +76,9 @@ export function AskCode({
         <QrCode value={link} size={480} label={t('qa.qrCode', { link })} />
       </div>
       <div className={classes.scan}>{caption ?? t('qa.scanToAsk')}</div>
-      <div className={classes.url} dir="ltr">{link.replace(/^https?:\/\//, '')}</div>
+      <div className={classes.url} dir="ltr">
+        {link.replace(/^https?:\/\//, '')}
+      </div>
     </div>
   );
 }
