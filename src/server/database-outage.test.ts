@@ -32,7 +32,7 @@ async function expectDatabaseDown(response: Response): Promise<void> {
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(5);
   expect(response.headers.get('cache-control')).toBe('no-store');
-  expect(await response.json()).toEqual({
+  expect(await response.json()).toMatchObject({
     error: 'The database cannot be reached right now; try again in a few seconds',
     code: 'SERVICE_UNAVAILABLE',
   });

@@ -217,7 +217,7 @@ describe.each(testDatabases)('reactions on %s', (database) => {
     expect((await settings({ reactions: [] })).status).toBe(200);
     const off = await react(tapper, { emoji: '👏' });
     expect(off.status).toBe(409);
-    expect((await off.json()) as unknown).toEqual({
+    expect((await off.json()) as unknown).toMatchObject({
       error: 'Reactions are turned off for this event',
       code: 'CONFLICT',
     });

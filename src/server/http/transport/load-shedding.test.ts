@@ -178,7 +178,7 @@ describe('overload', () => {
     expect(Number(shed.headers.get('retry-after'))).toBeLessThanOrEqual(5);
     expect(shed.headers.get('content-type')).toMatch(/application\/json/);
     expect(shed.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
-    expect(await shed.json()).toEqual({
+    expect(await shed.json()).toMatchObject({
       error: 'The server is too busy right now; try again in a few seconds',
       code: 'SERVICE_UNAVAILABLE',
     });

@@ -282,7 +282,7 @@ describe.each(testDatabases)('importing a schedule (%s)', (database) => {
       'application/json',
     );
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({
+    expect(await missing.json()).toMatchObject({
       error: `The schedule could not be fetched: ${new URL(files.url).host} answered 404`,
       code: 'SCHEDULE_URL_REFUSED',
     });
@@ -321,7 +321,7 @@ describe.each(testDatabases)('importing a schedule (%s)', (database) => {
       const response = await postSchedule(t, token, fixture(name));
       expect(performance.now() - started).toBeLessThan(1_000);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({
+      expect(await response.json()).toMatchObject({
         error: `The schedule cannot be imported: ${problem}`,
         code: 'SCHEDULE_INVALID',
       });
@@ -396,7 +396,7 @@ describe.each(testDatabases)('importing a schedule (%s)', (database) => {
       const huge = `<schedule>${' '.repeat(10 * 1024 * 1024)}</schedule>`;
       const response = await postSchedule(t, token, huge);
       expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({
+      expect(await response.json()).toMatchObject({
         error: 'The schedule is larger than 10 MB',
         code: 'PAYLOAD_TOO_LARGE',
       });
@@ -460,7 +460,7 @@ describe('schedule import limits', () => {
       'application/json',
     );
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({
+    expect(await response.json()).toMatchObject({
       error: "The schedule's address is refused: 127.0.0.1 is on the server's own network",
       code: 'SCHEDULE_URL_REFUSED',
     });
