@@ -62,11 +62,11 @@ describe.each(testDatabases)('posting under the token’s own username on %s', (
       const filesBefore = await t.storedMediaKeys('memories/');
       const response = await postForm(t, 'the-admin', alice2);
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual(UPLOAD_REFUSAL);
+      expect(await response.json()).toMatchObject(UPLOAD_REFUSAL);
       // Another case of the same letters is another username, as on the resumable path.
       const otherCase = await postForm(t, 'Alice2', alice2);
       expect(otherCase.status).toBe(403);
-      expect(await otherCase.json()).toEqual(UPLOAD_REFUSAL);
+      expect(await otherCase.json()).toMatchObject(UPLOAD_REFUSAL);
       expect(await memoryRows(t)).toEqual(before);
       expect(await t.storedMediaKeys('memories/')).toEqual(filesBefore);
     });
@@ -92,7 +92,7 @@ describe.each(testDatabases)('posting under the token’s own username on %s', (
     it('refuses another username with the token of alice2 (403), and takes its own (201)', async () => {
       const refused = await startUpload(t, 'the-admin', alice2);
       expect(refused.status).toBe(403);
-      expect(await refused.json()).toEqual(UPLOAD_REFUSAL);
+      expect(await refused.json()).toMatchObject(UPLOAD_REFUSAL);
       expect((await startUpload(t, 'Alice2', alice2)).status).toBe(403);
       expect((await startUpload(t, 'alice2', alice2)).status).toBe(201);
       expect((await startUpload(t, 'alice2\u2060', alice2)).status).toBe(201);
@@ -113,7 +113,7 @@ describe.each(testDatabases)('posting under the token’s own username on %s', (
     it('refuses another askerUsername with the token of alice2 (403), and stores nothing', async () => {
       const response = await ask('the-admin', alice2);
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual(ASK_REFUSAL);
+      expect(await response.json()).toMatchObject(ASK_REFUSAL);
       const rows = await t.app.deps.db
         .selectFrom('questions')
         .select('asker_username')
