@@ -123,7 +123,8 @@ test('the service worker shows a pushed announcement as a notification', async (
     };
   });
   const payload = {
-    title: 'Confab',
+    title: 'Annonce · Confab',
+    lang: 'fr',
     body: 'Doors open in 5 minutes',
     url: '/home?announcement=0190a000-0000-7000-8000-000000000001',
     announcementId: '0190a000-0000-7000-8000-000000000001',
@@ -139,9 +140,12 @@ test('the service worker shows a pushed announcement as a notification', async (
     })
     .toEqual([
       {
-        title: 'Confab',
+        // The title in the subscriber's language, the organiser's text in its own direction.
+        title: 'Annonce · Confab',
         options: {
           body: 'Doors open in 5 minutes',
+          lang: 'fr',
+          dir: 'auto',
           icon: '/icons/icon-192.png',
           tag: payload.url,
           data: { url: payload.url },
