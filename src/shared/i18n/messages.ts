@@ -27,14 +27,21 @@ export class Messages {
     readonly catalog: Catalog,
   ) {}
 
-  format(id: MessageId, values?: MessageValues): string {
+  /** The message's format, read once; undefined for a message the catalog lacks. */
+  #formatOf(id: MessageId): IntlMessageFormat | undefined {
     let format = this.#formats.get(id);
     if (!format) {
       const message = this.catalog[id];
-      if (message === undefined) return id;
+      if (message === undefined) return undefined;
       format = new IntlMessageFormat(message, this.language);
       this.#formats.set(id, format);
     }
+    return format;
+  }
+
+  format(id: MessageId, values?: MessageValues): string {
+    const format = this.#formatOf(id);
+    if (!format) return id;
     try {
       return String(format.format(values));
     } catch {
@@ -50,13 +57,8 @@ export class Messages {
     id: MessageId,
     values: Record<string, string | number | Date | T | ((chunks: (string | T)[]) => T)>,
   ): (string | T)[] {
-    const message = this.catalog[id];
-    if (message === undefined) return [id];
-    let format = this.#formats.get(id);
-    if (!format) {
-      format = new IntlMessageFormat(message, this.language);
-      this.#formats.set(id, format);
-    }
+    const format = this.#formatOf(id);
+    if (!format) return [id];
     try {
       const parts = format.format<T>(values);
       return Array.isArray(parts) ? parts : [parts];
