@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.ts';
 import { type TestApp, startTestApp, testDatabases } from '../../../tests/support/test-app.ts';
 import { type Kysely, sql } from 'kysely';
-import { migrateToLatest } from './connect.ts';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../config.ts';
+import { migrateToLatest, openDatabase } from './connect.ts';
 import * as originalKey from './migrations/0005-original-key.ts';
 import * as idempotencyPerClient from './migrations/0009-idempotency-per-client.ts';
 import * as panelQuestions from './migrations/0017-panel-questions.ts';
@@ -210,6 +214,51 @@ describe.each(testDatabases)('database on %s', (database) => {
   it('ids sort by creation time', () => {
     const ids = Array.from({ length: 50 }, () => newId());
     expect([...ids].sort()).toEqual(ids);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)('migrating on PostgreSQL', () => {
+  it('succeeds while other schemas of the database come and go', async () => {
+    const url = process.env.TEST_DATABASE_URL ?? '';
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    // Other tenants of the database (here: tests) make and drop schemas with tables all along;
+    // the migrator's look at every schema's tables must not fail on one that just went.
+    const churning = { on: true };
+    const churn = (async () => {
+      for (let i = 0; churning.on; i += 1) {
+        const other = `t_churn_${process.pid}_${i}`;
+        await admin.query(
+          `create schema ${other}; create table ${other}.a (id serial primary key, b text)`,
+        );
+        await admin.query(`drop schema ${other} cascade`);
+      }
+    })();
+    const dataDir = path.join(os.tmpdir(), `confab-migrate-${process.pid}`);
+    try {
+      for (let run = 0; run < 10; run += 1) {
+        const schema = `t_migrate_${process.pid}_${Date.now()}_${run}`;
+        await admin.query(`create schema ${schema}`);
+        const handle = openDatabase(
+          loadConfig({
+            DATABASE_URL: url,
+            DATABASE_SCHEMA: schema,
+            SESSION_SECRET: 'test-session-secret-that-is-long-enough-1234',
+            DATA_DIR: dataDir,
+          }),
+        );
+        try {
+          await expect(migrateToLatest(handle)).resolves.toBeUndefined();
+        } finally {
+          await handle.close();
+          await admin.query(`drop schema ${schema} cascade`);
+        }
+      }
+    } finally {
+      churning.on = false;
+      await churn;
+      await admin.end();
+    }
   });
 });
 

@@ -168,6 +168,20 @@ export function openSqliteFile(file: string): DatabaseSync {
   return sqlite;
 }
 
+/** How often a run that met another schema's removal starts again before it gives up. */
+const MIGRATION_ATTEMPTS = 5;
+
+/**
+ * Whether a run failed only because another schema of the database went away under it:
+ * Kysely's migrator (and migration 0006) list the tables of every schema, and a schema dropped
+ * between the listing and its lookups (tests or other tenants sharing the database) fails the
+ * run with 3F000.
+ */
+function isOtherSchemaGone(error: unknown, schema: string | undefined): boolean {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== '3F000') return false;
+  return schema === undefined || !error.message.includes(`"${schema}"`);
+}
+
 async function runMigrations(db: Db, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -175,11 +189,16 @@ async function runMigrations(db: Db, schema: string | undefined): Promise<void> 
     // Kysely looks for its own tables in every schema; name ours so other schemas don't count.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error !== undefined || failed) {
+  for (let attempt = 1; ; attempt += 1) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((result) => result.status === 'Error');
+    if (error === undefined && !failed) return;
+    // On PostgreSQL a run is one transaction: a failed one left nothing behind to start again on.
+    if (attempt < MIGRATION_ATTEMPTS && isOtherSchemaGone(error, schema)) continue;
     const reason = error instanceof Error ? error.message : 'unknown error';
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`);
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`, {
+      cause: error,
+    });
   }
 }
 
