@@ -8,6 +8,7 @@ import {
   formatTimeRange,
   formatZonedDay,
   formatZonedTime,
+  localeFor,
   shownLocale,
   timeZoneLabel,
   zonedDayKey,
@@ -23,6 +24,16 @@ beforeAll(() => {
 // The words come from the language shown: the tests check the unit and the number chosen.
 const long = new Intl.RelativeTimeFormat(shownLocale('en'), { numeric: 'auto' });
 const short = new Intl.RelativeTimeFormat(shownLocale('en'), { numeric: 'auto', style: 'short' });
+
+describe('localeFor', () => {
+  it('takes the browser’s variant of the language, and the language alone past a tag the platform refuses', () => {
+    expect(localeFor('en', ['fr-FR', 'en-GB'])).toBe('en-GB');
+    expect(localeFor('pt', ['de'])).toBe('pt-BR');
+    // Chromium started under a POSIX locale names its language so: Intl throws on it.
+    expect(localeFor('en', ['en-US@posix'])).toBe('en');
+    expect(() => new Intl.DateTimeFormat(localeFor('en', ['en-US@posix']))).not.toThrow();
+  });
+});
 
 describe('formatTimeAgo', () => {
   it('says "just now" for the last 45 seconds, and for a clock a little ahead', () => {

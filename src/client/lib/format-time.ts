@@ -12,17 +12,33 @@ const DEFAULT_REGIONS: Partial<Record<Language, string>> = { pt: 'pt-BR' };
 
 const locales = new Map<Language, string>();
 
+/** Whether the platform's formatters take `tag` (a browser may name one as "en-US@posix"). */
+function isLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The locale times are written in: the language shown, in the browser's own variant of it when
- * it has one (English as written in Britain for a British browser), so only the words change
- * with the language, not the reader's habits of writing dates.
+ * The locale `language` is written in for a browser that lists `browser`: its own variant of
+ * the language when it names one the platform knows (English as written in Britain for a British
+ * browser), so only the words change with the language, not the reader's habits of writing dates.
  */
+export function localeFor(language: Language, browser: readonly string[]): string {
+  return (
+    browser.find((tag) => languageOf(tag) === language && isLocale(tag)) ??
+    DEFAULT_REGIONS[language] ??
+    language
+  );
+}
+
+/** The locale times are written in: the language shown, in the browser's variant of it. */
 export function shownLocale(language: Language = shownLanguage()): string {
   let locale = locales.get(language);
   if (locale === undefined) {
-    const browser = typeof navigator === 'undefined' ? [] : navigator.languages;
-    locale =
-      browser.find((tag) => languageOf(tag) === language) ?? DEFAULT_REGIONS[language] ?? language;
+    locale = localeFor(language, typeof navigator === 'undefined' ? [] : navigator.languages);
     locales.set(language, locale);
   }
   return locale;
