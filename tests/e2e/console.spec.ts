@@ -64,7 +64,8 @@ test.describe('the organiser console', () => {
     const wall = await wallContext.newPage();
     await wall.goto('/wall');
     await expect(wall.getByText('Confab').first()).toBeVisible();
-    // The socket is up (the join page connects once it is idle).
+    // The visitor starts on the form: the join page follows the branding live once it is used.
+    await visitor.getByRole('textbox', { name: 'Username' }).click();
     await visitor.waitForLoadState('networkidle');
 
     await logInAsAdmin(page, ADMIN_PASSWORD, 'settings');
@@ -148,6 +149,7 @@ test.describe('the organiser console', () => {
       await visitor.goto('/');
       const joinLogo = visitor.getByRole('main').locator('img').first();
       await expect(joinLogo).toBeVisible();
+      await visitor.getByRole('textbox', { name: 'Username' }).click();
       expect(await logoFills(visitor, joinLogo)).toEqual(['#4c6ef5']);
       const attendee = await context.newPage();
       await join(attendee, 'colour-watcher');

@@ -23,10 +23,11 @@ import { useDataKeptLine, useLogoUrl } from '../../lib/branding.ts';
 import { useEventName } from '../../lib/event-name.ts';
 import { ensureAttendeeToken, useAttendeeToken } from '../../lib/attendee-token.ts';
 import { useStoredUsername } from '../../lib/username.ts';
-import { whenIdle } from '../../lib/when-idle.ts';
+import { whenFirstInput } from '../../lib/when-first-input.ts';
 import classes from './join-screen.module.css';
 
-// The shared schema (zod) is not needed to show the page: it loads once the page is up.
+// The shared schema (zod, and the code every screen shares) is not needed to show the page: it
+// loads at the first input, while the name is typed.
 const loadSchemas = () => import('../../../shared/schemas/common.ts');
 
 /**
@@ -110,15 +111,15 @@ export default function JoinScreen() {
   // The join's proof of work, when this network needs one, is solved while the name is typed.
   const prepareJoin = useEffectEvent(() => {
     if (stored) return;
-    void whenIdle().then(() =>
-      import('../../lib/attendee-join.ts').then((join) => join.prepareJoin()),
-    );
+    void import('../../lib/attendee-join.ts').then((join) => join.prepareJoin());
   });
 
   useEffect(() => {
-    void loadSchemas();
     joinSentEarly();
-    prepareJoin();
+    void whenFirstInput().then(() => {
+      void loadSchemas();
+      prepareJoin();
+    });
   }, []);
 
   if (stored) return <Navigate to={next} replace />;
