@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // eslint-disable-next-line no-restricted-imports -- A test reads the catalogs as written; the app never does.
-import { messagesIn } from '../../../shared/i18n/catalogs.ts';
+import { CATALOGS, messagesIn } from '../../../shared/i18n/catalogs.ts';
 import { POLL_LIMITS, type Poll } from '../../../shared/schemas/poll.ts';
 import {
   type PollValues,
@@ -10,6 +10,7 @@ import {
   pollRequestOf,
   pollValuesOf,
 } from './poll-form.ts';
+import { showCatalog } from '../../i18n/language.ts';
 
 const english = messagesIn('en');
 /** The editor's errors in English, as the English screens show them. */
@@ -122,6 +123,34 @@ describe('the poll editor’s fields', () => {
     });
     // A word cloud has no options: the empty ones left in the fields do not count.
     expect(errorsOf(values({ type: 'wordcloud', options: [] }))).toEqual({});
+  });
+
+  it('are written in the language shown, the shared schema’s refusals included', () => {
+    const french = messagesIn('fr');
+    showCatalog('fr', CATALOGS.fr);
+    try {
+      const errors = pollErrors(
+        values({
+          title: ' ',
+          options: [
+            { id: 'a', text: 'Rust' },
+            { id: 'b', text: 'x'.repeat(POLL_LIMITS.optionTextMax + 1) },
+          ],
+        }),
+        (id, messageValues) => french.format(id, messageValues),
+      );
+      expect(errors).toEqual({
+        title: french.format('validation.required', {
+          field: french.format('validation.fieldTitle'),
+        }),
+        'options.1.text': french.format('validation.tooLong', {
+          field: french.format('validation.fieldOption'),
+          max: POLL_LIMITS.optionTextMax,
+        }),
+      });
+    } finally {
+      showCatalog('en', CATALOGS.en);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { MessageId } from '../../../shared/i18n/messages.ts';
 import type { Translate } from '../../i18n/language.ts';
+import { validationText } from '../../lib/validation-text.ts';
 import {
   POLL_LIMITS,
   POLL_TYPES_WITH_OPTIONS,
@@ -104,7 +105,7 @@ export function pollPatchOf(values: PollValues): PollPatch {
 /**
  * The editor's errors by field (`title`, `options.2.text`, `options`, `maxRating`, `correct`),
  * from the shared schema, plus the bounds the schema leaves to the server (at least two
- * options, each once), the latter in the reader's language. Empty when the poll may be sent.
+ * options, each once), all in the reader's language. Empty when the poll may be sent.
  */
 export function pollErrors(values: PollValues, t: Translate): Record<string, string> {
   const errors: Record<string, string> = {};
@@ -119,7 +120,7 @@ export function pollErrors(values: PollValues, t: Translate): Record<string, str
           : field === 'correctOptionIds'
             ? 'correct'
             : String(field ?? 'title');
-      errors[key] ??= issue.message;
+      errors[key] ??= validationText(issue.message);
     }
   }
   if (request.options) {
