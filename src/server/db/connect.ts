@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import {
+  type DatabaseIntrospector,
+  type DatabaseMetadataOptions,
+  Kysely,
+  PostgresDialect,
+  type SchemaMetadata,
+  type TableMetadata,
+  sql,
+} from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { SqliteDialect } from 'kysely-sqlite';
 import pg from 'pg';
@@ -118,6 +126,88 @@ export function listenConnections(config: PgConfig, onError: ConnectionErrorSink
 
 export type ListenConnections = ReturnType<typeof listenConnections>;
 
+/** The migrator's own tables, which only it asks to see. */
+const KYSELY_TABLES = new Set(['kysely_migration', 'kysely_migration_lock']);
+
+interface ColumnRow {
+  table: string;
+  kind: string;
+  schema: string;
+  column: string;
+  not_null: boolean;
+  has_default: boolean;
+  type: string;
+  type_schema: string;
+  auto_incrementing: boolean;
+}
+
+/**
+ * What the migrations see of the database: the tables of the current schema alone. Kysely's own
+ * PostgreSQL introspector lists the tables of every schema and then looks each up by name, so a
+ * schema dropped meanwhile (another tenant of the database, a test's) failed the migrations with
+ * 3F000; Confab never asks about another schema.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<unknown>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<SchemaMetadata>`
+      select nspname as name from pg_catalog.pg_namespace`.execute(this.db);
+    return rows;
+  }
+
+  async getTables(
+    options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
+  ): Promise<TableMetadata[]> {
+    const { rows } = await sql<ColumnRow>`
+      select c.relname as table, c.relkind as kind, ns.nspname as schema, a.attname as column,
+        a.attnotnull as not_null, a.atthasdef as has_default, typ.typname as type,
+        tns.nspname as type_schema,
+        (a.attidentity <> '' or coalesce(pg_get_expr(d.adbin, d.adrelid), '') like 'nextval(%')
+          as auto_incrementing
+      from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+        join pg_catalog.pg_attribute a on a.attrelid = c.oid
+        join pg_catalog.pg_type typ on typ.oid = a.atttypid
+        join pg_catalog.pg_namespace tns on tns.oid = typ.typnamespace
+        left join pg_catalog.pg_attrdef d on d.adrelid = c.oid and d.adnum = a.attnum
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p', 'f')
+        and a.attnum > 0 and not a.attisdropped
+      order by c.relname, a.attnum`.execute(this.db);
+    const tables = new Map<string, TableMetadata>();
+    for (const row of rows) {
+      if (!options.withInternalKyselyTables && KYSELY_TABLES.has(row.table)) continue;
+      let table = tables.get(row.table);
+      if (!table) {
+        table = {
+          name: row.table,
+          schema: row.schema,
+          isView: row.kind === 'v',
+          isForeign: row.kind === 'f',
+          columns: [],
+        };
+        tables.set(row.table, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        hasDefaultValue: row.has_default,
+        isAutoIncrementing: row.auto_incrementing,
+      });
+    }
+    return [...tables.values()];
+  }
+}
+
+/** PostgreSQL, seen through the current schema alone. */
+class CurrentSchemaPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 /** Opens the database chosen by the config: PostgreSQL when a URL is set, else SQLite in DATA_DIR. */
 export function openDatabase(
   config: DbConfig,
@@ -125,7 +215,7 @@ export function openDatabase(
 ): DatabaseHandle {
   if (config.databaseUrl) {
     const pool = createPgPool(config, config.databasePoolSize, onError);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',
@@ -168,20 +258,6 @@ export function openSqliteFile(file: string): DatabaseSync {
   return sqlite;
 }
 
-/** How often a run that met another schema's removal starts again before it gives up. */
-const MIGRATION_ATTEMPTS = 5;
-
-/**
- * Whether a run failed only because another schema of the database went away under it:
- * Kysely's migrator (and migration 0006) list the tables of every schema, and a schema dropped
- * between the listing and its lookups (tests or other tenants sharing the database) fails the
- * run with 3F000.
- */
-function isOtherSchemaGone(error: unknown, schema: string | undefined): boolean {
-  if (!(error instanceof Error) || (error as { code?: unknown }).code !== '3F000') return false;
-  return schema === undefined || !error.message.includes(`"${schema}"`);
-}
-
 async function runMigrations(db: Db, schema: string | undefined): Promise<void> {
   const migrator = new Migrator({
     db,
@@ -189,12 +265,9 @@ async function runMigrations(db: Db, schema: string | undefined): Promise<void> 
     // Kysely looks for its own tables in every schema; name ours so other schemas don't count.
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
-  for (let attempt = 1; ; attempt += 1) {
-    const { error, results } = await migrator.migrateToLatest();
-    const failed = results?.find((result) => result.status === 'Error');
-    if (error === undefined && !failed) return;
-    // On PostgreSQL a run is one transaction: a failed one left nothing behind to start again on.
-    if (attempt < MIGRATION_ATTEMPTS && isOtherSchemaGone(error, schema)) continue;
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error !== undefined || failed) {
     const reason = error instanceof Error ? error.message : 'unknown error';
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${reason}`, {
       cause: error,
