@@ -12,7 +12,12 @@ import {
   uniqueName,
 } from './qa-helpers.ts';
 import { seedMemoriesInto } from './seed.ts';
-import { API_PATHS, sessionPresentPath, speakerSignInLink } from '../../src/shared/routes.ts';
+import {
+  API_PATHS,
+  sessionPath,
+  sessionPresentPath,
+  speakerSignInLink,
+} from '../../src/shared/routes.ts';
 import { addRoom, addSession } from '../support/programme.ts';
 import { addSpeakerWithSecret, adminToken, joinAttendee } from '../support/speakers.ts';
 
@@ -389,6 +394,8 @@ for (const mode of ['light', 'dark'] as const) {
       page,
       server,
     }) => {
+      // Eleven scans of a console full of charts and lists: longer than one screen's test.
+      test.slow();
       const tag = uniqueName('mod').replace(' ', '-');
       await seedMemoriesInto(server, [
         { username: `ada-${tag}`, text: `Keynote selfie ${tag}`, color: '#e64980' },
@@ -435,10 +442,12 @@ for (const mode of ['light', 'dark'] as const) {
       await expectAccessible(page, 'the settings', mode);
     });
 
-    test('the polls: the speaker’s panel and its editor, the console’s tab, a projector', async ({
+    test('the polls: the speaker’s panel and its editor, a projector, an attendee’s card, the console’s tab', async ({
       page,
       server,
     }) => {
+      // Seven scans across four screens.
+      test.slow();
       const admin = await adminToken(server.url, ADMIN_PASSWORD);
       const { speaker, secret } = await addSpeakerWithSecret(server.url, uniqueName('Barbara'));
       const room = await addRoom(server.url, admin, uniqueName('Hall'));
@@ -491,6 +500,12 @@ for (const mode of ['light', 'dark'] as const) {
         page.getByRole('region', { name: 'Poll: Which would you refactor first?' }),
       ).toContainText('The build');
       await expectAccessible(page, 'a projector with a poll', mode);
+
+      // An attendee's card of the open poll, its "Open" badge included, on the talk's page.
+      await join(page, uniqueName('pat').replace(' ', '-'));
+      await page.goto(sessionPath(session._id));
+      await expect(page.getByText('Which would you refactor first?')).toBeVisible();
+      await expectAccessible(page, 'an attendee’s open poll', mode);
 
       await logInAsAdmin(page, ADMIN_PASSWORD, 'polls');
       await expect(page.getByRole('region', { name: 'Polls of the whole event' })).toBeVisible();

@@ -120,7 +120,8 @@ export function PollCard({
             </Title>
             <Badge
               variant={open ? 'filled' : 'light'}
-              color={open ? 'green' : 'gray'}
+              // White on teal 9 is 5.0:1; on the filled green (green 8) it was 3.4:1.
+              color={open ? 'teal.9' : 'gray'}
               className={classes.state}
             >
               {open ? t('polls.stateOpen') : t('polls.stateClosed')}
