@@ -101,6 +101,8 @@ async function holdToast(page: Page, text: string | RegExp) {
 for (const mode of ['light', 'dark'] as const) {
   test.describe(`accessibility in ${mode} mode`, () => {
     test.use({ colorMode: mode });
+    // Each test scans several screens with axe, a second or more each on a busy machine.
+    test.describe.configure({ timeout: 90_000 });
 
     test('the join page, with its error', async ({ page }) => {
       await page.goto('/');
@@ -394,8 +396,6 @@ for (const mode of ['light', 'dark'] as const) {
       page,
       server,
     }) => {
-      // Eleven scans of a console full of charts and lists: longer than one screen's test.
-      test.slow();
       const tag = uniqueName('mod').replace(' ', '-');
       await seedMemoriesInto(server, [
         { username: `ada-${tag}`, text: `Keynote selfie ${tag}`, color: '#e64980' },
@@ -446,8 +446,6 @@ for (const mode of ['light', 'dark'] as const) {
       page,
       server,
     }) => {
-      // Seven scans across four screens.
-      test.slow();
       const admin = await adminToken(server.url, ADMIN_PASSWORD);
       const { speaker, secret } = await addSpeakerWithSecret(server.url, uniqueName('Barbara'));
       const room = await addRoom(server.url, admin, uniqueName('Hall'));

@@ -33,8 +33,6 @@ test('the organiser blocks a word: a question with it is refused, then shown sta
   page,
   request,
 }, testInfo) => {
-  // The console and a phone, each through several steps and screenshots.
-  test.slow();
   const shot = (name: string) => ({ path: testInfo.outputPath(`${name}.png`) });
   const speaker = await createSpeaker(request, uniqueName('Ada'));
 

@@ -118,6 +118,17 @@ export function consoleProblems(page: import('@playwright/test').Page): string[]
   return problems;
 }
 
+/**
+ * Waits until React has taken the prerendered join page over (its own property on the input).
+ * Before that, its buttons do nothing but "Join Now", which the browser sends itself.
+ */
+export async function untilHydrated(page: import('@playwright/test').Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const input = document.querySelector('input[name="username"]');
+    return input !== null && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
 /** Joins as `username` through the landing page, as a person would. */
 export async function join(page: import('@playwright/test').Page, username: string): Promise<void> {
   await page.goto('/');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { consoleProblems, expect, join, test } from './fixtures.ts';
+import { consoleProblems, expect, join, test, untilHydrated } from './fixtures.ts';
 import { askViaApi, createSpeaker, uniqueName } from './qa-helpers.ts';
 import { seedMemoriesInto } from './seed.ts';
 
@@ -15,17 +15,6 @@ async function holdCode(page: Page): Promise<{ release: () => void }> {
     await route.continue();
   });
   return { release };
-}
-
-/**
- * Waits until React has taken the prerendered join page over (its own property on the input).
- * Before that, its buttons do nothing but "Join Now", which the browser sends itself.
- */
-async function untilHydrated(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const input = document.querySelector('input[name="username"]');
-    return input !== null && Object.keys(input).some((key) => key.startsWith('__reactFiber'));
-  });
 }
 
 test.describe('join', () => {

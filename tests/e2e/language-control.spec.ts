@@ -1,5 +1,5 @@
 import { messagesIn } from '../../src/shared/i18n/catalogs.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test, untilHydrated } from './fixtures.ts';
 
 const french = messagesIn('fr');
 const arabic = messagesIn('ar');
@@ -11,6 +11,8 @@ test.describe('the join page’s language control', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/');
     await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
+    // The control works once the page's code has taken the server's page over.
+    await untilHydrated(page);
     const control = page.getByRole('combobox', { name: 'Language' });
     // Each language offered by its own name, and marked as written in it.
     await expect(control.locator('option[value="ja"]')).toHaveText('日本語');
