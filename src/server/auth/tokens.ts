@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { keepRecent } from '../lib/keep-recent.ts';
 
 /** What a valid token says: who the admin is and until when. */
 export interface AdminSession {
@@ -188,12 +189,12 @@ export class PartyTokenSigner {
         secretVersion: sv,
         issuedAt: new Date((payload.iat ?? 0) * 1000),
       };
-      this.#verified.delete(key);
-      this.#verified.set(key, { claims, expiresAt: payload.exp ?? 0 });
-      if (this.#verified.size > VERIFIED_TOKENS_KEPT) {
-        const oldest = this.#verified.keys().next();
-        if (!oldest.done) this.#verified.delete(oldest.value);
-      }
+      keepRecent(
+        this.#verified,
+        key,
+        { claims, expiresAt: payload.exp ?? 0 },
+        VERIFIED_TOKENS_KEPT,
+      );
       return { ok: true, claims };
     } catch (error) {
       return { ok: false, reason: refusalOf(error) };

@@ -14,6 +14,7 @@ import { Migrator } from 'kysely/migration';
 import { SqliteDialect } from 'kysely-sqlite';
 import pg from 'pg';
 import type { Config } from '../config.ts';
+import { keepRecent } from '../lib/keep-recent.ts';
 import type { Database, Db } from './database.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -257,17 +258,8 @@ const STATEMENTS_KEPT = 1000;
 function withStatementCache(database: DatabaseSync): DatabaseSync {
   const statements = new Map<string, StatementSync>();
   const prepare = (text: string): StatementSync => {
-    let statement = statements.get(text);
-    if (statement) {
-      statements.delete(text);
-    } else {
-      statement = database.prepare(text);
-      if (statements.size >= STATEMENTS_KEPT) {
-        const oldest = statements.keys().next();
-        if (!oldest.done) statements.delete(oldest.value);
-      }
-    }
-    statements.set(text, statement);
+    const statement = statements.get(text) ?? database.prepare(text);
+    keepRecent(statements, text, statement, STATEMENTS_KEPT);
     return statement;
   };
   return new Proxy(database, {

@@ -4,6 +4,7 @@ import {
   compressTextAsync,
 } from '../http/transport/compression.ts';
 import type { AnswerMemo } from '../http/transport/answer-memo.ts';
+import { keepRecent } from '../lib/keep-recent.ts';
 
 /** The polled lists (`schedule`: the programme, one answer per version, decision 210). */
 export type ListName = 'memories' | 'speakers' | 'questions' | 'schedule' | 'reports' | 'polls';
@@ -189,10 +190,7 @@ export class ListCache {
 
   /** Keeps a view's answer as the most recently asked for, dropping the least recent past the bound. */
   #touch(view: string, answer: Answer): void {
-    if (!this.#answers.delete(view) && this.#answers.size >= MAX_ANSWERS) {
-      this.#answers.delete(this.#answers.keys().next().value ?? '');
-    }
-    this.#answers.set(view, answer);
+    keepRecent(this.#answers, view, answer, MAX_ANSWERS);
   }
 
   #scopes(topic: ListName): Map<string, string> {
