@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const SERVER_UNIT = [
   'address-key',
+  'batches',
   'blocked-words',
   'admin-auth',
   'config',

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, webcrypto } from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { keepRecent } from '../lib/keep-recent.ts';
 
@@ -40,19 +40,34 @@ export interface TokenSignerOptions {
 }
 
 /**
+ * An HS256 key imported into WebCrypto once, at its first use: `jose` imports a key given as
+ * bytes again at every signature and check, which cost as much as the check itself.
+ */
+function hmacKey(bytes: Uint8Array): () => Promise<webcrypto.CryptoKey> {
+  let key: Promise<webcrypto.CryptoKey> | undefined;
+  return () =>
+    (key ??= webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]));
+}
+
+/**
  * Signs and checks admin tokens: JWTs (HS256, through `jose`) naming the admin, when they were
  * issued and when they expire. The key is derived from the secret and the credentials, so a new
  * secret or a new admin password makes every earlier token invalid.
  */
 export class AdminTokenSigner {
-  readonly #key: Uint8Array;
+  readonly #key: () => Promise<webcrypto.CryptoKey>;
   readonly #username: string;
 
   constructor({ secret, username, password }: TokenSignerOptions) {
     this.#username = username;
-    this.#key = createHmac('sha256', secret)
-      .update(`confab admin token v2\u0000${username}\u0000${password}`)
-      .digest();
+    this.#key = hmacKey(
+      createHmac('sha256', secret)
+        .update(`confab admin token v2\u0000${username}\u0000${password}`)
+        .digest(),
+    );
   }
 
   async sign(now: Date, ttlMs: number): Promise<{ token: string; session: AdminSession }> {
@@ -65,14 +80,14 @@ export class AdminTokenSigner {
       .setSubject(this.#username)
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
-      .sign(this.#key);
+      .sign(await this.#key());
     return { token, session: { username: this.#username, issuedAt, expiresAt } };
   }
 
   async verify(token: string, now: Date): Promise<TokenCheck> {
     if (!TOKEN_SHAPE.test(token)) return { ok: false, reason: 'malformed' };
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, await this.#key(), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
@@ -129,7 +144,7 @@ export type PartyTokenCheck = { ok: true; claims: PartyClaims } | { ok: false; r
  * per kind derived from the secret, so a token of one kind is refused where another is wanted.
  */
 export class PartyTokenSigner {
-  readonly #keys: Record<PartyKind, Uint8Array>;
+  readonly #keys: Record<PartyKind, () => Promise<webcrypto.CryptoKey>>;
   /**
    * Tokens already found valid, with what they say and when they expire (`exp`, in seconds): an
    * attendee sends the same token with every call, and checking its signature again (WebCrypto's
@@ -141,7 +156,7 @@ export class PartyTokenSigner {
 
   constructor(secret: string | Buffer) {
     const key = (kind: PartyKind) =>
-      createHmac('sha256', secret).update(`confab ${kind} token v1`).digest();
+      hmacKey(createHmac('sha256', secret).update(`confab ${kind} token v1`).digest());
     this.#keys = { attendee: key('attendee'), speaker: key('speaker') };
   }
 
@@ -162,7 +177,7 @@ export class PartyTokenSigner {
       .setSubject(claims.subject)
       .setIssuedAt(issuedAt)
       .setExpirationTime(issuedAt + Math.floor(ttlMs / 1000))
-      .sign(this.#keys[kind]);
+      .sign(await this.#keys[kind]());
   }
 
   async verify(kind: PartyKind, token: string, now: Date): Promise<PartyTokenCheck> {
@@ -173,7 +188,7 @@ export class PartyTokenSigner {
       return { ok: true, claims: known.claims };
     }
     try {
-      const { payload } = await jwtVerify(token, this.#keys[kind], {
+      const { payload } = await jwtVerify(token, await this.#keys[kind](), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: `confab:${kind}`,

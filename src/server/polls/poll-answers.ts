@@ -4,6 +4,7 @@ import {
   type PollType,
   type PollVoteRequest,
 } from '../../shared/schemas/poll.ts';
+import { keepRecent } from '../lib/keep-recent.ts';
 import { FILLER_WORDS } from './filler-words.ts';
 
 /*
@@ -46,7 +47,7 @@ function knownOptionIds(poll: PollShape, ids: readonly string[]): string[] {
 }
 
 /** Normalised words of a word-cloud answer, or a refusal. */
-function wordsOf(text: string, isBlocked: (word: string) => boolean, filler: Set<string>) {
+function wordsOf(text: string, isBlocked: (word: string) => boolean, filler: ReadonlySet<string>) {
   // NFKC first: full-width commas and semicolons separate as the ASCII ones do.
   const entries = text
     .normalize('NFKC')
@@ -101,13 +102,25 @@ const graphemes = (text: string): number => {
 const keepsWord = (word: string): boolean =>
   graphemes(word) >= 3 || PICTOGRAPH.test(word) || SHORT_WORD_SCRIPTS.test(word);
 
-/** The filler words of the event's languages (all the lists the app ships when none is named). */
-export function fillerWordsOf(languages: readonly string[] | undefined): Set<string> {
+/** The filler word sets made so far, by the languages they are for: the settings name a few. */
+const fillerSets = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The filler words of the event's languages (all the lists the app ships when none is named),
+ * made once per list of languages: every answer to a poll asks for them.
+ */
+export function fillerWordsOf(languages: readonly string[] | undefined): ReadonlySet<string> {
   const codes =
     languages && languages.length > 0
       ? languages.map((code) => code.toLowerCase().split('-')[0] ?? '')
       : Object.keys(FILLER_WORDS);
-  return new Set(codes.flatMap((code) => FILLER_WORDS[code] ?? []));
+  const key = codes.join(' ');
+  let words = fillerSets.get(key);
+  if (!words) {
+    words = new Set(codes.flatMap((code) => FILLER_WORDS[code] ?? []));
+    keepRecent(fillerSets, key, words, 16);
+  }
+  return words;
 }
 
 /**
@@ -118,7 +131,7 @@ export function fillerWordsOf(languages: readonly string[] | undefined): Set<str
 export function answerOf(
   poll: PollShape,
   request: PollVoteRequest,
-  words: { isBlocked: (word: string) => boolean; filler: Set<string> },
+  words: { isBlocked: (word: string) => boolean; filler: ReadonlySet<string> },
 ): Answer {
   switch (poll.type) {
     case 'single':

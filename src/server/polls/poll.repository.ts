@@ -2,6 +2,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { PollOption, PollState, PollType } from '../../shared/schemas/poll.ts';
 import type { Db, PollsTable } from '../db/database.ts';
 import { type Executor, findById, oldestFirst, rowsWritten } from '../db/queries.ts';
+import { batchesByKey, onePer } from '../lib/batches.ts';
 import {
   findSession,
   sessionSpeakerIds as speakersOfSession,
@@ -69,6 +70,26 @@ export async function insertPoll(
 
 export function findPoll(db: Executor, id: string): Promise<StoredPoll | undefined> {
   return findById(db, 'polls', id, toStored);
+}
+
+/**
+ * Reads of one poll asked while one is under way are made together, once, after it (decision
+ * 250): a thousand answers a second to a poll read it a few dozen times, and none reads a state
+ * older than when it asked.
+ */
+const sharedPollReads = onePer((db: Db) =>
+  batchesByKey<null, StoredPoll | undefined>({
+    max: Number.POSITIVE_INFINITY,
+    run: async (id, readers) => {
+      const poll = await findPoll(db, id);
+      return readers.map(() => poll);
+    },
+  }),
+);
+
+/** A poll as `findPoll` reads it, read once for the readers that asked together. */
+export function findPollShared(db: Db, id: string): Promise<StoredPoll | undefined> {
+  return sharedPollReads(db)(id, null);
 }
 
 /** One session's polls (null: the event-wide ones), oldest first; drafts only when asked. */
@@ -274,23 +295,35 @@ export interface ResponseInput {
   hidden: boolean;
 }
 
+/** What recording a response answers: the poll after it, and how. */
+export interface Recorded {
+  poll: StoredPoll;
+  /** The attendee's earlier response was replaced. */
+  replaced: boolean;
+  /**
+   * Whether this response is the one to tell the poll's watchers: false when another response
+   * written by the same statement tells them of the same revision.
+   */
+  tells: boolean;
+}
+
 /**
  * Records one attendee's response to an open poll, in one transaction: the poll's row first
  * (which checks it is open and orders every answer to it), then the response, inserted, or in
  * place of the attendee's earlier one (same id); then the counters, each moved by
  * `changes(earlier answer)`, in key order (so two answers never wait on each other in a circle);
- * a new voter counts once. Answers the poll after, with `replaced`; 'closed' when the poll is not
- * open; undefined when there is none. On PostgreSQL a first answer is one statement instead
- * (`recordFirstResponse`, decision 248).
+ * a new voter counts once. Answers the poll after; 'closed' when the poll is not open; undefined
+ * when there is none. On PostgreSQL first answers are written together instead
+ * (`recordFirstResponses`, decisions 248 and 250).
  */
 export async function recordResponse(
   db: Db,
   input: ResponseInput,
   changes: (earlier: string | undefined) => Map<string, number>,
-): Promise<{ poll: StoredPoll; replaced: boolean } | 'closed' | undefined> {
+): Promise<Recorded | 'closed' | undefined> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const first = await recordFirstResponse(db, input, changes(undefined));
-    if (first) return { poll: first, replaced: false };
+    const first = await firstResponsesOf(db)(input.pollId, { input, moves: changes(undefined) });
+    if (first) return first;
   }
   return db.transaction().execute(async (trx) => {
     const locked = await trx
@@ -351,54 +384,111 @@ export async function recordResponse(
         .returningAll()
         .executeTakeFirstOrThrow();
     }
-    return { poll: toStored(row), replaced: inserted === 0 };
+    return { poll: toStored(row), replaced: inserted === 0, tells: true };
   });
 }
 
+/** A first response waiting to be written with others to the same poll. */
+interface FirstResponse {
+  input: ResponseInput;
+  /** The counters it moves. */
+  moves: Map<string, number>;
+}
+
+/** The most first responses one statement writes (7 parameters each, and their counters'). */
+const FIRST_RESPONSES_PER_STATEMENT = 250;
+
 /**
- * An attendee's first response to an open poll on PostgreSQL, in one statement: the poll's row
- * locked, the response inserted, the counters moved in key order, the poll's revision and voters
- * moved. Every answer to a poll takes its row in turn, and this holds it for one statement
- * rather than for the five round trips of the transaction below (a few hundred answers a second
- * to one poll at best). Undefined when nothing was written: the poll is not open or not there,
- * or the attendee answered it before; the transaction below tells which, and replaces an answer.
+ * First responses to a poll on PostgreSQL, written together (decision 250): one statement per
+ * poll at a time on an instance, taking every response that came while the one before was
+ * written. One response alone is written at once; a thousand a second go in a few dozen
+ * statements, each holding the poll's row once, instead of a thousand in turn.
  */
-async function recordFirstResponse(
+const firstResponsesOf = onePer((db: Db) =>
+  batchesByKey<FirstResponse, Recorded | undefined>({
+    max: FIRST_RESPONSES_PER_STATEMENT,
+    // One attendee's two answers go in turn: the second replaces the first.
+    distinct: ({ input }) => input.attendeeId,
+    run: (pollId, responses) => recordFirstResponses(db, pollId, responses),
+  }),
+);
+
+/**
+ * Attendees' first responses to one open poll on PostgreSQL, in one statement (decisions 248
+ * and 250): the poll's row locked, the responses inserted, the counters moved in key order by
+ * those inserted, the poll's revision moved once and its voters by as many. Every change to a
+ * poll takes its row first, so the order of locks is the one every other change keeps. Written
+ * in autocommit, the row is held for the statement and its commit. Answers, per response, the
+ * poll after, or undefined when it was not written: the poll is not open or not there, or the
+ * attendee answered it before; the transaction of `recordResponse` tells which, and replaces
+ * an answer.
+ */
+async function recordFirstResponses(
   db: Db,
-  input: ResponseInput,
-  changes: Map<string, number>,
-): Promise<StoredPoll | undefined> {
-  const moves = [...changes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  pollId: string,
+  responses: FirstResponse[],
+): Promise<(Recorded | undefined)[]> {
+  const answers = sql.join(
+    responses.map(
+      ({ input }) =>
+        sql`(${input.attendeeId}::text, ${input.id}::text, ${input.username}::text,
+          ${input.answer}::text, ${input.answeredAt}::text, ${input.points}::integer,
+          ${input.hidden ? 1 : 0}::integer)`,
+    ),
+  );
+  const moves = responses.flatMap(({ input, moves }) =>
+    [...moves].map(
+      ([key, amount]) => sql`(${input.attendeeId}::text, ${key}::text, ${amount}::integer)`,
+    ),
+  );
   const counted =
     moves.length === 0
       ? sql``
-      : sql`, counted as (
+      : sql`, moves (attendee_id, key, amount) as (
+          values ${sql.join(moves)}
+        ), counted as (
           insert into poll_counts (poll_id, key, count, hidden)
-          select inserted.poll_id, moves.key, moves.amount, 0
-          from inserted cross join (values ${sql.join(
-            moves.map(([key, amount]) => sql`(${key}::text, ${amount}::integer)`),
-          )}) as moves (key, amount)
+          select ${pollId}, moves.key, sum(moves.amount)::integer, 0
+          from moves join inserted on inserted.attendee_id = moves.attendee_id
+          group by moves.key
           order by moves.key
           on conflict (poll_id, key) do update set count = poll_counts.count + excluded.count
           returning 1
         )`;
-  const { rows } = await sql<PollsTable>`
+  const { rows } = await sql<
+    (PollsTable | Record<keyof PollsTable, null>) & { recorded: string[] }
+  >`
     with open_poll as (
-      select id from polls where id = ${input.pollId} and state = 'open' for update
+      select id from polls where id = ${pollId} and state = 'open' for update
+    ), answers (attendee_id, id, username, answer, answered_at, points, hidden) as (
+      values ${answers}
     ), inserted as (
       insert into poll_responses
         (poll_id, attendee_id, id, username, answer, answered_at, points, hidden)
-      select id, ${input.attendeeId}, ${input.id}, ${input.username}, ${input.answer},
-        ${input.answeredAt}, ${input.points}, ${input.hidden ? 1 : 0}
-      from open_poll
+      select open_poll.id, answers.attendee_id, answers.id, answers.username, answers.answer,
+        answers.answered_at, answers.points, answers.hidden
+      from open_poll cross join answers
       on conflict (poll_id, attendee_id) do nothing
-      returning poll_id
-    )${counted}
-    update polls set revision = revision + 1, voters = voters + 1
-    where id in (select poll_id from inserted)
-    returning polls.*`.execute(db);
+      returning attendee_id
+    )${counted}, moved as (
+      update polls set revision = revision + 1,
+        voters = voters + (select count(*) from inserted)::integer
+      where id in (select id from open_poll) and exists (select 1 from inserted)
+      returning polls.*
+    )
+    select moved.*, array(select attendee_id from inserted) as recorded
+    from (select 1) as one left join moved on true`.execute(db);
   const [row] = rows;
-  return row && toStored(row);
+  if (!row || row.id === null) return responses.map(() => undefined);
+  const poll = toStored(row);
+  const recorded = new Set(row.recorded);
+  let told = false;
+  return responses.map(({ input }) => {
+    if (!recorded.has(input.attendeeId)) return undefined;
+    const tells = !told;
+    told = true;
+    return { poll, replaced: false, tells };
+  });
 }
 
 /**

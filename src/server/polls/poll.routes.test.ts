@@ -9,6 +9,7 @@ import {
 } from '../../shared/schemas/poll.ts';
 import { adminStatsSchema } from '../../shared/schemas/settings.ts';
 import { newId } from '../lib/ids.ts';
+import { findPoll, recordResponse } from './poll.repository.ts';
 import { ManualClock } from '../../../tests/support/manual-clock.ts';
 import {
   addSpeakerWithSecret,
@@ -540,6 +541,67 @@ describe.each(testDatabases)('polls on %s', (database) => {
         options: [...expected].map(([id, count]) => ({ id, count })),
       });
     }, 60_000);
+
+    it('writes first answers that come together in one statement on PostgreSQL, each counted once', async () => {
+      const poll = await open({ title: 'Together', type: 'multiple', options: choices });
+      const before = await findPoll(t.app.deps.db, poll._id);
+      const input = (attendeeId: string, optionIds: string[]) => ({
+        pollId: poll._id,
+        attendeeId,
+        id: newId(),
+        username: attendeeId,
+        answer: JSON.stringify({ kind: 'options', optionIds }),
+        answeredAt: clock.now().toISOString(),
+        points: 0,
+        hidden: false,
+      });
+      const moves = (optionIds: string[]) => () => new Map(optionIds.map((id) => [id, 1]));
+      const ids = Array.from({ length: 40 }, () => newId());
+      // All at once, and one attendee twice: their second answer replaces their first.
+      const results = await Promise.all([
+        ...ids.map((id, i) => {
+          const optionIds = i % 2 === 0 ? ['1'] : ['2', '3'];
+          return recordResponse(t.app.deps.db, input(id, optionIds), moves(optionIds));
+        }),
+        recordResponse(t.app.deps.db, input(ids[0] as string, ['3']), (earlier) =>
+          earlier
+            ? new Map([
+                ['1', -1],
+                ['3', 1],
+              ])
+            : new Map([['3', 1]]),
+        ),
+      ]);
+      const recorded = results.filter((result) => typeof result === 'object');
+      expect(recorded).toHaveLength(41);
+      expect(recorded.filter((result) => result.replaced)).toHaveLength(1);
+      const moved = async () => {
+        const now = await findPoll(t.app.deps.db, poll._id);
+        return (now?.revision ?? 0) - (before?.revision ?? 0);
+      };
+      expect((await findPoll(t.app.deps.db, poll._id))?.voters).toBe(40);
+      const told = recorded.filter((result) => result.tells).length;
+      if (database === 'postgres') {
+        // The first alone, the 39 others that came meanwhile together, then the second answer.
+        expect(await moved()).toBe(3);
+        expect(told).toBe(3);
+      } else {
+        expect(await moved()).toBe(41);
+        expect(told).toBe(41);
+      }
+      expect((await asAdmin(poll._id))?.results).toEqual({
+        options: [
+          { id: '1', count: 19 },
+          { id: '2', count: 20 },
+          { id: '3', count: 21 },
+        ],
+      });
+      // A poll that closed meanwhile takes none.
+      await patch(poll._id, { state: 'closed' });
+      expect(await recordResponse(t.app.deps.db, input(newId(), ['1']), moves(['1']))).toBe(
+        'closed',
+      );
+    });
 
     it('sends pollUpdated at most 4 times a second while 200 attendees answer', async () => {
       const poll = await open(

@@ -39,6 +39,7 @@ import {
   allPolls,
   deletePoll,
   findPoll,
+  findPollShared,
   hideCount,
   insertPoll,
   leaderboard,
@@ -343,7 +344,7 @@ export async function answerPoll(
   request: PollVoteRequest,
   attendee: Attendee,
 ): Promise<Poll> {
-  const poll = await findPoll(deps.db, id.toLowerCase());
+  const poll = await findPollShared(deps.db, id.toLowerCase());
   if (!poll) throw notFound('poll');
   if (poll.state !== 'open') throw conflict('pollNotOpen');
   let answer: Answer;
@@ -387,14 +388,26 @@ export async function answerPoll(
   );
   if (result === 'closed') throw conflict('pollNotOpen');
   if (!result) throw notFound('poll');
-  await deps.events.publish({
-    type: 'pollVoted',
-    pollId: poll._id,
-    sessionId: poll.sessionId,
-    revision: result.poll.revision,
-  });
-  return viewOf(deps, result.poll, 'public');
+  // Answers written together tell the watchers once, of the revision they made together.
+  if (result.tells) {
+    await deps.events.publish({
+      type: 'pollVoted',
+      pollId: poll._id,
+      sessionId: poll.sessionId,
+      revision: result.poll.revision,
+    });
+  }
+  // Answers written together share their poll, and its view is read once for them all.
+  let view = answeredViews.get(result.poll);
+  if (!view) {
+    view = viewOf(deps, result.poll, 'public');
+    answeredViews.set(result.poll, view);
+  }
+  return view;
 }
+
+/** The public view of a poll as answers written together left it, per poll they answered. */
+const answeredViews = new WeakMap<StoredPoll, Promise<Poll>>();
 
 /** The polls an erasure takes answers back from at a time. */
 const ERASURE_PAGE = 100;
