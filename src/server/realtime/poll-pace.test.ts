@@ -5,8 +5,10 @@ import type { Poll } from '../../shared/schemas/poll.ts';
 import {
   type LivePoll,
   POLL_UPDATE_INTERVAL_MS,
+  POLL_WRITES_PER_SECOND,
   type Realtime,
   createRealtime,
+  pollWindowFor,
 } from './realtime.ts';
 
 const POLL_ID = 'poll-1';
@@ -155,5 +157,40 @@ describe('the pace of a poll’s pollUpdated', () => {
     await vi.advanceTimersByTimeAsync(POLL_UPDATE_INTERVAL_MS * 4);
     expect(sent.length).toBeLessThanOrEqual(1000 / POLL_UPDATE_INTERVAL_MS + 1);
     expect(sent.at(-1)).toBe(200);
+  });
+
+  it('slows a poll many of the instance’s sockets watch to its writes a second', async () => {
+    let revision = 0;
+    const read = vi.fn(() =>
+      Promise.resolve({ ...livePoll(revision), shown: { _id: POLL_ID } as unknown as Poll }),
+    );
+    const live = start(read);
+    // 10,000 sockets of this instance watch the event-wide poll.
+    const sockets = live.io.of('/').sockets as Map<string, never>;
+    for (let i = 0; i < 10_000; i += 1) sockets.set(`socket-${i}`, undefined as never);
+    const writes: number[] = [];
+    vi.spyOn(live.io, 'local', 'get').mockReturnValue({
+      to: (batch: string[]) => ({ emit: () => writes.push(batch.length) }),
+    } as never);
+    // A vote every 50 ms for four seconds.
+    for (let vote = 1; vote <= 80; vote += 1) {
+      revision = vote;
+      live.on({ type: 'pollVoted', pollId: POLL_ID, sessionId: null, revision }, 'here');
+      await vi.advanceTimersByTimeAsync(50);
+    }
+    await vi.advanceTimersByTimeAsync(2000);
+    // Once a second (the first at once), not 4 times: 10,000 writes a second.
+    expect(sent.length).toBeGreaterThanOrEqual(4);
+    expect(sent.length).toBeLessThanOrEqual(6);
+    expect(sent.at(-1)).toBe(80);
+    expect(writes.reduce((sum, n) => sum + n, 0)).toBe(sent.length * 10_000);
+    sockets.clear();
+  });
+
+  it('keeps 4 a second up to 2,500 watchers, and grows the window past them', () => {
+    expect(pollWindowFor(0)).toBe(POLL_UPDATE_INTERVAL_MS);
+    expect(pollWindowFor(2_500)).toBe(POLL_UPDATE_INTERVAL_MS);
+    expect(pollWindowFor(5_000)).toBe(500);
+    expect(pollWindowFor(POLL_WRITES_PER_SECOND)).toBe(1000);
   });
 });

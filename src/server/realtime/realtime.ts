@@ -132,6 +132,18 @@ export const POLL_UPDATE_INTERVAL_MS = 250;
  */
 const POLL_READ_ATTEMPTS = 4;
 
+/**
+ * The socket writes a second one poll's updates may take on an instance (decision 251): a poll
+ * watched by up to 2,500 of its sockets is sent 4 times a second; past that, its window grows so
+ * that its writes stay within this (10,000 watchers: once a second). Writing to a socket costs
+ * tens of microseconds, so 10,000 sockets 4 times a second took more than one core.
+ */
+export const POLL_WRITES_PER_SECOND = 10_000;
+
+/** The window between two `pollUpdated` of a poll whose last one reached `audience` sockets. */
+export const pollWindowFor = (audience: number): number =>
+  Math.max(POLL_UPDATE_INTERVAL_MS, Math.ceil((audience * 1000) / POLL_WRITES_PER_SECOND));
+
 /** Sockets a poll's update is written to per turn of the event loop. */
 const POLL_SOCKETS_PER_TURN = 250;
 
@@ -147,6 +159,8 @@ interface PollPace {
   sent: number;
   /** Reads that failed in a row. */
   failures: number;
+  /** The sockets of this instance the last update reached: its next window grows with them. */
+  audience: number;
 }
 
 /**
@@ -418,15 +432,18 @@ export function createRealtime(
       setImmediate(inTurns, ids, send, from + POLL_SOCKETS_PER_TURN);
     }
   };
-  const sendPoll = (live: LivePoll) => {
+  /** Sends a poll to its watchers and owners; answers how many of this instance's it reached. */
+  const sendPoll = (live: LivePoll): number => {
     const owners = pollOwnerRooms(live.speakerIds);
     const { shown } = live;
+    let reached = 0;
     if (shown) {
-      inTurns(watchersOf(live.sessionId, owners), (batch) =>
-        io.local.to(batch).emit('pollUpdated', { poll: shown }),
-      );
+      const watchers = watchersOf(live.sessionId, owners);
+      reached = watchers.length;
+      inTurns(watchers, (batch) => io.local.to(batch).emit('pollUpdated', { poll: shown }));
     }
     io.to(owners).emit('pollUpdated', { poll: live.owner });
+    return reached;
   };
   const pollPaces = new Map<string, PollPace>();
   /**
@@ -446,13 +463,13 @@ export function createRealtime(
     pace.timer = setTimeout(() => {
       pace.timer = undefined;
       nextPollTurn(pollId, pace);
-    }, POLL_UPDATE_INTERVAL_MS);
+    }, pollWindowFor(pace.audience));
     try {
       const live = await readLivePoll(pollId);
       pace.failures = 0;
       if (live && pollPaces.get(pollId) === pace && live.revision >= pace.sent) {
         pace.sent = live.revision;
-        sendPoll(live);
+        pace.audience = sendPoll(live);
       }
     } catch (error) {
       log.warn({ err: error, pollId }, 'a poll could not be read for its watchers');
@@ -477,6 +494,7 @@ export function createRealtime(
       reading: false,
       sent: -1,
       failures: 0,
+      audience: 0,
     };
     pollPaces.set(pollId, fresh);
     void readAndSendPoll(pollId, fresh);
