@@ -85,4 +85,19 @@ describe('message catalogs', () => {
     const unused = ids.filter((id) => !code.includes(`'${id}'`));
     expect({ unused }).toEqual({ unused: [] });
   });
+
+  it('names the count a vote button shows in its accessible name, in every language', () => {
+    // The button's text is its count, and its name must contain what it shows (WCAG 2.5.3):
+    // every plural form carries the number, "zero", "one" and "two" included.
+    for (const language of LANGUAGES) {
+      const messages = messagesIn(language);
+      for (const count of [0, 1, 2, 3, 11, 100, 101]) {
+        const label = messages.format('qa.upvoteLabel', { count });
+        expect(label, `${language}, ${count}`).toContain(
+          new Intl.NumberFormat(language).format(count),
+        );
+      }
+    }
+  });
 });
+
