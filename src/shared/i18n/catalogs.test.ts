@@ -100,4 +100,3 @@ describe('message catalogs', () => {
     }
   });
 });
-
