@@ -6,7 +6,7 @@ import { AppProviders } from './app/providers.tsx';
 import { AppRouter, preloadRoute } from './app/router.tsx';
 import { getStoredUsername } from './lib/username.ts';
 import { loadCatalog } from './i18n/catalog-loaders.ts';
-import { firstLanguage, setCatalogLoader, showLanguage } from './i18n/language.ts';
+import { firstLanguage, notePickedEarly, setCatalogLoader, showLanguage } from './i18n/language.ts';
 
 /** Runs `run` once the render it is part of is in the page, before the browser paints it. */
 function AfterFirstCommit({ run }: { run: () => void }) {
@@ -48,6 +48,8 @@ if (hydrate) {
   // In slices, like the first render below: the page is already painted and can be read and
   // scrolled while React takes it over.
   void language.then(() => {
+    // A language picked in the page's control before now is chosen once React has the page.
+    notePickedEarly(container);
     startTransition(() => {
       hydrateRoot(container, app);
     });

@@ -51,6 +51,39 @@ test.describe('the join page’s language control', () => {
   });
 });
 
+test.describe('a language picked before the page’s code arrived', () => {
+  test('is chosen once the code takes the page over, with the name typed meanwhile', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The page's code is held back: the server's page is all there is.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await page.getByLabel('Username').fill('early_bird');
+    await page.getByRole('combobox', { name: 'Language' }).selectOption({ label: 'Français' });
+    // Still the server's page, in English.
+    await expect(page.getByRole('button', { name: 'Join Now' })).toBeVisible();
+    release();
+    await expect(page.getByRole('button', { name: french.format('join.button') })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    await expect(page.getByRole('combobox', { name: french.format('language.label') })).toHaveValue(
+      'fr',
+    );
+    await expect(
+      page.getByRole('textbox', { name: french.format('join.usernameLabel') }),
+    ).toHaveValue('early_bird');
+    expect(await page.evaluate(() => window.localStorage.getItem('confab-language'))).toBe('fr');
+    await page.evaluate(() => window.localStorage.removeItem('confab-language'));
+  });
+});
+
 test.describe('the header’s language control', () => {
   test('is in the bar for someone who has not joined, and in the menu once they have', async ({
     page,

@@ -1,12 +1,12 @@
 import { NativeSelect, type NativeSelectProps } from '@mantine/core';
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import {
   LANGUAGES,
   LANGUAGE_NAMES,
   type Language,
   isLanguage,
 } from '../../shared/i18n/languages.ts';
-import { chooseLanguage, useMessages } from '../i18n/language.ts';
+import { chooseLanguage, choosePickedEarly, useMessages } from '../i18n/language.ts';
 import { onLanguageOffer } from '../lib/offered-languages.ts';
 
 let enabled: readonly Language[] = LANGUAGES;
@@ -50,8 +50,11 @@ export function LanguageSelect(props: Omit<NativeSelectProps, 'data' | 'value' |
   const { t, language } = useMessages();
   const offer = useEnabledLanguages();
   const offered = LANGUAGES.filter((code) => code === language || offer.includes(code));
+  // A language picked on the server's page before its code arrived is chosen now.
+  useEffect(choosePickedEarly, []);
   return (
     <NativeSelect
+      data-language-control=""
       label={t('language.label')}
       value={language}
       onChange={(event) => {

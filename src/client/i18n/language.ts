@@ -125,6 +125,27 @@ export async function chooseLanguage(language: Language): Promise<void> {
   await showLanguage(language);
 }
 
+/** A language picked in the page's own control before its code took the page over. */
+let pickedEarly: Language | undefined;
+
+/**
+ * Reads, just before React takes a server-rendered page over, the language picked in the page's
+ * control meanwhile: the browser changed the control, but nothing ran. Taking the page over sets
+ * the control back to the language shown, so the pick is kept here (decision 252).
+ */
+export function notePickedEarly(root: ParentNode): void {
+  const control = root.querySelector<HTMLSelectElement>('select[data-language-control]');
+  const picked = languageOf(control?.value);
+  pickedEarly = picked !== undefined && picked !== shownLanguage() ? picked : undefined;
+}
+
+/** Chooses the language picked early, once the control is React's (it calls this as it mounts). */
+export function choosePickedEarly(): void {
+  const picked = pickedEarly;
+  pickedEarly = undefined;
+  if (picked) void chooseLanguage(picked).catch(() => undefined);
+}
+
 /**
  * The language of the page's first render (decision 246): a big screen's is the one its address
  * names, else the one the server chose for the page (the event's default); the console is in
