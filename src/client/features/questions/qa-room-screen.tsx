@@ -41,7 +41,7 @@ import { AskerAvatars } from './asker-avatars.tsx';
 import { OlderQuestionsButton } from './older-questions-button.tsx';
 import { QuestionBubble } from './question-bubble.tsx';
 import { VotesProvider } from './votes-context.tsx';
-import { arrangeQuestions, endOfLog } from './question-order.ts';
+import { arrangeQuestions, endOfLog, tailOfLog } from './question-order.ts';
 import { useLiveQuestions } from './use-live-questions.ts';
 import classes from './qa-room.module.css';
 import {
@@ -240,9 +240,13 @@ function ChatPanel({
   const subjectId = subject.kind === 'speaker' ? subject.speaker._id : subject.session._id;
   const questions = useQuestions(scope);
   const viewport = useRef<HTMLDivElement>(null);
+  const data = questions.data ?? NO_QUESTIONS;
+  // The first render draws the end of the log, as the server did; the whole log follows in the
+  // background, above it (decision 253).
+  const [firstDrawn] = useState(() => tailOfLog(data, SERVER_QUESTIONS));
   // The questions render in slices, between which the page stays responsive: a hundred of them
   // arriving at once would otherwise hold the main thread in one long task (decision 074).
-  const list = useDeferredValue(questions.data ?? NO_QUESTIONS);
+  const list = useDeferredValue(data, firstDrawn);
   const newestId = list.at(-1)?._id;
   // The room opens as the spec's chat; Recent (newest first) and Top read from the top.
   const [order, setOrder] = useState<QuestionOrder>('chat');

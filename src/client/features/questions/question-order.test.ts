@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionFixture } from '../../../../tests/support/question-fixture.ts';
-import { arrangeQuestions, endOfLog } from './question-order.ts';
+import { arrangeQuestions, endOfLog, tailOfLog } from './question-order.ts';
 
 const question = questionFixture;
 
@@ -41,6 +41,28 @@ describe('the end of a room log', () => {
     const arranged = arrangeQuestions(list, 'chat');
     expect(texts(endOfLog(arranged, 7))).toEqual(texts(arranged));
     expect(texts(endOfLog(arranged, 20))).toEqual(texts(arranged));
+  });
+});
+
+describe('the tail a room draws first', () => {
+  const list = [
+    question(1, { pinned: true }),
+    ...[2, 3, 4, 5].map((n) => question(n)),
+    question(6, { answered: true }),
+    question(7, { answered: true }),
+  ];
+
+  it('holds the questions of the end of the log, in the list’s order, arranged as the server drew them', () => {
+    const tail = tailOfLog(list, 3);
+    expect(tail.map((q) => q.question)).toEqual(['Question 5?', 'Question 6?', 'Question 7?']);
+    expect(texts(arrangeQuestions(tail, 'chat'))).toEqual(
+      texts(endOfLog(arrangeQuestions(list, 'chat'), 3)),
+    );
+  });
+
+  it('is the list itself when it is short enough', () => {
+    expect(tailOfLog(list, 7)).toBe(list);
+    expect(tailOfLog(list, 20)).toBe(list);
   });
 });
 

@@ -37,3 +37,14 @@ export function endOfLog(
   const pinned = answered.length + open.length < count ? arranged.pinned : undefined;
   return { pinned, open, answered };
 }
+
+/**
+ * The questions of the end of a room's log (`endOfLog` of its chat order), in the list's own
+ * order: what the room's first render draws before the whole log (decision 253).
+ */
+export function tailOfLog(list: readonly Question[], count: number): readonly Question[] {
+  if (list.length <= count) return list;
+  const { pinned, open, answered } = endOfLog(arrangeQuestions(list, 'chat'), count);
+  const shown = new Set([pinned, ...open, ...answered].map((question) => question?._id));
+  return list.filter((question) => shown.has(question._id));
+}
