@@ -10,13 +10,16 @@ const texts = (arranged: ReturnType<typeof arrangeQuestions>) => ({
   answered: arranged.answered.map((q) => q.question),
 });
 
+/** A room's log: one pinned, four open, two answered. */
+const log = [
+  question(1, { pinned: true }),
+  ...[2, 3, 4, 5].map((n) => question(n)),
+  question(6, { answered: true }),
+  question(7, { answered: true }),
+];
+
 describe('the end of a room log', () => {
-  const list = [
-    question(1, { pinned: true }),
-    ...[2, 3, 4, 5].map((n) => question(n)),
-    question(6, { answered: true }),
-    question(7, { answered: true }),
-  ];
+  const list = log;
 
   it('keeps the last questions as the log shows them: answered last, then open, then pinned', () => {
     const arranged = arrangeQuestions(list, 'chat');
@@ -45,12 +48,7 @@ describe('the end of a room log', () => {
 });
 
 describe('the tail a room draws first', () => {
-  const list = [
-    question(1, { pinned: true }),
-    ...[2, 3, 4, 5].map((n) => question(n)),
-    question(6, { answered: true }),
-    question(7, { answered: true }),
-  ];
+  const list = log;
 
   it('holds the questions of the end of the log, in the list’s order, arranged as the server drew them', () => {
     const tail = tailOfLog(list, 3);
