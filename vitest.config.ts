@@ -18,6 +18,7 @@ const SERVER_UNIT = [
   'errors',
   'ffmpeg',
   'list-cache',
+  'one-per',
   'policies',
   'poll-pace',
   'poll-answers',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchesByKey, onePer } from './batches.ts';
+import { batchesByKey } from './batches.ts';
 
 interface Item {
   person: string;
@@ -116,17 +116,5 @@ describe('batchesByKey', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => read('poll', null)));
     // The first read alone, the nine asked while it was under way in one after it.
     expect(answers).toEqual([1, 2, 2, 2, 2, 2, 2, 2, 2, 2]);
-  });
-});
-
-describe('onePer', () => {
-  it('makes one value per owner, at its first use', () => {
-    let made = 0;
-    const counterOf = onePer((_owner: object) => ({ n: (made += 1) }));
-    const a = {};
-    const b = {};
-    expect(counterOf(a)).toBe(counterOf(a));
-    expect(counterOf(b)).not.toBe(counterOf(a));
-    expect(made).toBe(2);
   });
 });

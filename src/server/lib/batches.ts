@@ -71,21 +71,3 @@ export function batchesByKey<Item, Result>({
       void drain(key, started);
     });
 }
-
-/**
- * One value per owner (a database), made at its first use and kept as long as the owner is: the
- * batches of a database's writes.
- */
-export function onePer<Owner extends object, Value>(
-  make: (owner: Owner) => Value,
-): (owner: Owner) => Value {
-  const values = new WeakMap<Owner, Value>();
-  return (owner) => {
-    let value = values.get(owner);
-    if (value === undefined) {
-      value = make(owner);
-      values.set(owner, value);
-    }
-    return value;
-  };
-}

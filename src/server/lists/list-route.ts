@@ -5,6 +5,7 @@ import { errorResponseSchema } from '../../shared/errors.ts';
 import { type Encoding, varyOnAcceptEncoding } from '../http/transport/compression.ts';
 import { answerNotModified } from '../http/transport/conditional-get.ts';
 import type { ListCache, ListName } from './list-cache.ts';
+import { onePer } from '../lib/one-per.ts';
 
 /** One view of a list that a request asks for. */
 export interface ListView {
@@ -67,7 +68,7 @@ export type ListRouteOptions<
  * each reads a query (as Fastify parses it) into its view, or null when the route would refuse it.
  */
 type ReadView = (query: unknown) => { view: ListView; json: () => Promise<string> } | null;
-const routesOf = new WeakMap<ListCache, Map<string, ReadView>>();
+const routesOf = onePer((_lists: ListCache) => new Map<string, ReadView>());
 
 /**
  * The answer a `GET` of `url` (path and query) on a list route gives now, as its JSON and the
@@ -80,7 +81,7 @@ export async function readListAnswer(
   url: string,
 ): Promise<{ tag: string; json: string } | undefined> {
   const [pathname = '', search = ''] = url.split('?', 2);
-  const read = routesOf.get(lists)?.get(pathname);
+  const read = routesOf(lists).get(pathname);
   const found = read?.(Object.fromEntries(new URLSearchParams(search)));
   if (!found) return undefined;
   const { view, json } = found;
@@ -118,14 +119,10 @@ export function listRoute<Query extends ZodObjectLike, Params extends ZodObjectL
         : null;
     };
     if ('view' in options && !options.params) {
-      const routes = routesOf.get(lists) ?? new Map<string, ReadView>();
-      routesOf.set(
-        lists,
-        routes.set(options.url, (query) => {
-          const view = viewOf(query, {});
-          return view && { view, json: jsonOf(view) };
-        }),
-      );
+      routesOf(lists).set(options.url, (query) => {
+        const view = viewOf(query, {});
+        return view && { view, json: jsonOf(view) };
+      });
     }
     const answer = (
       request: FastifyRequest,

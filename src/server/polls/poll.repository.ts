@@ -2,7 +2,8 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { PollOption, PollState, PollType } from '../../shared/schemas/poll.ts';
 import type { Db, PollsTable } from '../db/database.ts';
 import { type Executor, findById, oldestFirst, rowsWritten } from '../db/queries.ts';
-import { batchesByKey, onePer } from '../lib/batches.ts';
+import { batchesByKey } from '../lib/batches.ts';
+import { onePer } from '../lib/one-per.ts';
 import {
   findSession,
   sessionSpeakerIds as speakersOfSession,
