@@ -160,6 +160,14 @@ async function audit(
       const name = `${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.json`;
       await fs.writeFile(path.join(reportDir, name), JSON.stringify(result.lhr));
     }
+    const traceDir = process.env.LIGHTHOUSE_TRACE_DIR;
+    if (traceDir) {
+      // The page's trace, whose main-thread tasks the simulation scales to a phone's CPU: the
+      // tasks behind a Total Blocking Time (open it in the browser's Performance panel).
+      await fs.mkdir(traceDir, { recursive: true });
+      const name = `${new URL(url).pathname.replace(/\W+/g, '-')}-${Date.now()}.trace.json`;
+      await fs.writeFile(path.join(traceDir, name), JSON.stringify(result.artifacts.Trace));
+    }
     return summarise(result.lhr);
   } finally {
     await page.close();

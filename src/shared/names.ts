@@ -29,13 +29,18 @@ const VARIATION = String.raw`(?<=(?!${INVISIBLE})[\p{L}\p{N}\p{S}\p{Emoji}])[\u1
 /** The tags of a subdivision flag, ended by the cancel tag. */
 const FLAG_TAGS = String.raw`(?<=\u{1F3F4})[\u{E0020}-\u{E007E}]+\u{E007F}`;
 
-/** The kept sequences are tried first at each place; anything else invisible goes. */
-const NAME_NOISE = new RegExp(`(${EMOJI_JOINER}|${VARIATION}|${FLAG_TAGS})|${INVISIBLE}`, 'gu');
+/**
+ * The kept sequences are tried first at each place; anything else invisible goes. Made at its
+ * first use, as a name is typed or read: compiling its Unicode properties is a long task on a
+ * phone, which the first screen's code would otherwise run before it draws.
+ */
+let nameNoise: RegExp | undefined;
 
 /**
  * A name without the characters that print nothing or reorder the text, as it is stored. Not
  * trimmed: the schemas trim after it, so " \u202E Ada" is "Ada". Cleaning twice changes nothing.
  */
 export function cleanName(name: string): string {
-  return name.replace(NAME_NOISE, (_all, kept: string | undefined) => kept ?? '');
+  nameNoise ??= new RegExp(`(${EMOJI_JOINER}|${VARIATION}|${FLAG_TAGS})|${INVISIBLE}`, 'gu');
+  return name.replace(nameNoise, (_all, kept: string | undefined) => kept ?? '');
 }

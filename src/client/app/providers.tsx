@@ -1,6 +1,7 @@
 import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { directionOf } from '../../shared/i18n/languages.ts';
+import { FirstRenderGate } from '../components/after-first-render.tsx';
 import { useMessages } from '../i18n/language.ts';
 import { useLiveBranding } from '../lib/use-live-branding.ts';
 import { createColorSchemeManager } from './color-scheme.ts';
@@ -36,7 +37,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
         defaultColorScheme="light"
         colorSchemeManager={colorSchemeManager}
       >
-        {children}
+        <FirstRenderGate>{children}</FirstRenderGate>
       </MantineProvider>
     </DirectionProvider>
   );

@@ -6,10 +6,12 @@ import {
   Paper,
   type PaperProps,
   SegmentedControl,
+  useMantineTheme,
 } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type CSSProperties, type ReactNode, useId } from 'react';
 import { IconCheck, IconMessageCircleOff, IconPinFilled } from '@tabler/icons-react';
 import type { Question } from '../../shared/schemas/question.ts';
+import { AfterFirstRender } from './after-first-render.tsx';
 import { translate, useT } from '../i18n/language.ts';
 import card from './question-card.module.css';
 
@@ -37,18 +39,108 @@ export function QuestionOrderControl({
   withChat?: boolean;
 }) {
   const t = useT();
+  const data = [
+    ...(withChat ? [{ value: 'chat', label: t('qa.orderChat') }] : []),
+    { value: 'top', label: t('qa.orderTop') },
+    { value: 'recent', label: t('qa.orderRecent') },
+  ];
+  const label = t('qa.orderLabel');
   return (
-    <SegmentedControl
-      size={size}
-      value={value}
-      onChange={(next) => onChange(orderOf(next))}
-      data={[
-        ...(withChat ? [{ value: 'chat', label: t('qa.orderChat') }] : []),
-        { value: 'top', label: t('qa.orderTop') },
-        { value: 'recent', label: t('qa.orderRecent') },
-      ]}
-      aria-label={t('qa.orderLabel')}
-    />
+    // The segmented control measures itself as it attaches: it comes with the screen's second
+    // render, and the first draws it as it looks before it has measured (decision 254).
+    <AfterFirstRender
+      first={
+        <SegmentsAsDrawn
+          data={data}
+          value={value}
+          size={size}
+          label={label}
+          onChange={(next) => onChange(orderOf(next))}
+        />
+      }
+    >
+      <SegmentedControl
+        size={size}
+        value={value}
+        onChange={(next) => onChange(orderOf(next))}
+        data={data}
+        aria-label={label}
+      />
+    </AfterFirstRender>
+  );
+}
+
+const segments = SegmentedControl.classes;
+
+/**
+ * Mantine's segmented control (default variant, no colour) as it draws itself before it has
+ * measured where its moving indicator goes, and as the server draws it: the same elements,
+ * classes and attributes (a unit test compares them), with none of its state. It works the
+ * same: a choice made on it is the screen's.
+ */
+export function SegmentsAsDrawn({
+  data,
+  value,
+  size,
+  label,
+  onChange,
+}: {
+  data: { value: string; label: string }[];
+  value: string;
+  size: 'xs' | 'sm' | undefined;
+  label: string;
+  onChange: (value: string) => void;
+}) {
+  const name = `mantine-${useId()}`;
+  const { focusRing } = useMantineTheme();
+  const vars = {
+    '--sc-shadow': 'var(--mantine-shadow-xs)',
+    ...(size && {
+      '--sc-padding': `var(--sc-padding-${size})`,
+      '--sc-font-size': `var(--mantine-font-size-${size})`,
+    }),
+  } as CSSProperties;
+  return (
+    <div
+      style={vars}
+      className={`${segments.root} mantine-SegmentedControl-root`}
+      data-size={size}
+      data-with-items-borders="true"
+      aria-label={label}
+      role="radiogroup"
+    >
+      {data.map((item) => {
+        const active = item.value === value;
+        const id = `${name}-${item.value}`;
+        return (
+          <div
+            key={item.value}
+            className={`${segments.control} mantine-SegmentedControl-control`}
+            data-active={active || undefined}
+          >
+            <input
+              className={`${segments.input} mantine-SegmentedControl-input`}
+              type="radio"
+              id={id}
+              data-focus-ring={focusRing}
+              name={name}
+              checked={active}
+              value={item.value}
+              onChange={() => onChange(item.value)}
+            />
+            <label
+              className={`${segments.label} mantine-SegmentedControl-label`}
+              data-active={active || undefined}
+              htmlFor={id}
+            >
+              <span className={`${segments.innerLabel} mantine-SegmentedControl-innerLabel`}>
+                {item.label}
+              </span>
+            </label>
+          </div>
+        );
+      })}
+    </div>
   );
 }
 

@@ -11,8 +11,12 @@ export const DEFAULT_REACTIONS = ['👏', '❤️', '😂', '😮', '🤔', '�
  * One emoji as Unicode recommends it for general interchange (a flag, a skin tone and a family
  * are one each): nothing else is a reaction. Made at run time: the `v` flag is newer than the
  * language level the code is checked against, and every browser and Node the app runs on has it.
+ * Made at its first use: compiling the emoji's thousands of sequences is a long task on a phone,
+ * and only the organiser's reaction setting needs it.
  */
-const ONE_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+let oneEmoji: RegExp | undefined;
+const isOneEmoji = (value: string) =>
+  (oneEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v')).test(value);
 
 /** The longest emoji taken, in UTF-16 code units: a family of four with its joiners is 11. */
 const EMOJI_MAX = 16;
@@ -21,7 +25,7 @@ const EMOJI_MAX = 16;
 export const reactionEmojiSchema = z
   .string({ error: 'reactions must be emoji' })
   .max(EMOJI_MAX, { error: 'reactions must be single emoji' })
-  .regex(ONE_EMOJI, { error: 'reactions must be single emoji' });
+  .refine(isOneEmoji, { error: 'reactions must be single emoji' });
 
 /** The event's reactions, in the order the reaction bar shows them; an empty list turns them off. */
 export const reactionsSettingSchema = z

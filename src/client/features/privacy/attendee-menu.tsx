@@ -5,6 +5,7 @@ import { type ReactNode, startTransition, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { CLIENT_PATHS } from '../../../shared/routes.ts';
 import type { Removed } from '../../../shared/schemas/privacy.ts';
+import { AfterFirstRender } from '../../components/after-first-render.tsx';
 import { LanguageSelect } from '../../components/language-select.tsx';
 import { lazyModal } from '../../components/lazy-modal.tsx';
 import { toastDone, toastFailed } from '../../components/toast.ts';
@@ -89,56 +90,60 @@ export function AttendeeMenu({ username, className }: { username: string; classN
     }
   };
 
+  const button = (
+    <Button
+      variant="subtle"
+      color="gray"
+      size="sm"
+      px={6}
+      maw={{ base: '100%', sm: 260 }}
+      rightSection={<IconChevronDown size={16} aria-hidden />}
+      className={className}
+      title={t('app.signedInAs', { name: username })}
+      styles={{ label: { minWidth: 0, overflow: 'hidden' }, section: { flexShrink: 0 } }}
+    >
+      <Text component="span" fz="sm" fw={600} c="var(--mantine-color-text)" truncate>
+        {rich('app.signedInAsHidden', { hidden, name: <bdi>{username}</bdi> })}
+      </Text>
+    </Button>
+  );
   return (
     <>
-      <Menu position="bottom-end" withinPortal shadow="md" width={270}>
-        <Menu.Target>
-          <Button
-            variant="subtle"
-            color="gray"
-            size="sm"
-            px={6}
-            maw={{ base: '100%', sm: 260 }}
-            rightSection={<IconChevronDown size={16} aria-hidden />}
-            className={className}
-            title={t('app.signedInAs', { name: username })}
-            styles={{ label: { minWidth: 0, overflow: 'hidden' }, section: { flexShrink: 0 } }}
-          >
-            <Text component="span" fz="sm" fw={600} c="var(--mantine-color-text)" truncate>
-              {rich('app.signedInAsHidden', { hidden, name: <bdi>{username}</bdi> })}
-            </Text>
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Box px="sm" pt="xs" pb="sm">
-            <LanguageSelect size="sm" />
-          </Box>
-          <Menu.Divider />
-          <Menu.Label>{t('privacy.menuLabel')}</Menu.Label>
-          <Menu.Item
-            leftSection={<IconDownload size={18} aria-hidden />}
-            onClick={() => void save('data')}
-          >
-            {t('privacy.downloadData')}
-          </Menu.Item>
-          <Menu.Item
-            leftSection={<IconFileZip size={18} aria-hidden />}
-            onClick={() => void save('photos')}
-          >
-            {t('privacy.downloadPhotos')}
-          </Menu.Item>
-          <Menu.Divider />
-          <Menu.Item
-            color="red"
-            // The red of errors: readable on the menu in light and dark modes (AA).
-            c="var(--mantine-color-error)"
-            leftSection={<IconTrash size={18} aria-hidden />}
-            onClick={() => setConfirming(true)}
-          >
-            {t('privacy.deleteData')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      {/* Its menu comes with the screen's second render (decision 254). */}
+      <AfterFirstRender first={button}>
+        <Menu position="bottom-end" withinPortal shadow="md" width={270}>
+          <Menu.Target>{button}</Menu.Target>
+          <Menu.Dropdown>
+            <Box px="sm" pt="xs" pb="sm">
+              <LanguageSelect size="sm" />
+            </Box>
+            <Menu.Divider />
+            <Menu.Label>{t('privacy.menuLabel')}</Menu.Label>
+            <Menu.Item
+              leftSection={<IconDownload size={18} aria-hidden />}
+              onClick={() => void save('data')}
+            >
+              {t('privacy.downloadData')}
+            </Menu.Item>
+            <Menu.Item
+              leftSection={<IconFileZip size={18} aria-hidden />}
+              onClick={() => void save('photos')}
+            >
+              {t('privacy.downloadPhotos')}
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item
+              color="red"
+              // The red of errors: readable on the menu in light and dark modes (AA).
+              c="var(--mantine-color-error)"
+              leftSection={<IconTrash size={18} aria-hidden />}
+              onClick={() => setConfirming(true)}
+            >
+              {t('privacy.deleteData')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      </AfterFirstRender>
       <EraseMeModal
         opened={confirming}
         deleting={deleting}

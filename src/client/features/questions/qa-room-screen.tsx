@@ -259,9 +259,14 @@ function ChatPanel({
   // and Top start at the top, where the newest or most wanted question is. The log is laid out from its end
   // (`.log`), so it opens at the bottom before any script: its offsets run from minus its
   // height at the top to 0 at the bottom, and each target below is clamped to one of them.
+  // Not when the log first opens in Chat: it is at its end already, and asking the browser for
+  // the log's height would lay out every question in the screen's first long task.
+  const opened = useRef(false);
   useEffect(() => {
     const element = viewport.current;
-    if (element) {
+    const first = !opened.current;
+    opened.current = true;
+    if (element && !(first && order === 'chat')) {
       element.scrollTo({ top: order === 'chat' ? element.scrollHeight : -element.scrollHeight });
     }
   }, [newestId, subjectId, order]);
