@@ -5,7 +5,15 @@ import {
   useMatches,
 } from '@mantine/core';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, type ReactNode, useCallback, useLayoutEffect, useRef, useState } from 'react';
+import {
+  Fragment,
+  type ReactNode,
+  startTransition,
+  useCallback,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import classes from './virtual-grid.module.css';
 
 /** Columns by Mantine breakpoint, as SimpleGrid takes them: `{ base: 2, sm: 3, md: 4 }`. */
@@ -86,6 +94,9 @@ function WindowGrid<T>({
     estimateSize: useCallback(() => typicalRow.current, []),
     overscan,
     scrollMargin,
+    // The window's size from the first render on: with none, the first render shows no rows,
+    // and measuring the window as it attaches re-renders at once (decision 254).
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
   const rows = virtualizer.getVirtualItems();
   const firstRow = rows[0];
@@ -157,7 +168,10 @@ function WindowGrid<T>({
       const top = grid.getBoundingClientRect().top + window.scrollY;
       setScrollMargin((current) => (Math.abs(current - top) < 0.5 ? current : top));
     };
-    place();
+    // As a transition: state set as the grid attaches would make React re-render at once, and
+    // run every effect of the screen in that same task (decision 254). Until then the rows are
+    // placed as if the grid began at the page's top: a few rows off, which the overscan covers.
+    startTransition(place);
     const resizeObserver = new ResizeObserver(() => {
       place();
       const now = grid.getBoundingClientRect().width;

@@ -71,7 +71,12 @@ export async function showLanguage(language: Language): Promise<void> {
     return;
   }
   if (!loadCatalog) throw new Error('No catalog loader: call setCatalogLoader first');
-  show(new Messages(language, await loadCatalog(language)));
+  const messages = new Messages(language, await loadCatalog(language));
+  // Its number format and plural rules are made in a task of their own, before a render in it
+  // needs them (decision 254).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  messages.warm();
+  show(messages);
 }
 
 /** Renders in `language` from now on, synchronously (the server's render of a screen). */

@@ -1,5 +1,5 @@
 import { parse } from '@formatjs/icu-messageformat-parser';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Catalog, type MessageId, Messages } from './messages.ts';
 
 const id = (name: string) => name as MessageId;
@@ -44,5 +44,22 @@ describe('Messages', () => {
     // 0 is singular in French, plural in English.
     expect(new Messages('fr', catalog).format(id('count'), { count: 0 })).toBe('0 vote');
     expect(new Messages('en', catalog).format(id('count'), { count: 0 })).toBe('0 votes');
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('makes beforehand the number format and plural rules its plurals then use', () => {
+    const messages = new Messages('de', {
+      count: '{count, plural, one {# Stimme} other {# Stimmen}}',
+    });
+    const numberFormat = vi.spyOn(Intl, 'NumberFormat');
+    const pluralRules = vi.spyOn(Intl, 'PluralRules');
+    messages.warm();
+    expect([numberFormat.mock.calls.length, pluralRules.mock.calls.length]).toEqual([1, 1]);
+    expect(messages.format(id('count'), { count: 2 })).toBe('2 Stimmen');
+    expect(messages.format(id('count'), { count: 1 })).toBe('1 Stimme');
+    expect([numberFormat.mock.calls.length, pluralRules.mock.calls.length]).toEqual([1, 1]);
   });
 });

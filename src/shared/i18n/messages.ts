@@ -122,6 +122,16 @@ export class Messages {
     return joined;
   }
 
+  /**
+   * Makes the number format and plural rules the language's messages ask for, before they do:
+   * the first of each reads the language's data from the engine, several milliseconds on a
+   * phone, better spent in a task of its own than in the middle of a screen's render.
+   */
+  warm(): void {
+    this.#formatters.getNumberFormat(this.language);
+    this.#formatters.getPluralRules(this.language, { type: 'cardinal' });
+  }
+
   format(id: MessageId, values?: MessageValues): string {
     return this.#parts<string>(id, values).join('');
   }
