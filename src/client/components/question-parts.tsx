@@ -45,24 +45,19 @@ export function QuestionOrderControl({
     { value: 'recent', label: t('qa.orderRecent') },
   ];
   const label = t('qa.orderLabel');
+  const choose = (next: string) => onChange(orderOf(next));
   return (
     // The segmented control measures itself as it attaches: it comes with the screen's second
     // render, and the first draws it as it looks before it has measured (decision 254).
     <AfterFirstRender
       first={
-        <SegmentsAsDrawn
-          data={data}
-          value={value}
-          size={size}
-          label={label}
-          onChange={(next) => onChange(orderOf(next))}
-        />
+        <SegmentsAsDrawn data={data} value={value} size={size} label={label} onChange={choose} />
       }
     >
       <SegmentedControl
         size={size}
         value={value}
-        onChange={(next) => onChange(orderOf(next))}
+        onChange={choose}
         data={data}
         aria-label={label}
       />

@@ -65,12 +65,12 @@ const openApiPath = (url: string) =>
  */
 const shapeOf = (url: string) => url.replace(/\{\w+\}(\|\{\w+\})*/g, '{}');
 
-/** Every `$ref` in the document. */
-function refsIn(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(refsIn);
+/** Every text the document holds under `keyword` (`$ref`, `pattern`), at any depth. */
+function keywordIn(value: unknown, keyword: string): string[] {
+  if (Array.isArray(value)) return value.flatMap((inner) => keywordIn(inner, keyword));
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, inner]) =>
-    key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner),
+    key === keyword && typeof inner === 'string' ? [inner] : keywordIn(inner, keyword),
   );
 }
 
@@ -156,7 +156,7 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-    const refs = refsIn(document);
+    const refs = keywordIn(document, '$ref');
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) {
       expect(ref).toMatch(/^#\/components\/schemas\//);
@@ -166,6 +166,11 @@ describe('the OpenAPI document', () => {
     for (const name of Object.keys(document.components.schemas)) {
       expect(refs, name).toContain(`#/components/schemas/${name}`);
     }
+    // Every pattern is one a JSON Schema validator can use: ECMA-262 with the `u` flag, which
+    // has no properties of strings (the reactions' emoji check is not one, and is not here).
+    const patterns = keywordIn(document, 'pattern');
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const pattern of patterns) expect(() => new RegExp(pattern, 'u'), pattern).not.toThrow();
   });
 
   it('describes the known request and response shapes', () => {
